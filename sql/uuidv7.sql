@@ -1,0 +1,76 @@
+-- UUIDv7: generator properties, decoders on known values, range-scan bounds, errors.
+CREATE EXTENSION idgen;
+SET timezone = 'UTC';
+
+-- The RFC 9562 vector (appendix A.6): rand_a read as a sub-millisecond fraction.
+SELECT idgen.uuidv7_time('017f22e2-79b0-7cc3-98c4-dc0c0c07398f');
+
+-- Version and variant bits of generated values.
+SELECT substr(u::text, 15, 1) AS version, substr(u::text, 20, 1) IN ('8', '9', 'a', 'b') AS rfc_variant
+FROM (SELECT idgen.uuidv7() AS u) s;
+
+-- 100 000 values from one session: distinct, strictly increasing, ORDER BY id = generation order.
+CREATE TEMP TABLE gen AS SELECT n, idgen.uuidv7() AS id FROM generate_series(1, 100000) AS n;
+SELECT count(*) AS total, count(DISTINCT id) AS distinct_ids FROM gen;
+SELECT count(*) AS out_of_order FROM (SELECT id, lag(id) OVER (ORDER BY n) AS prev FROM gen) s WHERE id <= prev;
+SELECT (SELECT array_agg(n ORDER BY id) FROM gen) = (SELECT array_agg(n ORDER BY n) FROM gen) AS id_order_is_generation_order;
+SELECT count(DISTINCT substr(id::text, 20)) AS distinct_random_tails FROM gen;
+
+-- The time is now: within the statement's clock readings (a fraction can round up by < 1 us).
+SELECT idgen.uuidv7_time(idgen.uuidv7()) BETWEEN now() AND clock_timestamp() + interval '1 ms' AS time_is_now;
+
+-- Backfills: uuidv7(at) holds exactly that instant, to the microsecond; its random bits differ.
+SELECT idgen.uuidv7_time(idgen.uuidv7('2026-01-01 12:34:56.789012+00'));
+SELECT idgen.uuidv7_time(idgen.uuidv7('1970-01-01 00:00:00+00'));
+SELECT idgen.uuidv7_time(idgen.uuidv7('10889-08-02 05:31:50.655999+00'));
+SELECT idgen.uuidv7('2026-01-01') <> idgen.uuidv7('2026-01-01') AS random_bits_differ;
+SELECT count(*) AS wrong FROM generate_series(0, 999) AS us
+WHERE idgen.uuidv7_time(idgen.uuidv7('2026-03-04 05:06:07+00'::timestamptz + us * interval '1 microsecond'))
+   <> '2026-03-04 05:06:07+00'::timestamptz + us * interval '1 microsecond';
+
+-- Bounds: the smallest UUIDv7 at an instant.
+SELECT idgen.uuidv7_min('2022-02-22 19:22:22+00');
+SELECT idgen.uuidv7_min('2022-02-22 19:22:22.000456+00');
+SELECT idgen.uuidv7_min('1970-01-01 00:00:00+00');
+SELECT idgen.uuidv7_min('2022-02-22 19:22:22+00') < '017f22e2-79b0-7cc3-98c4-dc0c0c07398f'
+   AND '017f22e2-79b0-7cc3-98c4-dc0c0c07398f' < idgen.uuidv7_min('2022-02-22 19:22:22.001+00') AS rfc_vector_in_its_millisecond;
+SELECT idgen.uuidv7_time(idgen.uuidv7_min('2026-05-06 07:08:09.123456+00'));
+
+-- A time range is a primary-key range scan.
+CREATE TABLE events (id uuid PRIMARY KEY DEFAULT idgen.uuidv7(), at timestamptz);
+INSERT INTO events (id, at)
+SELECT idgen.uuidv7(t), t FROM generate_series('2026-01-01'::timestamptz, '2026-03-31', '1 hour') AS t;
+ANALYZE events;
+EXPLAIN (COSTS OFF)
+SELECT count(*) FROM events WHERE id >= idgen.uuidv7_min('2026-02-01') AND id < idgen.uuidv7_min('2026-03-01');
+SELECT count(*) AS february, min(at), max(at) FROM events
+WHERE id >= idgen.uuidv7_min('2026-02-01') AND id < idgen.uuidv7_min('2026-03-01');
+WITH inserted AS (INSERT INTO events (at) VALUES (now()), (now()) RETURNING id)
+SELECT count(*) AS default_ids_made_now FROM inserted WHERE idgen.uuidv7_time(id) BETWEEN now() AND clock_timestamp() + interval '1 ms';
+DROP TABLE events;
+
+-- NULL in, NULL out.
+SELECT idgen.uuidv7(NULL) IS NULL AS a, idgen.uuidv7_time(NULL) IS NULL AS b, idgen.uuidv7_min(NULL) IS NULL AS c;
+
+-- Errors.
+\set SHOW_CONTEXT never
+SELECT idgen.uuidv7_time('5bd1ac3e-1b8b-4a4a-9bd1-66a4b2ee1aa4');
+\echo :LAST_ERROR_SQLSTATE
+SELECT idgen.uuidv7_time('00000000-0000-0000-0000-000000000000');
+\echo :LAST_ERROR_SQLSTATE
+SELECT idgen.uuidv7_time('017f22e2-79b0-7cc3-d8c4-dc0c0c07398f');
+\echo :LAST_ERROR_SQLSTATE
+SELECT idgen.uuidv7_min('1969-12-31 23:59:59.999999+00');
+\echo :LAST_ERROR_SQLSTATE
+SELECT idgen.uuidv7_min('10889-08-02 05:31:50.656+00');
+\echo :LAST_ERROR_SQLSTATE
+SELECT idgen.uuidv7('-infinity');
+\echo :LAST_ERROR_SQLSTATE
+SELECT idgen.uuidv7_min('infinity');
+\echo :LAST_ERROR_SQLSTATE
+
+-- Catalog: volatility and parallel safety as documented.
+SELECT p.proname, pg_get_function_identity_arguments(p.oid) AS args, p.provolatile, p.proparallel, p.proisstrict
+FROM pg_proc p WHERE p.pronamespace = 'idgen'::regnamespace AND p.proname LIKE 'uuidv7%' ORDER BY 1, 2;
+
+DROP EXTENSION idgen;

@@ -1,0 +1,31 @@
+// The wall clock, behind an interface so that unit tests freeze it or move it backwards.
+#pragma once
+
+#include <chrono>
+#include <cstdint>
+
+namespace idgen {
+
+class Clock {
+ public:
+  // Nanoseconds since 1970-01-01 00:00:00 UTC.
+  virtual int64_t NowNs() = 0;
+
+ protected:
+  ~Clock() = default;
+};
+
+class SystemClock final : public Clock {
+ public:
+  int64_t NowNs() override {
+    return std::chrono::duration_cast<std::chrono::nanoseconds>(
+               std::chrono::system_clock::now().time_since_epoch())
+        .count();
+  }
+};
+
+// Floor division, for times before an epoch.
+constexpr int64_t FloorDiv(int64_t a, int64_t b) { return a / b - ((a % b != 0) && ((a < 0) != (b < 0))); }
+constexpr int64_t FloorMod(int64_t a, int64_t b) { return a - FloorDiv(a, b) * b; }
+
+}  // namespace idgen

@@ -1,0 +1,48 @@
+// The door between C++ and PostgreSQL. PostgreSQL reports errors with longjmp, which skips C++
+// destructors; a C++ exception that reaches PostgreSQL's C frames kills the backend. So every
+// SQL-callable function reads its arguments in C, runs the core inside Guarded(), and builds its
+// Datum in C again. Guarded() is the only place where an exception becomes an SQL error.
+#pragma once
+
+#include <new>
+#include <stdexcept>
+
+#include "core/error.hpp"
+
+namespace idgen::pg {
+
+// Plain data: alive across the ereport's longjmp without anything to destroy.
+struct ErrorReport {
+  ErrorKind kind;
+  char message[512];
+  char detail[512];
+  char hint[512];
+
+  void Set(ErrorKind k, const char* m, const char* d, const char* h) noexcept;
+};
+
+// ereport(ERROR) with the SQLSTATE of the kind. Call it only from the C zone: never while a C++
+// object with a destructor is alive, never inside a catch block.
+[[noreturn]] void Raise(const ErrorReport& report);
+[[noreturn]] void Raise(ErrorKind kind, const char* message, const char* detail = "", const char* hint = "");
+
+// Runs body (the C++ zone: it may throw, it never calls anything that can ereport) and returns
+// its result; turns any exception into an SQL error after the catch block has ended.
+template <typename Body>
+auto Guarded(Body&& body) -> decltype(body()) {
+  ErrorReport report;
+  try {
+    return body();
+  } catch (const Error& e) {
+    report.Set(e.kind(), e.what(), e.detail().c_str(), e.hint().c_str());
+  } catch (const std::bad_alloc&) {
+    report.Set(ErrorKind::kOutOfMemory, "out of memory", "", "");
+  } catch (const std::exception& e) {
+    report.Set(ErrorKind::kInternal, e.what(), "", "");
+  } catch (...) {
+    report.Set(ErrorKind::kInternal, "unknown exception", "", "");
+  }
+  Raise(report);
+}
+
+}  // namespace idgen::pg

@@ -1,0 +1,32 @@
+// Fakes for the impure inputs of the cores: a clock that only moves when told to, and a random
+// source that hands out a known byte sequence or fails on demand.
+#pragma once
+
+#include <cstdint>
+#include <stdexcept>
+
+#include "core/clock.hpp"
+#include "core/random.hpp"
+
+namespace idgen::testing {
+
+struct FakeClock final : Clock {
+  int64_t ns = 0;
+  int64_t NowNs() override { return ns; }
+  void SetMs(int64_t ms) { ns = ms * 1000000; }
+};
+
+struct FakeRandom final : RandomSource {
+  enum class Mode { kCount, kFail, kThrow } mode = Mode::kCount;
+  int fills = 0;
+  uint8_t next = 0;
+  bool Fill(uint8_t* out, size_t n) override {
+    ++fills;
+    if (mode == Mode::kFail) return false;
+    if (mode == Mode::kThrow) throw std::runtime_error("fake source fault");
+    for (size_t i = 0; i < n; ++i) out[i] = next++;
+    return true;
+  }
+};
+
+}  // namespace idgen::testing
