@@ -3,6 +3,7 @@
 
 #include <chrono>
 #include <cstdint>
+#include <string>
 
 namespace idgen {
 
@@ -27,5 +28,8 @@ class SystemClock final : public Clock {
 // Floor division, for times before an epoch.
 constexpr int64_t FloorDiv(int64_t a, int64_t b) { return a / b - ((a % b != 0) && ((a < 0) != (b < 0))); }
 constexpr int64_t FloorMod(int64_t a, int64_t b) { return a - FloorDiv(a, b) * b; }
+
+// "2046-06-27 17:00:49.497 UTC", for messages (the cores cannot use PostgreSQL's timestamp output).
+std::string FormatUtc(int64_t unix_ms);
 
 }  // namespace idgen

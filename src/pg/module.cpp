@@ -36,6 +36,46 @@ const config_enum_entry kDebugFaults[] = {
 };
 int debug_fault = kNoFault;
 
+// idgen.<family>_epoch_ms: text settings (a bigint does not fit an integer GUC), parsed once.
+char* epoch_text[kFamilyCount];
+int64_t epoch_ms[kFamilyCount];
+constexpr int64_t kLatestEpochMs = 4102444800000;  // 2100-01-01
+
+bool CheckEpoch(char** value, void** extra, GucSource) {
+  char* end = nullptr;
+  errno = 0;
+  const long long ms = strtoll(*value, &end, 10);
+  if (errno != 0 || end == *value || *end != '\0' || ms < 0 || ms > kLatestEpochMs) {
+    GUC_check_errdetail("An epoch is a whole number of milliseconds since 1970-01-01 00:00:00 UTC, before 2100.");
+    return false;
+  }
+  auto* parsed = static_cast<int64_t*>(malloc(sizeof(int64_t)));
+  if (parsed == nullptr) return false;
+  *parsed = ms;
+  *extra = parsed;
+  return true;
+}
+
+template <Family family>
+void AssignEpoch(const char*, void* extra) {
+  epoch_ms[family] = *static_cast<int64_t*>(extra);
+}
+
+template <Family family>
+void DefineEpoch() {
+  static char default_text[24];
+  snprintf(default_text, sizeof default_text, "%lld", static_cast<long long>(kLayouts[family]->epoch_ms));
+  static char name[64], description[128];
+  snprintf(name, sizeof name, "idgen.%s_epoch_ms", kLayouts[family]->family);
+  snprintf(description, sizeof description, "Epoch of %s IDs, in milliseconds since 1970-01-01 00:00:00 UTC.",
+           kLayouts[family]->title);
+  DefineCustomStringVariable(name, description,
+                             "Changing it on a live system changes how existing IDs decode; moving it later "
+                             "can make new IDs repeat old ones.",
+                             &epoch_text[family], default_text, PGC_SUSET, 0, CheckEpoch, AssignEpoch<family>,
+                             nullptr);
+}
+
 // ---- randomness and time ---------------------------------------------------------------------
 
 class PgRandomSource final : public RandomSource {
@@ -87,6 +127,28 @@ void StartSharedMemory() {
 
 }  // namespace
 
+int node_id = 0;
+int max_clock_regression_ms = 5000;
+
+std::span<Slot> State::slots(Family family) {
+  switch (family) {
+    case kFamilyUuidv7:
+      return {&uuidv7, 1};
+    case kFamilyInstagram:
+      return instagram;
+    case kFamilySnowflake:
+      return {&snowflake, 1};
+    case kFamilySonyflake:
+      return {&sonyflake, 1};
+    case kFamilyTrace:
+      return {&trace, 1};
+    case kFamilyCount:
+      break;
+  }
+  return {};
+}
+
+int64_t EpochMs(Family family) { return epoch_ms[family]; }
 bool Preloaded() { return shared_state != nullptr; }
 State& CurrentState() { return shared_state != nullptr ? *shared_state : local_state; }
 Clock& TheClock() { return system_clock; }
@@ -102,13 +164,13 @@ IDGEN_FUNCTION(idgen_stats) {
   auto* rsinfo = reinterpret_cast<ReturnSetInfo*>(fcinfo->resultinfo);
   State& state = CurrentState();
   for (int family = 0; family < kFamilyCount; ++family) {
-    const char* name = "uuidv7";
-    uint64_t issued = state.uuidv7.issued.load(std::memory_order_relaxed);
+    uint64_t issued = 0;
+    for (const idgen::Slot& slot : state.slots(static_cast<Family>(family))) issued += slot.issued.load(std::memory_order_relaxed);
     const idgen::Stats& stats = state.stats[family];
     auto* max_regression = static_cast<Interval*>(palloc0(sizeof(Interval)));
     max_regression->time = static_cast<int64>(stats.max_regression_us.load(std::memory_order_relaxed));
     Datum values[6] = {
-        CStringGetTextDatum(name),
+        CStringGetTextDatum(kFamilyNames[family]),
         CStringGetTextDatum(Preloaded() ? "cluster" : "backend"),
         Int64GetDatum(static_cast<int64>(issued)),
         Int64GetDatum(static_cast<int64>(stats.waits.load(std::memory_order_relaxed))),
@@ -126,6 +188,18 @@ void _PG_init(void) {
                            "For idgen's own tests only.", &debug_fault, kNoFault, kDebugFaults, PGC_SUSET,
                            GUC_NO_SHOW_ALL | GUC_NOT_IN_SAMPLE, nullptr,
                            [](int, void*) { random_pool.Discard(); }, nullptr);
+  DefineCustomIntVariable("idgen.node_id", "Node id of this server in Snowflake, Sonyflake and TraceId IDs.",
+                          "Give every server that generates these IDs its own node id.", &node_id, 0, 0,
+                          idgen::kSnowflake.max_node(), PGC_SUSET, 0, nullptr, nullptr, nullptr);
+  DefineCustomIntVariable("idgen.max_clock_regression",
+                          "How far the system clock may step back before 64-bit ID generators refuse.",
+                          "Up to this, they carry on from the last time issued; beyond it, they raise an error.",
+                          &max_clock_regression_ms, 5000, 0, 3600000, PGC_SUSET, GUC_UNIT_MS, nullptr, nullptr,
+                          nullptr);
+  DefineEpoch<kFamilyInstagram>();
+  DefineEpoch<kFamilySnowflake>();
+  DefineEpoch<kFamilySonyflake>();
+  DefineEpoch<kFamilyTrace>();
   MarkGUCPrefixReserved("idgen");
 
   if (process_shared_preload_libraries_in_progress) {

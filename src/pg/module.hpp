@@ -3,19 +3,31 @@
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
+#include <span>
 
 #include "core/clock.hpp"
+#include "core/layout.hpp"
 #include "core/random.hpp"
 #include "core/state.hpp"
 
 namespace idgen::pg {
 
 // The families with a state word, in the order idgen.stats lists them.
-enum Family : int { kUuidv7, kFamilyCount };
+enum Family : int { kFamilyUuidv7, kFamilyInstagram, kFamilySnowflake, kFamilySonyflake, kFamilyTrace, kFamilyCount };
+inline constexpr const char* kFamilyNames[kFamilyCount] = {"uuidv7", "instagram", "snowflake", "sonyflake", "trace"};
+// The layout of each 64-bit family (none for UUIDv7).
+inline constexpr const Layout* kLayouts[kFamilyCount] = {nullptr, &kInstagram, &kSnowflake, &kSonyflake, &kTrace};
 
 struct State {
   Slot uuidv7;
+  Slot instagram[kInstagram.max_node() + 1];  // one per shard
+  Slot snowflake;                             // this server is one node
+  Slot sonyflake;
+  Slot trace;
   Stats stats[kFamilyCount];
+
+  std::span<Slot> slots(Family family);
 };
 
 // True when the library was loaded by shared_preload_libraries and its shared memory exists.
@@ -26,7 +38,12 @@ State& CurrentState();
 
 Clock& TheClock();
 
-// The random pool of this process; TakeRandom and friends pass MyProcPid as the owner.
+// The random pool of this process; callers pass MyProcPid as the owner.
 RandomPool& ThePool();
+
+// Settings (GUCs).
+extern int node_id;                  // idgen.node_id
+extern int max_clock_regression_ms;  // idgen.max_clock_regression
+int64_t EpochMs(Family family);      // idgen.<family>_epoch_ms
 
 }  // namespace idgen::pg

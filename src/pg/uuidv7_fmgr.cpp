@@ -10,7 +10,7 @@ using namespace idgen::pg;
 IDGEN_FUNCTION(idgen_uuidv7) {
   State& state = CurrentState();
   const Uuid id = Guarded([&] {
-    return uuidv7::Next(state.uuidv7, state.stats[kUuidv7], TheClock(), ThePool(), MyProcPid);
+    return uuidv7::Next(state.uuidv7, state.stats[kFamilyUuidv7], TheClock(), ThePool(), MyProcPid);
   });
   return ToDatum(id);
 }

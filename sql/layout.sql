@@ -1,0 +1,135 @@
+-- 64-bit layouts: Instagram, Snowflake, Sonyflake, TraceId. Decoders on published IDs, bounds,
+-- generators by their properties, settings, errors.
+CREATE EXTENSION idgen;
+SET timezone = 'UTC';
+\set SHOW_CONTEXT never
+
+-- Published IDs decode exactly (../shared/vectors.md).
+SELECT * FROM idgen.instagram_parse(2384288897814875714);
+SELECT * FROM idgen.snowflake_parse(4329472);
+SELECT * FROM idgen.sonyflake_parse((7::bigint << 24) | (5 << 16) | 300);
+SELECT * FROM idgen.instagram_parse(0);
+
+-- Bounds: the smallest ID at an instant.
+SELECT idgen.instagram_min('2020-08-26 13:43:27.313+00');
+SELECT idgen.instagram_min('2020-08-26 13:43:27.313+00') <= 2384288897814875714
+   AND 2384288897814875714 < idgen.instagram_min('2020-08-26 13:43:27.314+00') AS published_id_in_its_millisecond;
+SELECT idgen.snowflake_min('2010-11-04 01:42:54.658+00');
+SELECT idgen.instagram_min('2011-08-24 21:07:01.721+00') AS at_the_epoch;
+SELECT idgen.instagram_min('2046-06-27 17:00:49.496+00') AS last_positive_millisecond;
+SELECT ts FROM idgen.sonyflake_parse(idgen.sonyflake_min('2026-01-01 00:00:00.005+00'));
+
+-- Instagram generator: the shard is the argument, the time is now.
+SELECT shard, ts BETWEEN now() - interval '1 s' AND clock_timestamp() AS time_is_now
+FROM idgen.instagram_parse(idgen.instagram_id(5));
+SELECT shard FROM idgen.instagram_parse(idgen.instagram_id(shard => 8191));
+SELECT shard FROM idgen.instagram_parse(idgen.instagram_id(shard => 123456789::bigint % 2000));
+
+-- 10 000 IDs of one shard in one session: distinct, increasing, the sequence within 0..1023.
+CREATE TEMP TABLE gen AS SELECT n, idgen.instagram_id(7) AS id FROM generate_series(1, 10000) AS n;
+SELECT count(DISTINCT id) AS distinct_ids, min(id) > 0 AS positive FROM gen;
+SELECT count(*) AS out_of_order FROM (SELECT id, lag(id) OVER (ORDER BY n) AS prev FROM gen) s WHERE id <= prev;
+SELECT min((idgen.instagram_parse(id)).seq) >= 0 AND max((idgen.instagram_parse(id)).seq) <= 1023 AS seq_in_range,
+       count(DISTINCT (idgen.instagram_parse(id)).shard) AS shards FROM gen;
+DROP TABLE gen;
+
+-- Snowflake, Sonyflake and TraceId take their node from idgen.node_id.
+SHOW idgen.node_id;
+SET idgen.node_id = 33;
+SELECT node FROM idgen.snowflake_parse(idgen.snowflake_id());
+SELECT machine_id FROM idgen.sonyflake_parse(idgen.sonyflake_id());
+SELECT node, ts BETWEEN date_trunc('second', now()) AND clock_timestamp() AS time_is_now
+FROM idgen.trace_parse(idgen.trace_id());
+SELECT count(DISTINCT id) AS distinct_snowflakes FROM (SELECT idgen.snowflake_id() AS id FROM generate_series(1, 10000)) s;
+SELECT count(DISTINCT id) AS distinct_sonyflakes FROM (SELECT idgen.sonyflake_id() AS id FROM generate_series(1, 300)) s;
+SET idgen.node_id = 1024;
+\echo :LAST_ERROR_SQLSTATE
+RESET idgen.node_id;
+
+-- Epochs: the published ones by default; a custom epoch shifts the time field.
+SHOW idgen.instagram_epoch_ms;
+SHOW idgen.snowflake_epoch_ms;
+SHOW idgen.sonyflake_epoch_ms;
+SHOW idgen.trace_epoch_ms;
+SET idgen.snowflake_epoch_ms = 1767225600000;
+SELECT * FROM idgen.snowflake_parse(4329472);
+SELECT idgen.snowflake_min('2026-01-01 00:00:00.001+00');
+SET idgen.snowflake_epoch_ms = 'yesterday';
+\echo :LAST_ERROR_SQLSTATE
+SET idgen.snowflake_epoch_ms = -1;
+\echo :LAST_ERROR_SQLSTATE
+RESET idgen.snowflake_epoch_ms;
+
+-- A clock that steps back: moving the epoch 10 s later looks, to the generator, like the clock
+-- going back 10 s. Beyond idgen.max_clock_regression it refuses; within it, it carries on.
+SHOW idgen.max_clock_regression;
+SELECT idgen.snowflake_id() > 0 AS issued;
+SET idgen.snowflake_epoch_ms = 1288834984657;
+\set VERBOSITY sqlstate
+SELECT idgen.snowflake_id();
+\set VERBOSITY default
+SET idgen.max_clock_regression = '60s';
+SELECT idgen.snowflake_id() > 0 AS rides_it_out;
+SELECT clock_regressions > 0 AS seen, max_clock_regression BETWEEN '9 s' AND '10 s' AS about_ten_seconds
+FROM idgen.stats WHERE family = 'snowflake';
+RESET idgen.max_clock_regression;
+RESET idgen.snowflake_epoch_ms;
+
+-- A time range is a primary-key range scan.
+-- (The rows of the first quarter of 2026 are made from the bounds: shard 5, sequence 0.)
+CREATE TABLE posts (id bigint PRIMARY KEY DEFAULT idgen.instagram_id(shard => 5), body text);
+INSERT INTO posts (id, body)
+SELECT idgen.instagram_min(t) | (5 << 10), 'posted at ' || t
+FROM generate_series('2026-01-01'::timestamptz, '2026-03-31', '1 hour') AS t;
+INSERT INTO posts (body) SELECT 'post ' || n FROM generate_series(1, 100) AS n;
+ANALYZE posts;
+EXPLAIN (COSTS OFF)
+SELECT count(*) FROM posts WHERE id >= idgen.instagram_min('2026-02-01') AND id < idgen.instagram_min('2026-03-01');
+SELECT count(*) AS february, min(ts), max(ts), min(shard) AS shard
+FROM posts, idgen.instagram_parse(id)
+WHERE id >= idgen.instagram_min('2026-02-01') AND id < idgen.instagram_min('2026-03-01');
+SELECT count(*) AS posts_this_hour FROM posts
+WHERE id >= idgen.instagram_min(now() - interval '1 hour') AND id < idgen.instagram_min(now() + interval '1 hour');
+DROP TABLE posts;
+
+-- Statistics.
+SELECT family, scope, issued > 0 AS issued FROM idgen.stats WHERE family <> 'uuidv7' ORDER BY family;
+
+-- NULL in, NULL out.
+SELECT idgen.instagram_id(NULL) IS NULL AS a, idgen.instagram_parse(NULL) IS NULL AS b, idgen.snowflake_min(NULL) IS NULL AS c;
+
+-- Errors.
+SELECT idgen.instagram_id(8192);
+\echo :LAST_ERROR_SQLSTATE
+SELECT idgen.instagram_id(-1);
+\echo :LAST_ERROR_SQLSTATE
+SELECT idgen.instagram_min('2046-06-27 17:00:49.497+00');
+\echo :LAST_ERROR_SQLSTATE
+SELECT idgen.instagram_min('2011-08-24 21:07:01.720+00');
+\echo :LAST_ERROR_SQLSTATE
+SELECT idgen.snowflake_min('infinity');
+\echo :LAST_ERROR_SQLSTATE
+SELECT idgen.sonyflake_min('2200-01-01');
+\echo :LAST_ERROR_SQLSTATE
+SELECT * FROM idgen.instagram_parse(-1);
+\echo :LAST_ERROR_SQLSTATE
+
+-- Settings that could cause collisions are for superusers only.
+CREATE ROLE idgen_layout_user;
+SET ROLE idgen_layout_user;
+SET idgen.node_id = 5;
+\echo :LAST_ERROR_SQLSTATE
+SET idgen.instagram_epoch_ms = 0;
+\echo :LAST_ERROR_SQLSTATE
+SET idgen.max_clock_regression = '1h';
+\echo :LAST_ERROR_SQLSTATE
+SELECT idgen.instagram_id(1) > 0 AS but_anyone_generates;
+RESET ROLE;
+DROP ROLE idgen_layout_user;
+
+-- Catalog: volatility and parallel safety as documented.
+SELECT p.proname, pg_get_function_identity_arguments(p.oid) AS args, p.provolatile, p.proparallel
+FROM pg_proc p WHERE p.pronamespace = 'idgen'::regnamespace
+  AND p.proname ~ '^(instagram|snowflake|sonyflake|trace)_' ORDER BY 1;
+
+DROP EXTENSION idgen;

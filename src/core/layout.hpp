@@ -1,0 +1,100 @@
+// One engine for every "time | node | sequence" 64-bit layout: Instagram, Snowflake, Sonyflake,
+// TraceId. A layout is an epoch, a time unit and the bit widths of its fields. The engine composes
+// and decomposes IDs, checks every field's range, and knows when the time field runs out. IDs stay
+// in the positive bigint domain 1 .. 2^63-1: a time that would make an ID negative or overflow its
+// field is an error, never a wrap (but for TraceId, whose seconds wrap by design).
+//
+// The generator's state word is (time << seq_bits) | seq of the last ID handed out (state.hpp).
+// An exhausted sequence moves to the next tick once the clock has reached it: the caller waits,
+// since an ID never carries a time ahead of both the clock and the last ID issued.
+#pragma once
+
+#include <cstdint>
+#include <span>
+#include <string>
+
+#include "core/clock.hpp"
+#include "core/state.hpp"
+
+namespace idgen {
+
+struct Layout {
+  const char* family;      // the SQL family: idgen.<family>_id(), setting idgen.<family>_epoch_ms
+  const char* title;       // for messages: "Instagram"
+  const char* node_field;  // for messages: "shard", "node", "machine id"
+  int64_t epoch_ms;        // the published epoch, Unix milliseconds
+  int64_t unit_ms;         // the length of one tick of the time field
+  unsigned time_bits;
+  unsigned node_bits;
+  unsigned seq_bits;
+  bool node_below_seq;  // Sonyflake: time | seq | node; the others: time | node | seq
+  bool time_wraps;      // TraceId: the time field keeps the low bits of the time
+
+  constexpr unsigned time_shift() const { return node_bits + seq_bits; }
+  constexpr unsigned node_shift() const { return node_below_seq ? 0 : seq_bits; }
+  constexpr unsigned seq_shift() const { return node_below_seq ? node_bits : 0; }
+  constexpr int64_t max_node() const { return (int64_t{1} << node_bits) - 1; }
+  constexpr uint64_t max_seq() const { return (uint64_t{1} << seq_bits) - 1; }
+  // The largest tick an ID holds: the time field, or the sign bit of a bigint if that comes first.
+  constexpr uint64_t max_ticks() const {
+    const unsigned bits = time_wraps ? time_bits : (time_bits < 63 - time_shift() ? time_bits : 63 - time_shift());
+    return (uint64_t{1} << bits) - 1;
+  }
+};
+
+// Instagram: 41-bit milliseconds, 13-bit shard, 10-bit sequence. The 41st time bit is the sign
+// bit of a bigint: IDs turn negative at 2046-06-27 17:00:49.497 UTC, so that is where they end.
+inline constexpr Layout kInstagram{"instagram", "Instagram", "shard", 1314220021721, 1, 41, 13, 10, false, false};
+// Twitter Snowflake: 41-bit milliseconds, 10-bit node (datacenter and worker), 12-bit sequence.
+inline constexpr Layout kSnowflake{"snowflake", "Snowflake", "node", 1288834974657, 1, 41, 10, 12, false, false};
+// Sonyflake: 39 bits of 10 ms, 8-bit sequence, 16-bit machine id (in that order).
+inline constexpr Layout kSonyflake{"sonyflake", "Sonyflake", "machine id", 1409529600000, 10, 39, 16, 8, true, false};
+// TraceId: 25-bit seconds that wrap every 388 days, 16-bit node, 22-bit counter. Unique within
+// one wrap period, by design.
+inline constexpr Layout kTrace{"trace", "Trace", "node", 0, 1000, 25, 16, 22, false, true};
+
+namespace layout {
+
+struct Parts {
+  int64_t unix_ms;  // the start of the ID's tick
+  int64_t node;
+  int64_t seq;
+};
+
+struct Settings {
+  int64_t epoch_ms;
+  int64_t max_regression_ms;
+};
+
+struct Outcome {
+  bool issued;
+  int64_t id;       // when issued
+  int64_t wait_us;  // otherwise: how long until the next tick
+};
+
+// The last instant an ID of this layout holds, with this epoch (not for wrapping layouts).
+int64_t LastMs(const Layout& layout, int64_t epoch_ms);
+
+// Throws kBadArgument unless 0 <= node <= layout.max_node().
+void CheckNode(const Layout& layout, int64_t node);
+
+// The tick of an instant. Throws kDatetimeOutOfRange before the epoch or past the last instant.
+uint64_t TickAt(const Layout& layout, int64_t epoch_ms, int64_t unix_ms);
+
+// The ID of these fields; each must be in range.
+int64_t Compose(const Layout& layout, uint64_t tick, int64_t node, uint64_t seq);
+
+// The fields of an ID. Throws kBadArgument for a negative bigint. A wrapping layout decodes to the
+// latest instant no later than one day after reference_ms.
+Parts Decompose(const Layout& layout, int64_t epoch_ms, int64_t id, int64_t reference_ms);
+
+// The smallest ID at the instant unix_us: node 0, sequence 0.
+int64_t MinAt(const Layout& layout, int64_t epoch_ms, int64_t unix_us);
+
+// The next ID for this node. slots holds the generator's state: one slot shared by every node
+// (this server is one node), or one slot per node (Instagram: the sequence is per shard).
+Outcome Next(const Layout& layout, const Settings& settings, std::span<Slot> slots, Stats& stats, Clock& clock,
+             int64_t node);
+
+}  // namespace layout
+}  // namespace idgen

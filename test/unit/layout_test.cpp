@@ -1,0 +1,330 @@
+#include "core/layout.hpp"
+
+#include <gtest/gtest.h>
+
+#include <memory>
+#include <set>
+#include <string>
+
+#include "core/error.hpp"
+#include "fakes.hpp"
+
+namespace idgen::layout {
+namespace {
+
+using testing::FakeClock;
+
+constexpr int64_t kDay = 86400000;
+
+ErrorKind KindOf(auto&& call) {
+  try {
+    call();
+  } catch (const Error& e) {
+    return e.kind();
+  }
+  ADD_FAILURE() << "no error";
+  return ErrorKind::kInternal;
+}
+
+struct Generator {
+  explicit Generator(const Layout& l, int64_t max_regression_ms = 5000)
+      : layout(l), settings{l.epoch_ms, max_regression_ms} {}
+  const Layout& layout;
+  Settings settings;
+  FakeClock clock;
+  Slot slot;
+  Stats stats;
+  Outcome Next(int64_t node = 0) { return layout::Next(layout, settings, {&slot, 1}, stats, clock, node); }
+  int64_t NextId(int64_t node = 0) {
+    const Outcome out = Next(node);
+    EXPECT_TRUE(out.issued);
+    return out.id;
+  }
+};
+
+TEST(FormatUtc, KnownInstants) {
+  EXPECT_EQ(FormatUtc(0), "1970-01-01 00:00:00.000 UTC");
+  EXPECT_EQ(FormatUtc(kInstagram.epoch_ms), "2011-08-24 21:07:01.721 UTC");
+  EXPECT_EQ(FormatUtc(kSnowflake.epoch_ms), "2010-11-04 01:42:54.657 UTC");
+  EXPECT_EQ(FormatUtc(kSonyflake.epoch_ms), "2014-09-01 00:00:00.000 UTC");
+  EXPECT_EQ(FormatUtc(951782400000), "2000-02-29 00:00:00.000 UTC");
+  EXPECT_EQ(FormatUtc(-1), "1969-12-31 23:59:59.999 UTC");
+}
+
+// ---- the published vectors -------------------------------------------------------------------
+
+TEST(Instagram, PublishedIdDecodes) {
+  const Parts parts = Decompose(kInstagram, kInstagram.epoch_ms, 2384288897814875714, 0);
+  EXPECT_EQ(FormatUtc(parts.unix_ms), "2020-08-26 13:43:27.313 UTC");
+  EXPECT_EQ(parts.node, 2675);
+  EXPECT_EQ(parts.seq, 578);
+  EXPECT_EQ(Compose(kInstagram, static_cast<uint64_t>(parts.unix_ms - kInstagram.epoch_ms), 2675, 578),
+            2384288897814875714);
+}
+
+TEST(Instagram, TheSignBitEndsTheLayoutIn2046) {
+  EXPECT_EQ(kInstagram.max_ticks(), (uint64_t{1} << 40) - 1);
+  EXPECT_EQ(FormatUtc(LastMs(kInstagram, kInstagram.epoch_ms)), "2046-06-27 17:00:49.496 UTC");
+  const int64_t last = LastMs(kInstagram, kInstagram.epoch_ms);
+  EXPECT_GT(Compose(kInstagram, TickAt(kInstagram, kInstagram.epoch_ms, last), 8191, 1023), 0);
+  try {
+    TickAt(kInstagram, kInstagram.epoch_ms, last + 1);
+    FAIL();
+  } catch (const Error& e) {
+    EXPECT_EQ(e.kind(), ErrorKind::kDatetimeOutOfRange);
+    EXPECT_STREQ(e.what(), "timestamp out of range for Instagram IDs");
+    EXPECT_EQ(e.detail(),
+              "Instagram IDs hold times from 2011-08-24 21:07:01.721 UTC (the epoch) to 2046-06-27 17:00:49.496 UTC, "
+              "when a bigint would turn negative.");
+    EXPECT_NE(e.hint().find("idgen.instagram_epoch_ms"), std::string::npos);
+  }
+  // A later epoch moves the date.
+  EXPECT_EQ(FormatUtc(LastMs(kInstagram, kInstagram.epoch_ms + kDay)), "2046-06-28 17:00:49.496 UTC");
+}
+
+TEST(Snowflake, PublishedVectorComposes) {
+  EXPECT_EQ(Compose(kSnowflake, 1, 33, 0), 4329472);
+  const Parts parts = Decompose(kSnowflake, kSnowflake.epoch_ms, 4329472, 0);
+  EXPECT_EQ(parts.unix_ms, kSnowflake.epoch_ms + 1);
+  EXPECT_EQ(parts.node, 33);
+  EXPECT_EQ(parts.seq, 0);
+}
+
+TEST(Snowflake, TheTimeFieldRunsOutIn2080) {
+  EXPECT_EQ(kSnowflake.max_ticks(), (uint64_t{1} << 41) - 1);
+  EXPECT_EQ(FormatUtc(LastMs(kSnowflake, kSnowflake.epoch_ms)), "2080-07-10 17:30:30.208 UTC");
+  EXPECT_EQ(KindOf([] { TickAt(kSnowflake, kSnowflake.epoch_ms, LastMs(kSnowflake, kSnowflake.epoch_ms) + 1); }),
+            ErrorKind::kDatetimeOutOfRange);
+  try {
+    TickAt(kSnowflake, kSnowflake.epoch_ms, INT64_MAX);
+  } catch (const Error& e) {
+    EXPECT_NE(e.detail().find("the end of their 41-bit time field"), std::string::npos) << e.detail();
+  }
+}
+
+TEST(Sonyflake, FieldOrderIsTimeSequenceMachine) {
+  EXPECT_EQ(Compose(kSonyflake, 1, 1, 0), (int64_t{1} << 24) | 1);
+  EXPECT_EQ(Compose(kSonyflake, 1, 0, 1), (int64_t{1} << 24) | (1 << 16));
+  const Parts parts = Decompose(kSonyflake, kSonyflake.epoch_ms, (int64_t{7} << 24) | (5 << 16) | 300, 0);
+  EXPECT_EQ(parts.unix_ms, kSonyflake.epoch_ms + 70);
+  EXPECT_EQ(parts.node, 300);
+  EXPECT_EQ(parts.seq, 5);
+  EXPECT_EQ(FormatUtc(LastMs(kSonyflake, kSonyflake.epoch_ms)), "2188-11-16 03:28:58.879 UTC");
+}
+
+TEST(Trace, SecondsWrapEvery388DaysByDesign) {
+  const int64_t t = 1767225600000;  // 2026-01-01
+  const uint64_t tick = TickAt(kTrace, 0, t);
+  const uint64_t period = uint64_t{1} << 25;
+  EXPECT_EQ(Compose(kTrace, tick, 9, 1), Compose(kTrace, tick + period, 9, 1));
+  // Decoding picks the latest instant no later than a day after the reference.
+  const int64_t id = Compose(kTrace, tick, 9, 1);
+  EXPECT_EQ(Decompose(kTrace, 0, id, t).unix_ms, t);
+  EXPECT_EQ(Decompose(kTrace, 0, id, t + 300 * kDay).unix_ms, t);
+  EXPECT_EQ(Decompose(kTrace, 0, id, t - kDay / 2).unix_ms, t);
+  EXPECT_EQ(Decompose(kTrace, 0, id, t + 389 * kDay).unix_ms, t + static_cast<int64_t>(period) * 1000);
+  EXPECT_EQ(Decompose(kTrace, 0, id, t).node, 9);
+  EXPECT_EQ(Decompose(kTrace, 0, id, t).seq, 1);
+}
+
+TEST(Layouts, EveryPresetRoundTripsItsFields) {
+  for (const Layout* l : {&kInstagram, &kSnowflake, &kSonyflake, &kTrace}) {
+    for (uint64_t tick : {uint64_t{0}, uint64_t{1}, uint64_t{123456789}, l->max_ticks()}) {
+      for (int64_t node : {int64_t{0}, int64_t{1}, l->max_node()}) {
+        for (uint64_t seq : {uint64_t{0}, uint64_t{1}, l->max_seq()}) {
+          const int64_t id = Compose(*l, tick, node, seq);
+          ASSERT_GE(id, 0) << l->family;
+          const Parts p = Decompose(*l, l->epoch_ms, id, l->epoch_ms + static_cast<int64_t>(tick) * l->unit_ms);
+          ASSERT_EQ(p.unix_ms, l->epoch_ms + static_cast<int64_t>(tick) * l->unit_ms) << l->family;
+          ASSERT_EQ(p.node, node) << l->family;
+          ASSERT_EQ(p.seq, static_cast<int64_t>(seq)) << l->family;
+        }
+      }
+    }
+  }
+}
+
+TEST(Layouts, NegativeBigintsAreNotIds) {
+  EXPECT_EQ(KindOf([] { Decompose(kInstagram, kInstagram.epoch_ms, -1, 0); }), ErrorKind::kBadArgument);
+  EXPECT_NO_THROW(Decompose(kInstagram, kInstagram.epoch_ms, INT64_MAX, 0));
+}
+
+TEST(Layouts, NodeBounds) {
+  for (const Layout* l : {&kInstagram, &kSnowflake, &kSonyflake, &kTrace}) {
+    EXPECT_EQ(KindOf([l] { CheckNode(*l, -1); }), ErrorKind::kBadArgument);
+    EXPECT_NO_THROW(CheckNode(*l, 0));
+    EXPECT_NO_THROW(CheckNode(*l, l->max_node()));
+    EXPECT_EQ(KindOf([l] { CheckNode(*l, l->max_node() + 1); }), ErrorKind::kBadArgument);
+  }
+  try {
+    CheckNode(kInstagram, 8192);
+  } catch (const Error& e) {
+    EXPECT_STREQ(e.what(), "shard 8192 is out of range for Instagram IDs");
+    EXPECT_EQ(e.detail(), "Instagram shards are between 0 and 8191.");
+  }
+  EXPECT_EQ(kInstagram.max_node(), 8191);
+  EXPECT_EQ(kSnowflake.max_node(), 1023);
+}
+
+TEST(Layouts, MinAtIsTheSmallestIdOfTheTick) {
+  const int64_t t = 1767225600123;
+  const int64_t min = MinAt(kInstagram, kInstagram.epoch_ms, t * 1000 + 999);
+  EXPECT_EQ(min, Compose(kInstagram, static_cast<uint64_t>(t - kInstagram.epoch_ms), 0, 0));
+  EXPECT_LT(Compose(kInstagram, static_cast<uint64_t>(t - kInstagram.epoch_ms) - 1, 8191, 1023), min);
+  EXPECT_EQ(MinAt(kInstagram, kInstagram.epoch_ms, kInstagram.epoch_ms * 1000), 0);
+  EXPECT_EQ(KindOf([] { MinAt(kInstagram, kInstagram.epoch_ms, kInstagram.epoch_ms * 1000 - 1); }),
+            ErrorKind::kDatetimeOutOfRange);
+  EXPECT_EQ(KindOf([] { MinAt(kInstagram, kInstagram.epoch_ms, INT64_MIN); }), ErrorKind::kDatetimeOutOfRange);
+  EXPECT_EQ(KindOf([] { MinAt(kInstagram, kInstagram.epoch_ms, INT64_MAX); }), ErrorKind::kDatetimeOutOfRange);
+}
+
+// ---- the generator ---------------------------------------------------------------------------
+
+TEST(Instagram, A1025thIdInOneMillisecondWaitsForTheNext) {
+  Generator g(kInstagram);
+  const int64_t t = 1767225600000;
+  g.clock.SetMs(t);
+  std::set<int64_t> ids;
+  int64_t previous = 0;
+  for (int i = 0; i < 1024; ++i) {
+    const int64_t id = g.NextId(7);
+    ASSERT_GT(id, previous);
+    previous = id;
+    ids.insert(id);
+    ASSERT_EQ(Decompose(kInstagram, kInstagram.epoch_ms, id, 0).unix_ms, t);
+  }
+  const Outcome wait = g.Next(7);
+  EXPECT_FALSE(wait.issued);
+  EXPECT_EQ(wait.wait_us, 1000);
+  EXPECT_EQ(g.stats.waits.load(), 1u);
+  g.clock.SetMs(t + 1);  // the wait is over
+  const int64_t id = g.NextId(7);
+  EXPECT_GT(id, previous);
+  ids.insert(id);
+  const Parts parts = Decompose(kInstagram, kInstagram.epoch_ms, id, 0);
+  EXPECT_EQ(parts.unix_ms, t + 1);
+  EXPECT_EQ(parts.seq, 0);
+  EXPECT_EQ(parts.node, 7);
+  EXPECT_EQ(ids.size(), 1025u);
+  EXPECT_EQ(g.slot.issued.load(), 1025u);
+}
+
+TEST(Snowflake, A4097thIdInOneMillisecondWaitsForTheNext) {
+  Generator g(kSnowflake);
+  const int64_t t = 1767225600000;
+  g.clock.SetMs(t);
+  int64_t previous = 0;
+  for (int i = 0; i < 4096; ++i) {
+    const int64_t id = g.NextId(33);
+    ASSERT_GT(id, previous);
+    previous = id;
+  }
+  EXPECT_FALSE(g.Next(33).issued);
+  g.clock.ns += 400000;  // still the same millisecond: still waiting, for 600 us
+  const Outcome wait = g.Next(33);
+  EXPECT_FALSE(wait.issued);
+  EXPECT_EQ(wait.wait_us, 600);
+  g.clock.SetMs(t + 1);
+  const int64_t id = g.NextId(33);
+  EXPECT_GT(id, previous);
+  EXPECT_EQ(Decompose(kSnowflake, kSnowflake.epoch_ms, id, 0).unix_ms, t + 1);
+}
+
+TEST(Instagram, EachShardHasItsOwnSequence) {
+  auto slots = std::make_unique<Slot[]>(8192);
+  FakeClock clock;
+  Stats stats;
+  clock.SetMs(1767225600000);
+  const Settings settings{kInstagram.epoch_ms, 5000};
+  for (int i = 0; i < 1024; ++i) ASSERT_TRUE(Next(kInstagram, settings, {slots.get(), 8192}, stats, clock, 7).issued);
+  EXPECT_FALSE(Next(kInstagram, settings, {slots.get(), 8192}, stats, clock, 7).issued);  // shard 7 is used up
+  const Outcome other = Next(kInstagram, settings, {slots.get(), 8192}, stats, clock, 8);  // shard 8 is not
+  ASSERT_TRUE(other.issued);
+  EXPECT_EQ(Decompose(kInstagram, kInstagram.epoch_ms, other.id, 0).seq, 0);
+  EXPECT_EQ(slots[7].issued.load(), 1024u);
+  EXPECT_EQ(slots[8].issued.load(), 1u);
+}
+
+TEST(Layouts, TheFirstIdAtTheEpochIsNotZero) {
+  Generator g(kInstagram);
+  g.clock.SetMs(kInstagram.epoch_ms);
+  EXPECT_EQ(g.NextId(0), 1);
+}
+
+TEST(Layouts, ClockBackOneMillisecondCarriesOnFromTheLastTime) {
+  Generator g(kInstagram);
+  const int64_t t = 1767225600000;
+  g.clock.SetMs(t);
+  const int64_t before = g.NextId(3);
+  g.clock.SetMs(t - 1);
+  const int64_t after = g.NextId(3);
+  EXPECT_GT(after, before);
+  EXPECT_EQ(Decompose(kInstagram, kInstagram.epoch_ms, after, 0).unix_ms, t);
+  EXPECT_EQ(g.stats.regressions.load(), 1u);
+  EXPECT_EQ(g.stats.max_regression_us.load(), 1000u);
+}
+
+TEST(Layouts, ClockBackTenSecondsIsRefusedBeyondTheLimit) {
+  Generator g(kSnowflake, 5000);
+  const int64_t t = 1767225600000;
+  g.clock.SetMs(t);
+  g.NextId(1);
+  g.clock.SetMs(t - 10000);
+  try {
+    g.Next(1);
+    FAIL();
+  } catch (const Error& e) {
+    EXPECT_EQ(e.kind(), ErrorKind::kClockRegression);
+    EXPECT_STREQ(e.what(), "system clock is 10000 ms behind the last ID issued");
+    EXPECT_NE(e.hint().find("idgen.max_clock_regression (now 5000 ms)"), std::string::npos) << e.hint();
+  }
+  // Within a larger limit, the generator rides it out.
+  Generator lenient(kSnowflake, 20000);
+  lenient.clock.SetMs(t);
+  const int64_t before = lenient.NextId(1);
+  lenient.clock.SetMs(t - 10000);
+  EXPECT_GT(lenient.NextId(1), before);
+  EXPECT_EQ(lenient.stats.max_regression_us.load(), 10000000u);
+}
+
+TEST(Layouts, ExhaustedSequenceDuringARegressionWaitsForTheClock) {
+  Generator g(kSonyflake);
+  const int64_t t = 1767225600000;
+  g.clock.SetMs(t);
+  g.NextId(1);
+  g.clock.SetMs(t - 1000);  // one second back: 100 ticks of 10 ms
+  for (int i = 0; i < 255; ++i) g.NextId(1);
+  const Outcome wait = g.Next(1);
+  EXPECT_FALSE(wait.issued);
+  EXPECT_EQ(wait.wait_us, 1010000);  // until the tick after the last one issued
+}
+
+TEST(Layouts, ClockBeforeTheEpochOrPastTheEndIsAnError) {
+  Generator g(kInstagram);
+  g.clock.SetMs(kInstagram.epoch_ms - 1);
+  EXPECT_EQ(KindOf([&] { g.Next(0); }), ErrorKind::kDatetimeOutOfRange);
+  g.clock.SetMs(LastMs(kInstagram, kInstagram.epoch_ms) + 1);
+  EXPECT_EQ(KindOf([&] { g.Next(0); }), ErrorKind::kDatetimeOutOfRange);
+  g.clock.SetMs(LastMs(kInstagram, kInstagram.epoch_ms));
+  EXPECT_GT(g.NextId(8191), 0);
+}
+
+TEST(Layouts, ShardOutOfRangeIsRefusedBeforeTouchingTheState) {
+  Generator g(kInstagram);
+  g.clock.SetMs(1767225600000);
+  EXPECT_EQ(KindOf([&] { g.Next(8192); }), ErrorKind::kBadArgument);
+  EXPECT_EQ(KindOf([&] { g.Next(-1); }), ErrorKind::kBadArgument);
+  EXPECT_EQ(g.slot.word.load(), 0u);
+}
+
+TEST(Layouts, ACustomEpochShiftsTheTimeField) {
+  Generator g(kSnowflake);
+  g.settings.epoch_ms = 1767225600000;  // 2026-01-01
+  g.clock.SetMs(1767225600000 + 5);
+  const int64_t id = g.NextId(2);
+  EXPECT_EQ(id >> 22, 5);
+  EXPECT_EQ(Decompose(kSnowflake, g.settings.epoch_ms, id, 0).unix_ms, 1767225600005);
+}
+
+}  // namespace
+}  // namespace idgen::layout
