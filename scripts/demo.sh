@@ -25,6 +25,22 @@ SELECT * FROM events WHERE id >= idgen.uuidv7_min('2026-01-01') AND id < idgen.u
 SELECT id, what, idgen.uuidv7_time(id) AS created FROM events
 WHERE id >= idgen.uuidv7_min('2026-01-01') AND id < idgen.uuidv7_min('2026-02-01');
 
+\echo '== Instagram: CREATE TABLE posts (id bigint PRIMARY KEY DEFAULT idgen.instagram_id(shard => 5), body text)'
+CREATE TABLE posts (id bigint PRIMARY KEY DEFAULT idgen.instagram_id(shard => 5), body text);
+INSERT INTO posts (body) VALUES ('first post'), ('second post'), ('third post');
+INSERT INTO posts (id, body) VALUES (idgen.instagram_id(shard => 1234567 % 2000), 'a post of user 1234567');
+SELECT p.id, p.body, d.ts, d.shard, d.seq FROM posts p, idgen.instagram_parse(p.id) d ORDER BY p.id;
+
+\echo '== Snowflake with idgen.node_id = 33: CREATE TABLE orders (id bigint PRIMARY KEY DEFAULT idgen.snowflake_id())'
+SET idgen.node_id = 33;
+CREATE TABLE orders (id bigint PRIMARY KEY DEFAULT idgen.snowflake_id(), item text);
+INSERT INTO orders (item) SELECT 'item ' || n FROM generate_series(1, 3) AS n;
+SELECT o.id, o.item, d.ts, d.node, d.seq FROM orders o, idgen.snowflake_parse(o.id) d ORDER BY o.id;
+
+\echo '== Published IDs decode: an Instagram ID from 2020, the Snowflake vector epoch + 1 ms, node 33'
+SELECT * FROM idgen.instagram_parse(2384288897814875714);
+SELECT * FROM idgen.snowflake_parse(4329472);
+
 \echo '== What the generators have issued (idgen.stats)'
 SELECT * FROM idgen.stats;
 SQL

@@ -41,7 +41,7 @@ run_multi() {  # run_multi <preloaded|not_preloaded>
   local script name
   for script in test/multi/*.sh; do
     name=$(basename "$script" .sh)
-    [ "$name" = lib ] && continue
+    [ "$name" = lib ] || [ "$name" = restart ] && continue
     if [ -n "$ONLY" ] && [[ " $ONLY " != *" $name "* ]]; then continue; fi
     step "multi-session test $name ($1)"
     if ! IDGEN_MODE=$1 bash "$script"; then
@@ -64,6 +64,15 @@ cluster_start preload || exit 1
 # shellcheck disable=SC2046
 run_regress preloaded $(only $REGRESS)
 run_multi preloaded
+
+if [ -z "$ONLY" ] || [[ " $ONLY " == *" restart "* ]]; then
+  step "restart and crash"
+  if ! { IDGEN_PHASE=before bash test/multi/restart.sh && cluster_start preload &&
+         IDGEN_PHASE=restarted bash test/multi/restart.sh && cluster_crash_restart &&
+         IDGEN_PHASE=crashed bash test/multi/restart.sh; }; then
+    failed+=("restart and crash")
+  fi
+fi
 
 step "the same cluster restarted without preloading idgen"
 cluster_start no-preload || exit 1

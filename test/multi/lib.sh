@@ -18,7 +18,7 @@ fresh_db() {
 }
 cleanup() {
   rm -rf "$WORK"
-  [[ "${PGDATABASE:-}" == idgen_multi_* ]] && q -d postgres -c "DROP DATABASE IF EXISTS $PGDATABASE" >/dev/null 2>&1
+  [[ "${PGDATABASE:-}" == idgen_multi_* ]] && [ -z "${KEEP_DB:-}" ] && q -d postgres -c "DROP DATABASE IF EXISTS $PGDATABASE" >/dev/null 2>&1
   return 0
 }
 trap cleanup EXIT

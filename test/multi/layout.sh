@@ -1,0 +1,61 @@
+# Instagram and Snowflake under 16 concurrent sessions x 50 000 inserts: one shard into one table
+# (the hardest case), one shard shared by two tables, Snowflake into one table. Zero errors, zero
+# duplicates, and with one table an ID made after another returned is greater. Then bursts that
+# exhaust the per-millisecond sequence from several sessions at once.
+source "$(dirname "$0")/lib.sh"
+if [ "$IDGEN_MODE" != preloaded ]; then
+  pass "skipped: without preload the 64-bit families refuse (sql/not_preloaded.sql checks that)"
+  exit 0
+fi
+fresh_db layout
+CLIENTS=16 PER_CLIENT=${PER_CLIENT:-50000}
+TOTAL=$((CLIENTS * PER_CLIENT))
+
+q <<'SQL'
+CREATE SEQUENCE witness;
+CREATE TABLE ig (id bigint PRIMARY KEY DEFAULT idgen.instagram_id(shard => 7), client int NOT NULL, witness bigint NOT NULL);
+CREATE TABLE ig_a (id bigint PRIMARY KEY DEFAULT idgen.instagram_id(shard => 7));
+CREATE TABLE ig_b (id bigint PRIMARY KEY DEFAULT idgen.instagram_id(shard => 7));
+CREATE TABLE sf (id bigint PRIMARY KEY DEFAULT idgen.snowflake_id());
+CREATE TABLE burst (id bigint PRIMARY KEY);
+SQL
+
+echo "-- Instagram, shard 7, one table"
+cat >"$WORK/ig.sql" <<'SQL'
+SELECT nextval('witness') AS w \gset
+INSERT INTO ig (client, witness) VALUES (:client_id, :w);
+SQL
+bench_sessions $CLIENTS $PER_CLIENT "$WORK/ig.sql"
+expect "rows" $TOTAL "$(q -c 'SELECT count(*) FROM ig')"
+expect "distinct ids" $TOTAL "$(q -c 'SELECT count(DISTINCT id) FROM ig')"
+expect "shards" 7 "$(q -c "SELECT string_agg(DISTINCT shard::text, ',') FROM ig, idgen.instagram_parse(id)")"
+expect "cluster-wide order violations" 0 "$(order_violations ig)"
+
+echo "-- Instagram, shard 7, two tables"
+cat >"$WORK/two.sql" <<'SQL'
+INSERT INTO ig_a DEFAULT VALUES;
+INSERT INTO ig_b DEFAULT VALUES;
+SQL
+bench_sessions $CLIENTS $((PER_CLIENT / 2)) "$WORK/two.sql"
+expect "rows in both tables" $TOTAL "$(q -c 'SELECT (SELECT count(*) FROM ig_a) + (SELECT count(*) FROM ig_b)')"
+expect "distinct ids across both tables" $TOTAL \
+  "$(q -c 'SELECT count(DISTINCT id) FROM (SELECT id FROM ig_a UNION ALL SELECT id FROM ig_b) s')"
+expect "distinct ids across all three tables" $((2 * TOTAL)) \
+  "$(q -c 'SELECT count(DISTINCT id) FROM (SELECT id FROM ig_a UNION ALL SELECT id FROM ig_b UNION ALL SELECT id FROM ig) s')"
+
+echo "-- Snowflake, one table"
+echo 'INSERT INTO sf DEFAULT VALUES;' >"$WORK/sf.sql"
+bench_sessions $CLIENTS $PER_CLIENT "$WORK/sf.sql"
+expect "rows" $TOTAL "$(q -c 'SELECT count(*) FROM sf')"
+expect "distinct ids" $TOTAL "$(q -c 'SELECT count(DISTINCT id) FROM sf')"
+
+echo "-- Bursts: 4 sessions each make 200 000 IDs of shard 9 in one statement"
+waits_before=$(q -c "SELECT exhaustion_waits FROM idgen.stats WHERE family = 'instagram'")
+echo 'INSERT INTO burst SELECT idgen.instagram_id(9) FROM generate_series(1, 200000);' >"$WORK/burst.sql"
+bench_sessions 4 1 "$WORK/burst.sql"
+expect "distinct ids" 800000 "$(q -c 'SELECT count(DISTINCT id) FROM burst')"
+expect "most IDs in one millisecond" 1024 \
+  "$(q -c 'SELECT max(n) FROM (SELECT count(*) AS n FROM burst, idgen.instagram_parse(id) GROUP BY ts) s')"
+waits_after=$(q -c "SELECT exhaustion_waits FROM idgen.stats WHERE family = 'instagram'")
+[ "$waits_after" -gt "$waits_before" ] && pass "exhaustion waits counted: $((waits_after - waits_before))" ||
+  fail "no exhaustion wait counted"
