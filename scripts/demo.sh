@@ -37,6 +37,17 @@ CREATE TABLE orders (id bigint PRIMARY KEY DEFAULT idgen.snowflake_id(), item te
 INSERT INTO orders (item) SELECT 'item ' || n FROM generate_series(1, 3) AS n;
 SELECT o.id, o.item, d.ts, d.node, d.seq FROM orders o, idgen.snowflake_parse(o.id) d ORDER BY o.id;
 
+\echo '== Typed IDs: SELECT idgen.define_id_type(''user'', ''user_id''); CREATE TABLE users (id user_id PRIMARY KEY, name text)'
+SELECT idgen.define_id_type('user', 'user_id');
+CREATE TABLE users (id user_id PRIMARY KEY, name text);
+SELECT idgen.register_prefix('user', 'users');
+INSERT INTO users (name) VALUES ('ada'), ('grace'), ('edsger');
+SELECT u.id, u.name, p.id AS uuid, idgen.typeid_time(u.id) AS created, idgen.typeid_table(u.id) AS registered_table
+FROM users u, idgen.typeid_parse(u.id) p ORDER BY u.id;
+\echo '   the TypeID spec form of the same IDs, and an unguessable token:'
+SELECT idgen.typeid_from_uuid('user', (idgen.typeid_parse(id)).id, 'base32') AS spec_typeid FROM users ORDER BY id;
+SELECT idgen.typeid('reset', ordered => false) AS unguessable;
+
 \echo '== Published IDs decode: an Instagram ID from 2020, the Snowflake vector epoch + 1 ms, node 33'
 SELECT * FROM idgen.instagram_parse(2384288897814875714);
 SELECT * FROM idgen.snowflake_parse(4329472);

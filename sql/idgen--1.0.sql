@@ -111,6 +111,179 @@ COMMENT ON FUNCTION idgen.trace_min(timestamptz) IS
 'the smallest TraceId ID at the given instant, the bound of a primary-key range scan';
 
 ---------------------------------------------------------------------------------------------------
+-- Typed, prefixed IDs: <prefix>_<body>, the body a UUID in base36 (25 characters, idgen's form)
+-- or in the TypeID spec's lowercase Crockford base32 (26 characters).
+---------------------------------------------------------------------------------------------------
+
+CREATE FUNCTION idgen.typeid(prefix text, ordered boolean DEFAULT true, encoding text DEFAULT 'base36') RETURNS text
+AS 'MODULE_PATHNAME', 'idgen_typeid'
+LANGUAGE C VOLATILE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION idgen.typeid(text, boolean, text) IS
+'a new typeid <prefix>_<body>: the body a UUIDv7 (ordered) or 122 random bits (ordered => false), in base36 (25 characters, sorts like time under the C collation) or base32 (the TypeID spec)';
+
+CREATE FUNCTION idgen.typeid_parse(value text, OUT prefix text, OUT id uuid) RETURNS record
+AS 'MODULE_PATHNAME', 'idgen_typeid_parse'
+LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION idgen.typeid_parse(text) IS
+'the prefix and the UUID of a typeid, in either encoding';
+
+CREATE FUNCTION idgen.typeid_uuid(value text, prefix text) RETURNS uuid
+AS 'MODULE_PATHNAME', 'idgen_typeid_uuid'
+LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION idgen.typeid_uuid(text, text) IS
+'the UUID of a typeid that must have the given prefix; an error (22P02) for any other prefix';
+
+CREATE FUNCTION idgen.typeid_from_uuid(prefix text, id uuid, encoding text DEFAULT 'base36') RETURNS text
+AS 'MODULE_PATHNAME', 'idgen_typeid_from_uuid'
+LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION idgen.typeid_from_uuid(text, uuid, text) IS
+'the typeid of a UUID with the given prefix';
+
+CREATE FUNCTION idgen.typeid_time(value text) RETURNS timestamptz
+AS 'MODULE_PATHNAME', 'idgen_typeid_time'
+LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION idgen.typeid_time(text) IS
+'the instant of an ordered typeid (its body is a UUIDv7); an error for a random body';
+
+CREATE FUNCTION idgen.typeid_is_valid(value text, prefix text) RETURNS boolean
+AS 'MODULE_PATHNAME', 'idgen_typeid_is_valid'
+LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION idgen.typeid_is_valid(text, text) IS
+'true when the text is a typeid with this prefix, in either encoding; never an error, for CHECK constraints';
+
+CREATE FUNCTION idgen.define_id_type(prefix text, type_name text) RETURNS regtype
+LANGUAGE plpgsql VOLATILE STRICT AS $$
+DECLARE
+  qualified text;
+BEGIN
+  PERFORM idgen.typeid_from_uuid(prefix, '00000000-0000-0000-0000-000000000000');  -- checks the prefix rule
+  SELECT string_agg(pg_catalog.quote_ident(part), '.') INTO qualified FROM unnest(pg_catalog.parse_ident(type_name)) AS part;
+  -- The domain stores one text per ID: idgen's lowercase base36 form only, so that a unique index
+  -- on the text is unique on the ID; in the C collation, so that its order is the IDs' time order.
+  EXECUTE format('CREATE DOMAIN %s AS text COLLATE "C" CHECK (VALUE ~ %L AND idgen.typeid_is_valid(VALUE, %L)) DEFAULT idgen.typeid(%L)',
+                 qualified, '^' || prefix || '_[0-9a-z]{25}$', prefix, prefix);
+  EXECUTE format('COMMENT ON DOMAIN %s IS %L', qualified, 'typeid with prefix ' || prefix || ' (idgen.define_id_type)');
+  RETURN qualified::regtype;
+END
+$$;
+COMMENT ON FUNCTION idgen.define_id_type(text, text) IS
+'creates a domain over text for IDs with this prefix: it checks the prefix and the canonical form, and defaults to a new idgen.typeid(prefix)';
+
+-- The prefix registry: which table each prefix names. Dumped by pg_dump with the database.
+CREATE TABLE idgen.prefix_registry (
+  prefix text PRIMARY KEY CHECK (idgen.typeid_is_valid(prefix || '_0000000000000000000000000', prefix)),
+  tbl regclass NOT NULL
+);
+COMMENT ON TABLE idgen.prefix_registry IS 'typeid prefixes and the tables whose IDs they name (idgen.register_prefix)';
+SELECT pg_catalog.pg_extension_config_dump('idgen.prefix_registry', '');
+GRANT SELECT ON idgen.prefix_registry TO PUBLIC;
+
+CREATE FUNCTION idgen.register_prefix(prefix text, tbl regclass) RETURNS void
+LANGUAGE plpgsql VOLATILE STRICT AS $$
+DECLARE
+  current_owner regclass;
+BEGIN
+  PERFORM idgen.typeid_from_uuid(prefix, '00000000-0000-0000-0000-000000000000');  -- checks the prefix rule
+  INSERT INTO idgen.prefix_registry AS r VALUES (register_prefix.prefix, register_prefix.tbl)
+  ON CONFLICT ON CONSTRAINT prefix_registry_pkey DO NOTHING;
+  IF NOT FOUND THEN
+    SELECT r.tbl INTO current_owner FROM idgen.prefix_registry AS r WHERE r.prefix = register_prefix.prefix;
+    RAISE EXCEPTION 'prefix "%" is already registered to table %', register_prefix.prefix, current_owner
+      USING ERRCODE = 'unique_violation',
+            HINT = 'A prefix names one kind of entity. Choose another prefix, or delete its row from idgen.prefix_registry first.';
+  END IF;
+END
+$$;
+COMMENT ON FUNCTION idgen.register_prefix(text, regclass) IS
+'registers the table whose IDs carry this prefix; a prefix can be registered once';
+
+CREATE FUNCTION idgen.typeid_table(value text) RETURNS regclass
+LANGUAGE sql STABLE STRICT PARALLEL SAFE
+RETURN (SELECT r.tbl FROM idgen.prefix_registry AS r WHERE r.prefix = (idgen.typeid_parse(value)).prefix);
+COMMENT ON FUNCTION idgen.typeid_table(text) IS
+'the table registered for the prefix of a typeid, NULL when the prefix is not registered';
+
+---------------------------------------------------------------------------------------------------
+-- Signed tokens: <prefix>_<256 random bits><HMAC-SHA256 tag>, base62, under idgen.token_secret.
+---------------------------------------------------------------------------------------------------
+
+CREATE FUNCTION idgen.signed_token(prefix text) RETURNS text
+AS 'MODULE_PATHNAME', 'idgen_signed_token'
+LANGUAGE C VOLATILE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION idgen.signed_token(text) IS
+'a new unguessable token: the prefix, 256 random bits and their HMAC-SHA256 under the server''s secret idgen.token_secret';
+
+CREATE FUNCTION idgen.verify_token(token text) RETURNS boolean
+AS 'MODULE_PATHNAME', 'idgen_verify_token'
+LANGUAGE C STABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION idgen.verify_token(text) IS
+'true when the token was signed with the server''s current secret (compared in constant time); false for anything else';
+
+---------------------------------------------------------------------------------------------------
+-- Encodings: base16, base36, base62 text of bigints (shortest) and uuids (fixed width: 32, 25, 22).
+---------------------------------------------------------------------------------------------------
+
+CREATE FUNCTION idgen.base16_encode(value bigint) RETURNS text
+AS 'MODULE_PATHNAME', 'idgen_base16_encode_bigint'
+LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION idgen.base16_encode(bigint) IS 'base16 text of a non-negative bigint, shortest form (0-9a-f, either case on input)';
+
+CREATE FUNCTION idgen.base16_encode(value uuid) RETURNS text
+AS 'MODULE_PATHNAME', 'idgen_base16_encode_uuid'
+LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION idgen.base16_encode(uuid) IS 'base16 text of a uuid, 32 characters, zero-padded so that it sorts like the uuid';
+
+CREATE FUNCTION idgen.base16_decode_bigint(value text) RETURNS bigint
+AS 'MODULE_PATHNAME', 'idgen_base16_decode_bigint'
+LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION idgen.base16_decode_bigint(text) IS 'the bigint of base16 text';
+
+CREATE FUNCTION idgen.base16_decode_uuid(value text) RETURNS uuid
+AS 'MODULE_PATHNAME', 'idgen_base16_decode_uuid'
+LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION idgen.base16_decode_uuid(text) IS 'the uuid of base16 text (up to 32 characters)';
+
+CREATE FUNCTION idgen.base36_encode(value bigint) RETURNS text
+AS 'MODULE_PATHNAME', 'idgen_base36_encode_bigint'
+LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION idgen.base36_encode(bigint) IS 'base36 text of a non-negative bigint, shortest form (0-9a-z, either case on input)';
+
+CREATE FUNCTION idgen.base36_encode(value uuid) RETURNS text
+AS 'MODULE_PATHNAME', 'idgen_base36_encode_uuid'
+LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION idgen.base36_encode(uuid) IS 'base36 text of a uuid, 25 characters, zero-padded so that it sorts like the uuid';
+
+CREATE FUNCTION idgen.base36_decode_bigint(value text) RETURNS bigint
+AS 'MODULE_PATHNAME', 'idgen_base36_decode_bigint'
+LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION idgen.base36_decode_bigint(text) IS 'the bigint of base36 text';
+
+CREATE FUNCTION idgen.base36_decode_uuid(value text) RETURNS uuid
+AS 'MODULE_PATHNAME', 'idgen_base36_decode_uuid'
+LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION idgen.base36_decode_uuid(text) IS 'the uuid of base36 text (up to 25 characters)';
+
+CREATE FUNCTION idgen.base62_encode(value bigint) RETURNS text
+AS 'MODULE_PATHNAME', 'idgen_base62_encode_bigint'
+LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION idgen.base62_encode(bigint) IS 'base62 text of a non-negative bigint, shortest form (0-9A-Za-z, case-sensitive)';
+
+CREATE FUNCTION idgen.base62_encode(value uuid) RETURNS text
+AS 'MODULE_PATHNAME', 'idgen_base62_encode_uuid'
+LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION idgen.base62_encode(uuid) IS 'base62 text of a uuid, 22 characters, zero-padded so that it sorts like the uuid';
+
+CREATE FUNCTION idgen.base62_decode_bigint(value text) RETURNS bigint
+AS 'MODULE_PATHNAME', 'idgen_base62_decode_bigint'
+LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION idgen.base62_decode_bigint(text) IS 'the bigint of base62 text';
+
+CREATE FUNCTION idgen.base62_decode_uuid(value text) RETURNS uuid
+AS 'MODULE_PATHNAME', 'idgen_base62_decode_uuid'
+LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION idgen.base62_decode_uuid(text) IS 'the uuid of base62 text (up to 22 characters)';
+
+---------------------------------------------------------------------------------------------------
 -- Observability
 ---------------------------------------------------------------------------------------------------
 

@@ -128,6 +128,7 @@ void StartSharedMemory() {
 }  // namespace
 
 int node_id = 0;
+char* token_secret = nullptr;
 int max_clock_regression_ms = 5000;
 
 std::span<Slot> State::slots(Family family) {
@@ -200,6 +201,11 @@ void _PG_init(void) {
   DefineEpoch<kFamilySnowflake>();
   DefineEpoch<kFamilySonyflake>();
   DefineEpoch<kFamilyTrace>();
+  DefineCustomStringVariable("idgen.token_secret", "Secret key of idgen.signed_token() and idgen.verify_token().",
+                             "At least 32 bytes; only superusers can set or see it. Changing it invalidates every "
+                             "token signed before.",
+                             &token_secret, "", PGC_SUSET, GUC_SUPERUSER_ONLY | GUC_NOT_IN_SAMPLE, nullptr, nullptr,
+                             nullptr);
   MarkGUCPrefixReserved("idgen");
 
   if (process_shared_preload_libraries_in_progress) {

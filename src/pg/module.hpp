@@ -45,5 +45,6 @@ RandomPool& ThePool();
 extern int node_id;                  // idgen.node_id
 extern int max_clock_regression_ms;  // idgen.max_clock_regression
 int64_t EpochMs(Family family);      // idgen.<family>_epoch_ms
+extern char* token_secret;           // idgen.token_secret
 
 }  // namespace idgen::pg

@@ -13,6 +13,7 @@ extern "C" {
 }
 
 #include <cstdint>
+#include <string_view>
 
 #include "core/uuid.hpp"
 
@@ -38,6 +39,13 @@ inline int64_t UnixUs(TimestampTz ts) {
 
 // Only for instants a core has range-checked (they are far inside timestamptz's range).
 inline TimestampTz FromUnixUs(int64_t unix_us) { return unix_us - kUnixToPostgresUs; }
+
+// The bytes of a text argument, without copying (the argument must be detoasted: _PP).
+inline std::string_view View(const text* t) { return {VARDATA_ANY(t), VARSIZE_ANY_EXHDR(t)}; }
+
+inline Datum TextDatum(std::string_view s) {
+  return PointerGetDatum(cstring_to_text_with_len(s.data(), static_cast<int>(s.size())));
+}
 
 inline Uuid FromPg(const pg_uuid_t* u) {
   Uuid id;

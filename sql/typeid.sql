@@ -1,0 +1,117 @@
+-- Typed, prefixed IDs: format, parse, check, typed domains, the prefix registry, errors.
+CREATE EXTENSION idgen;
+SET timezone = 'UTC';
+\set SHOW_CONTEXT never
+
+-- Format: <prefix>_<25 base36 characters>, lowercase; the RFC UUID and the TypeID spec vectors.
+SELECT idgen.typeid('post') ~ '^post_[0-9a-z]{25}$' AS base36_form;
+SELECT idgen.typeid('user', encoding => 'base32') ~ '^user_[0-7][0-9a-hjkmnp-tv-z]{25}$' AS base32_form;
+SELECT idgen.typeid_from_uuid('post', '017f22e2-79b0-7cc3-98c4-dc0c0c07398f');
+SELECT idgen.typeid_from_uuid('prefix', '01890a5d-ac96-774b-bcce-b302099a8057', 'base32');
+SELECT idgen.typeid_from_uuid('user_account', 'ffffffff-ffff-ffff-ffff-ffffffffffff');
+
+-- Parse: either encoding; a base36 body in either case (a prefix is always lowercase); the time
+-- of an ordered body.
+SELECT * FROM idgen.typeid_parse('post_036twi214qwj7mgsvq83nm8wf');
+SELECT * FROM idgen.typeid_parse('post_036TWI214QWJ7MGSVQ83NM8WF');
+SELECT * FROM idgen.typeid_parse('prefix_01h455vb4pex5vsknk084sn02q');
+SELECT * FROM idgen.typeid_parse('prefix_0123456789abcdefghjkmnpqrs');
+SELECT * FROM idgen.typeid_parse('01h455vb4pex5vsknk084sn02q');
+SELECT idgen.typeid_uuid('post_036twi214qwj7mgsvq83nm8wf', 'post');
+SELECT idgen.typeid_time('post_036twi214qwj7mgsvq83nm8wf');
+SELECT idgen.typeid_time('prefix_01h455vb4pex5vsknk084sn02q');
+SELECT idgen.typeid_time(idgen.typeid('post')) BETWEEN now() AND clock_timestamp() + interval '1 ms' AS time_is_now;
+SELECT (p).prefix = 'a_b' AND (p).id = u AS round_trip
+FROM (VALUES ('017f22e2-79b0-7cc3-98c4-dc0c0c07398f'::uuid)) v(u), idgen.typeid_parse(idgen.typeid_from_uuid('a_b', u)) p;
+
+-- Unguessable bodies: ordered => false is 122 CSPRNG bits (a UUIDv4), and holds no time.
+SELECT substr((idgen.typeid_parse(idgen.typeid('token', ordered => false))).id::text, 15, 1) AS version;
+SELECT count(DISTINCT idgen.typeid('token', false)) AS distinct_tokens FROM generate_series(1, 1000);
+
+-- 100 000 sequential IDs: text order (C collation) equals uuid order equals generation order.
+CREATE TEMP TABLE gen AS SELECT n, idgen.typeid('post') AS id FROM generate_series(1, 100000) AS n;
+SELECT count(DISTINCT id) AS distinct_ids FROM gen;
+SELECT (SELECT array_agg(n ORDER BY id COLLATE "C") FROM gen) = (SELECT array_agg(n ORDER BY n) FROM gen) AS text_order_is_generation_order,
+       (SELECT array_agg(n ORDER BY (idgen.typeid_parse(id)).id) FROM gen) = (SELECT array_agg(n ORDER BY n) FROM gen) AS uuid_order_is_generation_order;
+DROP TABLE gen;
+
+-- typeid_is_valid never raises an error.
+SELECT v, idgen.typeid_is_valid(v, 'post') AS valid
+FROM (VALUES ('post_036twi214qwj7mgsvq83nm8wf'), ('post_036TWI214QWJ7MGSVQ83NM8WF'), ('post_01h455vb4pex5vsknk084sn02q'),
+             ('user_036twi214qwj7mgsvq83nm8wf'), ('post_f5lxx1zz5pnorynqglhzmsp34'), ('post_36twi214qwj7mgsvq83nm8wf'),
+             ('Post_036twi214qwj7mgsvq83nm8wf'), ('post036twi214qwj7mgsvq83nm8wf'), ('post_'), (''), ('_'),
+             ('post_036twi214qwj7mgsvq83nm8w!')) AS t(v);
+
+-- Typed IDs: a domain per entity. A user_ value does not go into a post_id column.
+SELECT idgen.define_id_type('post', 'post_id');
+SELECT idgen.define_id_type('user', 'public.user_id');
+CREATE TABLE posts (id post_id PRIMARY KEY, author user_id NOT NULL, body text);
+INSERT INTO posts (author, body) VALUES (idgen.typeid('user'), 'hello');
+SELECT id ~ '^post_' AS post_default, author ~ '^user_' AS user_author FROM posts;
+SELECT typname, typcollation::regcollation, pg_get_constraintdef(c.oid) AS check, typdefault
+FROM pg_type t JOIN pg_constraint c ON c.contypid = t.oid WHERE typname = 'post_id';
+INSERT INTO posts (id, author) VALUES (idgen.typeid('user'), idgen.typeid('user'));
+\echo :LAST_ERROR_SQLSTATE
+INSERT INTO posts (id, author) VALUES ('POST_036TWI214QWJ7MGSVQ83NM8WF', idgen.typeid('user'));
+\echo :LAST_ERROR_SQLSTATE
+INSERT INTO posts (id, author) VALUES ('post_01h455vb4pex5vsknk084sn02q', idgen.typeid('user'));
+\echo :LAST_ERROR_SQLSTATE
+CREATE FUNCTION post_body(p post_id) RETURNS text LANGUAGE sql RETURN (SELECT body FROM posts WHERE id = p);
+SELECT post_body((SELECT id FROM posts));
+SELECT post_body(idgen.typeid('user'));
+\echo :LAST_ERROR_SQLSTATE
+SELECT idgen.define_id_type('Post', 'bad_id');
+\echo :LAST_ERROR_SQLSTATE
+
+-- The prefix registry: one table per prefix, and any ID back to its table.
+SELECT idgen.register_prefix('post', 'posts');
+SELECT idgen.register_prefix('user', 'pg_roles');
+SELECT idgen.register_prefix('post', 'pg_class');
+\echo :LAST_ERROR_SQLSTATE
+SELECT idgen.register_prefix('Post', 'posts');
+\echo :LAST_ERROR_SQLSTATE
+SELECT idgen.typeid_table(id) FROM posts;
+SELECT idgen.typeid_table(idgen.typeid('user', encoding => 'base32'));
+SELECT idgen.typeid_table(idgen.typeid('comment')) IS NULL AS unregistered;
+SELECT * FROM idgen.prefix_registry ORDER BY prefix;
+SELECT extconfig::regclass[] FROM pg_extension WHERE extname = 'idgen';
+
+-- Errors.
+SELECT idgen.typeid('Post');
+\echo :LAST_ERROR_SQLSTATE
+SELECT idgen.typeid('');
+\echo :LAST_ERROR_SQLSTATE
+SELECT idgen.typeid('post1');
+\echo :LAST_ERROR_SQLSTATE
+SELECT idgen.typeid(repeat('a', 64));
+\echo :LAST_ERROR_SQLSTATE
+SELECT idgen.typeid('post', encoding => 'base64');
+\echo :LAST_ERROR_SQLSTATE
+SELECT idgen.typeid_uuid('user_036twi214qwj7mgsvq83nm8wf', 'post');
+\echo :LAST_ERROR_SQLSTATE
+SELECT * FROM idgen.typeid_parse('');
+\echo :LAST_ERROR_SQLSTATE
+SELECT * FROM idgen.typeid_parse('post036twi214qwj7mgsvq83nm8wf');
+\echo :LAST_ERROR_SQLSTATE
+SELECT * FROM idgen.typeid_parse('post_36twi214qwj7mgsvq83nm8wf');
+\echo :LAST_ERROR_SQLSTATE
+SELECT * FROM idgen.typeid_parse('post_036twi214qwj7mgsvq83nm8w!');
+\echo :LAST_ERROR_SQLSTATE
+SELECT * FROM idgen.typeid_parse('prefix_0123456789ABCDEFGHJKMNPQRS');
+\echo :LAST_ERROR_SQLSTATE
+SELECT * FROM idgen.typeid_parse('post_f5lxx1zz5pnorynqglhzmsp34');
+\echo :LAST_ERROR_SQLSTATE
+SELECT * FROM idgen.typeid_parse('_post_036twi214qwj7mgsvq83nm8wf');
+\echo :LAST_ERROR_SQLSTATE
+SELECT * FROM idgen.typeid_parse('POST_036TWI214QWJ7MGSVQ83NM8WF');
+\echo :LAST_ERROR_SQLSTATE
+SELECT idgen.typeid_time(idgen.typeid_from_uuid('token', '5bd1ac3e-1b8b-4a4a-9bd1-66a4b2ee1aa4'));
+\echo :LAST_ERROR_SQLSTATE
+SELECT idgen.typeid_table('nonsense');
+\echo :LAST_ERROR_SQLSTATE
+
+DROP FUNCTION post_body;
+DROP TABLE posts;
+DROP DOMAIN post_id;
+DROP DOMAIN user_id;
+DROP EXTENSION idgen;

@@ -1,0 +1,175 @@
+#include "core/codec.hpp"
+
+#include <array>
+#include <cmath>
+#include <string>
+
+#include "core/error.hpp"
+
+namespace idgen::codec {
+
+namespace {
+
+struct Alphabet {
+  const char* name;
+  const char* digits;
+  uint32_t radix;
+  uint32_t chunk_digits;  // digits per division: radix^chunk_digits fits 32 bits
+  uint64_t chunk;         // radix^chunk_digits
+  bool fold_case;         // upper-case letters read as lower-case
+};
+
+constexpr Alphabet kAlphabets[] = {
+    {"base16", "0123456789abcdef", 16, 8, uint64_t{1} << 32, true},
+    {"base32", "0123456789abcdefghjkmnpqrstvwxyz", 32, 6, uint64_t{1} << 30, false},
+    {"base36", "0123456789abcdefghijklmnopqrstuvwxyz", 36, 6, 2176782336, true},
+    {"base62", "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz", 62, 5, 916132832, false},
+};
+
+const Alphabet& Of(Base base) { return kAlphabets[static_cast<int>(base)]; }
+
+// Digit values by character, 0xFF for characters that are not digits.
+using Table = std::array<uint8_t, 256>;
+constexpr Table MakeTable(const Alphabet& a) {
+  Table table{};
+  for (auto& v : table) v = 0xFF;
+  for (uint32_t i = 0; i < a.radix; ++i) {
+    const auto c = static_cast<unsigned char>(a.digits[i]);
+    table[c] = static_cast<uint8_t>(i);
+    if (a.fold_case && c >= 'a' && c <= 'z') table[c - 'a' + 'A'] = static_cast<uint8_t>(i);
+  }
+  return table;
+}
+constexpr Table kTables[] = {MakeTable(kAlphabets[0]), MakeTable(kAlphabets[1]), MakeTable(kAlphabets[2]),
+                             MakeTable(kAlphabets[3])};
+
+// A number as 32-bit limbs, most significant first.
+struct Limbs {
+  uint32_t v[kMaxBytes / 4];
+  size_t n;
+};
+
+Limbs ToLimbs(std::span<const uint8_t> bytes) {
+  Limbs limbs{{}, (bytes.size() + 3) / 4};
+  const size_t pad = limbs.n * 4 - bytes.size();
+  for (size_t i = 0; i < bytes.size(); ++i) {
+    const size_t at = pad + i;
+    limbs.v[at / 4] |= static_cast<uint32_t>(bytes[i]) << (8 * (3 - at % 4));
+  }
+  return limbs;
+}
+
+}  // namespace
+
+size_t Width(size_t nbytes, Base base) {
+  return static_cast<size_t>(std::ceil(static_cast<double>(nbytes * 8) / std::log2(Of(base).radix) - 1e-9));
+}
+
+const char* Name(Base base) { return Of(base).name; }
+
+void Encode(std::span<const uint8_t> number, Base base, std::span<char> out) {
+  const Alphabet& a = Of(base);
+  Limbs limbs = ToLimbs(number);
+  size_t first = 0;  // limbs before first are zero
+  size_t pos = out.size();
+  while (pos > 0) {
+    while (first < limbs.n && limbs.v[first] == 0) ++first;
+    uint64_t rem = 0;
+    for (size_t i = first; i < limbs.n; ++i) {
+      const uint64_t cur = (rem << 32) | limbs.v[i];
+      limbs.v[i] = static_cast<uint32_t>(cur / a.chunk);
+      rem = cur % a.chunk;
+    }
+    for (uint32_t d = 0; d < a.chunk_digits && pos > 0; ++d) {
+      out[--pos] = a.digits[rem % a.radix];
+      rem /= a.radix;
+    }
+  }
+}
+
+size_t EncodeShortest(std::span<const uint8_t> number, Base base, std::span<char> out) {
+  const size_t width = Width(number.size(), base);
+  Encode(number, base, out.first(width));
+  size_t skip = 0;
+  while (skip + 1 < width && out[skip] == '0') ++skip;
+  for (size_t i = skip; i < width; ++i) out[i - skip] = out[i];
+  return width - skip;
+}
+
+Status Decode(std::string_view text, Base base, std::span<uint8_t> out, char* bad_digit) {
+  if (text.empty()) return Status::kEmpty;
+  if (text.size() > Width(out.size(), base)) return Status::kTooLong;
+  const Alphabet& a = Of(base);
+  const Table& table = kTables[static_cast<int>(base)];
+  Limbs limbs{{}, (out.size() + 3) / 4};
+  for (char c : text) {
+    const uint8_t digit = table[static_cast<unsigned char>(c)];
+    if (digit == 0xFF) {
+      if (bad_digit != nullptr) *bad_digit = c;
+      return Status::kBadDigit;
+    }
+    uint64_t carry = digit;
+    for (size_t i = limbs.n; i-- > 0;) {
+      const uint64_t cur = static_cast<uint64_t>(limbs.v[i]) * a.radix + carry;
+      limbs.v[i] = static_cast<uint32_t>(cur);
+      carry = cur >> 32;
+    }
+    if (carry != 0) return Status::kOverflow;
+  }
+  const size_t pad = limbs.n * 4 - out.size();
+  if (pad > 0 && (limbs.v[0] >> (8 * (4 - pad))) != 0) return Status::kOverflow;
+  for (size_t i = 0; i < out.size(); ++i) {
+    const size_t at = pad + i;
+    out[i] = static_cast<uint8_t>(limbs.v[at / 4] >> (8 * (3 - at % 4)));
+  }
+  return Status::kOk;
+}
+
+void DecodeOrThrow(std::string_view text, Base base, std::span<uint8_t> out, const char* target) {
+  char bad = 0;
+  const std::string quoted = "\"" + std::string(text.substr(0, 100)) + (text.size() > 100 ? "...\"" : "\"");
+  const std::string intro = std::string("invalid ") + Name(base) + " text for " + target + ": " + quoted;
+  switch (Decode(text, base, out, &bad)) {
+    case Status::kOk:
+      return;
+    case Status::kEmpty:
+      throw Error(ErrorKind::kBadText, intro, "The text is empty.");
+    case Status::kTooLong:
+      throw Error(ErrorKind::kBadText, intro,
+                  "It has " + std::to_string(text.size()) + " digits; a " + target + " has at most " +
+                      std::to_string(Width(out.size(), base)) + ".");
+    case Status::kBadDigit: {
+      std::string digit = (bad >= 0x20 && bad < 0x7F) ? "\"" + std::string(1, bad) + "\"" : "byte " + std::to_string(static_cast<unsigned char>(bad));
+      throw Error(ErrorKind::kBadText, intro, digit + " is not a " + Name(base) + " digit.",
+                  base == Base::k62 ? "Base62 digits are 0-9, A-Z and a-z, and case matters." : "");
+    }
+    case Status::kOverflow:
+      throw Error(ErrorKind::kNumericOutOfRange, std::string(Name(base)) + " value " + quoted + " is out of range for " + target,
+                  std::string("A ") + target + " holds " + std::to_string(out.size() * 8) + " bits.");
+  }
+}
+
+size_t EncodeBigint(int64_t value, Base base, std::span<char> out) {
+  if (value < 0) {
+    throw Error(ErrorKind::kNumericOutOfRange, "cannot encode negative bigint " + std::to_string(value),
+                std::string("Only bigints from 0 to 9223372036854775807 have a ") + Name(base) + " form.");
+  }
+  uint8_t bytes[8];
+  for (int i = 0; i < 8; ++i) bytes[i] = static_cast<uint8_t>(static_cast<uint64_t>(value) >> (56 - 8 * i));
+  return EncodeShortest(bytes, base, out);
+}
+
+int64_t DecodeBigint(std::string_view text, Base base) {
+  uint8_t bytes[8];
+  DecodeOrThrow(text, base, bytes, "bigint");
+  uint64_t value = 0;
+  for (uint8_t b : bytes) value = (value << 8) | b;
+  if (value > static_cast<uint64_t>(INT64_MAX)) {
+    throw Error(ErrorKind::kNumericOutOfRange,
+                std::string(Name(base)) + " value \"" + std::string(text) + "\" is out of range for bigint",
+                "A bigint holds at most 9223372036854775807.");
+  }
+  return static_cast<int64_t>(value);
+}
+
+}  // namespace idgen::codec

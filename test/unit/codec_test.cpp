@@ -1,0 +1,192 @@
+#include "core/codec.hpp"
+
+#include <gtest/gtest.h>
+
+#include <random>
+#include <string>
+#include <vector>
+
+#include "core/error.hpp"
+
+namespace idgen::codec {
+namespace {
+
+std::string EncodeFixed(std::vector<uint8_t> bytes, Base base) {
+  std::string out(Width(bytes.size(), base), '?');
+  Encode(bytes, base, out);
+  return out;
+}
+
+std::string EncodeShort(std::vector<uint8_t> bytes, Base base) {
+  std::string out(Width(bytes.size(), base), '?');
+  out.resize(EncodeShortest(bytes, base, out));
+  return out;
+}
+
+std::vector<uint8_t> Bytes(size_t n, uint8_t fill) { return std::vector<uint8_t>(n, fill); }
+
+// 2^n as big-endian bytes of the given size.
+std::vector<uint8_t> PowerOfTwo(size_t nbytes, unsigned n) {
+  std::vector<uint8_t> b(nbytes, 0);
+  b[nbytes - 1 - n / 8] = static_cast<uint8_t>(1u << (n % 8));
+  return b;
+}
+
+Status DecodeStatus(std::string_view text, Base base, size_t nbytes) {
+  std::vector<uint8_t> out(nbytes);
+  return Decode(text, base, out);
+}
+
+TEST(Codec, Widths) {
+  EXPECT_EQ(Width(16, Base::k36), 25u);  // 36^25 > 2^128 > 36^24
+  EXPECT_EQ(Width(16, Base::k62), 22u);
+  EXPECT_EQ(Width(16, Base::k16), 32u);
+  EXPECT_EQ(Width(16, Base::k32), 26u);
+  EXPECT_EQ(Width(8, Base::k36), 13u);
+  EXPECT_EQ(Width(8, Base::k62), 11u);
+  EXPECT_EQ(Width(8, Base::k16), 16u);
+  EXPECT_EQ(Width(32, Base::k62), 43u);
+  EXPECT_EQ(Width(12, Base::k16), 24u);
+}
+
+TEST(Codec, Base36Vectors) {
+  EXPECT_EQ(EncodeFixed(Bytes(16, 0xFF), Base::k36), "f5lxx1zz5pnorynqglhzmsp33");  // 2^128 - 1
+  const std::vector<uint8_t> rfc = {0x01, 0x7f, 0x22, 0xe2, 0x79, 0xb0, 0x7c, 0xc3,
+                                    0x98, 0xc4, 0xdc, 0x0c, 0x0c, 0x07, 0x39, 0x8f};
+  EXPECT_EQ(EncodeShort(rfc, Base::k36), "36twi214qwj7mgsvq83nm8wf");
+  EXPECT_EQ(EncodeFixed(rfc, Base::k36), "036twi214qwj7mgsvq83nm8wf");
+  std::vector<uint8_t> back(16);
+  EXPECT_EQ(Decode("036TWI214QWJ7MGSVQ83NM8WF", Base::k36, back), Status::kOk);  // either case
+  EXPECT_EQ(back, rfc);
+  EXPECT_EQ(Decode("36twi214qwj7mgsvq83nm8wf", Base::k36, back), Status::kOk);  // unpadded too
+  EXPECT_EQ(back, rfc);
+  // 2^128 is one too many.
+  EXPECT_EQ(DecodeStatus("f5lxx1zz5pnorynqglhzmsp34", Base::k36, 16), Status::kOverflow);
+  EXPECT_EQ(DecodeStatus("f5lxx1zz5pnorynqglhzmsp33", Base::k36, 16), Status::kOk);
+  EXPECT_EQ(DecodeStatus("zzzzzzzzzzzzzzzzzzzzzzzzz", Base::k36, 16), Status::kOverflow);
+}
+
+TEST(Codec, BigintVectors) {
+  char out[16];
+  EXPECT_EQ(std::string(out, EncodeBigint(INT64_MAX, Base::k36, out)), "1y2p0ij32e8e7");
+  EXPECT_EQ(std::string(out, EncodeBigint(0, Base::k36, out)), "0");
+  EXPECT_EQ(std::string(out, EncodeBigint(255, Base::k16, out)), "ff");
+  EXPECT_EQ(std::string(out, EncodeBigint(61, Base::k62, out)), "z");
+  EXPECT_EQ(std::string(out, EncodeBigint(62, Base::k62, out)), "10");
+  EXPECT_EQ(DecodeBigint("1y2p0ij32e8e7", Base::k36), INT64_MAX);
+  EXPECT_EQ(DecodeBigint("1Y2P0IJ32E8E7", Base::k36), INT64_MAX);
+  EXPECT_EQ(DecodeBigint("0000000000000", Base::k36), 0);
+  EXPECT_EQ(EncodeShort(Bytes(8, 0xFF), Base::k36), "3w5e11264sgsf");  // 2^64 - 1
+  for (const char* over : {"1y2p0ij32e8e8", "3w5e11264sgsf"}) {
+    try {
+      DecodeBigint(over, Base::k36);
+      FAIL() << over;
+    } catch (const Error& e) {
+      EXPECT_EQ(e.kind(), ErrorKind::kNumericOutOfRange) << over;
+    }
+  }
+  try {
+    EncodeBigint(-1, Base::k36, out);
+    FAIL();
+  } catch (const Error& e) {
+    EXPECT_EQ(e.kind(), ErrorKind::kNumericOutOfRange);
+  }
+}
+
+TEST(Codec, CrockfordBase32OfTheTypeIdSpec) {
+  EXPECT_EQ(EncodeFixed(Bytes(16, 0xFF), Base::k32), "7zzzzzzzzzzzzzzzzzzzzzzzzz");
+  EXPECT_EQ(EncodeFixed(PowerOfTwo(16, 4), Base::k32), "0000000000000000000000000g");  // sixteen
+  EXPECT_EQ(EncodeFixed(PowerOfTwo(16, 5), Base::k32), "00000000000000000000000010");  // thirty-two
+  EXPECT_EQ(DecodeStatus("8zzzzzzzzzzzzzzzzzzzzzzzzz", Base::k32, 16), Status::kOverflow);
+  EXPECT_EQ(DecodeStatus("0123456789ABCDEFGHJKMNPQRS", Base::k32, 16), Status::kBadDigit);  // lowercase only
+  EXPECT_EQ(DecodeStatus("ooooooiiiiiiuuuuuuulllllll", Base::k32, 16), Status::kBadDigit);
+  std::vector<uint8_t> out(16);
+  EXPECT_EQ(Decode("01h455vb4pex5vsknk084sn02q", Base::k32, out), Status::kOk);
+  const std::vector<uint8_t> spec = {0x01, 0x89, 0x0a, 0x5d, 0xac, 0x96, 0x77, 0x4b,
+                                     0xbc, 0xce, 0xb3, 0x02, 0x09, 0x9a, 0x80, 0x57};
+  EXPECT_EQ(out, spec);
+}
+
+TEST(Codec, Base62IsCaseSensitiveAndSortsInAscii) {
+  EXPECT_EQ(EncodeFixed(Bytes(16, 0xFF), Base::k62), "7n42DGM5Tflk9n8mt7Fhc7");
+  std::vector<uint8_t> a(16), b(16);
+  EXPECT_EQ(Decode("A", Base::k62, a), Status::kOk);
+  EXPECT_EQ(Decode("a", Base::k62, b), Status::kOk);
+  EXPECT_NE(a, b);
+  EXPECT_EQ(a.back(), 10);
+  EXPECT_EQ(b.back(), 36);
+}
+
+TEST(Codec, MalformedInputs) {
+  EXPECT_EQ(DecodeStatus("", Base::k36, 16), Status::kEmpty);
+  EXPECT_EQ(DecodeStatus("00000000000000000000000000", Base::k36, 16), Status::kTooLong);  // 26 > 25
+  EXPECT_EQ(DecodeStatus("12-4", Base::k36, 16), Status::kBadDigit);
+  EXPECT_EQ(DecodeStatus(" 12", Base::k36, 16), Status::kBadDigit);
+  EXPECT_EQ(DecodeStatus("g", Base::k16, 8), Status::kBadDigit);
+  EXPECT_EQ(DecodeStatus(std::string_view("1\0", 2), Base::k36, 8), Status::kBadDigit);
+  EXPECT_EQ(DecodeStatus("\xc3\xa9", Base::k62, 8), Status::kBadDigit);
+  try {
+    uint8_t out[16];
+    DecodeOrThrow("abc!", Base::k36, out, "uuid");
+    FAIL();
+  } catch (const Error& e) {
+    EXPECT_EQ(e.kind(), ErrorKind::kBadText);
+    EXPECT_STREQ(e.what(), "invalid base36 text for uuid: \"abc!\"");
+    EXPECT_EQ(e.detail(), "\"!\" is not a base36 digit.");
+  }
+  try {
+    uint8_t out[16];
+    DecodeOrThrow("f5lxx1zz5pnorynqglhzmsp34", Base::k36, out, "uuid");
+    FAIL();
+  } catch (const Error& e) {
+    EXPECT_EQ(e.kind(), ErrorKind::kNumericOutOfRange);
+  }
+}
+
+// Fixed-width text sorts like the numbers: compare adjacent random values both ways.
+TEST(Codec, FixedWidthTextSortsLikeTheNumbers) {
+  std::mt19937_64 rng(7);
+  for (Base base : {Base::k16, Base::k32, Base::k36, Base::k62}) {
+    for (int i = 0; i < 20000; ++i) {
+      std::vector<uint8_t> x(16), y(16);
+      for (auto& v : x) v = static_cast<uint8_t>(rng());
+      y = x;
+      y[static_cast<size_t>(rng() % 16)] ^= static_cast<uint8_t>(1 + rng() % 255);
+      ASSERT_EQ(x < y, EncodeFixed(x, base) < EncodeFixed(y, base)) << Name(base);
+    }
+  }
+}
+
+// A million random values per base, as uuids and as bigints: decode(encode(x)) == x.
+TEST(Codec, RoundTripsAMillionRandomValuesPerBase) {
+  std::mt19937_64 rng(42);
+  for (Base base : {Base::k16, Base::k32, Base::k36, Base::k62}) {
+    char text[64];
+    uint8_t number[16], back[16];
+    const size_t width = Width(16, base);
+    for (int i = 0; i < 1000000; ++i) {
+      const uint64_t hi = rng(), lo = rng();
+      for (int j = 0; j < 8; ++j) {
+        number[j] = static_cast<uint8_t>(hi >> (56 - 8 * j));
+        number[8 + j] = static_cast<uint8_t>(lo >> (56 - 8 * j));
+      }
+      // Every bit length, not only full-width values.
+      const unsigned shift = i % 128;
+      if (shift >= 64) {
+        for (int j = 0; j < 8; ++j) number[j] = 0;
+      }
+      Encode(number, base, std::span<char>(text, width));
+      ASSERT_EQ(Decode(std::string_view(text, width), base, back), Status::kOk);
+      ASSERT_EQ(0, memcmp(number, back, 16)) << Name(base) << " " << std::string(text, width);
+    }
+    if (base == Base::k32) continue;  // the TypeID alphabet has no bigint functions
+    for (int i = 0; i < 1000000; ++i) {
+      const auto value = static_cast<int64_t>(rng() >> (1 + i % 63));
+      const size_t n = EncodeBigint(value, base, std::span<char>(text, sizeof text));
+      ASSERT_EQ(DecodeBigint(std::string_view(text, n), base), value) << Name(base);
+    }
+  }
+}
+
+}  // namespace
+}  // namespace idgen::codec

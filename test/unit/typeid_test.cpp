@@ -1,0 +1,186 @@
+#include "core/typeid.hpp"
+
+#include <gtest/gtest.h>
+
+#include <string>
+
+#include "core/error.hpp"
+#include "core/token.hpp"
+#include "core/uuidv7.hpp"
+#include "fakes.hpp"
+
+namespace idgen::type_id {
+namespace {
+
+using testing::FakeRandom;
+
+Uuid FromHex(const std::string& text) {
+  Uuid id;
+  std::string hex;
+  for (char c : text)
+    if (c != '-') hex += c;
+  for (size_t i = 0; i < 16; ++i) id.bytes[i] = static_cast<uint8_t>(std::stoul(hex.substr(2 * i, 2), nullptr, 16));
+  return id;
+}
+
+const Uuid kRfc = FromHex("017f22e2-79b0-7cc3-98c4-dc0c0c07398f");
+
+Problem ProblemOf(std::string_view text) {
+  Parsed parsed{};
+  return Parse(text, parsed);
+}
+
+TEST(Typeid, PrefixRule) {
+  for (const char* ok : {"a", "post", "user_account", "a_b", "a__b", "abcdefghijklmnopqrstuvwxyzabcdefghijklmnopqrstuvwxyzabcdefghijk"}) {
+    EXPECT_TRUE(ValidPrefix(ok)) << ok;
+  }
+  for (const char* bad : {"", "Post", "POST", "post1", "_post", "post_", "pre.fix", "pre fix", "pr\xc3\xa9" "fix",
+                          "abcdefghijklmnopqrstuvwxyzabcdefghijklmnopqrstuvwxyzabcdefghijkl"}) {
+    EXPECT_FALSE(ValidPrefix(bad)) << bad;
+  }
+  try {
+    CheckPrefix("Post");
+    FAIL();
+  } catch (const Error& e) {
+    EXPECT_EQ(e.kind(), ErrorKind::kBadArgument);
+    EXPECT_STREQ(e.what(), "invalid typeid prefix \"Post\"");
+    EXPECT_EQ(e.hint(), kPrefixRule);
+  }
+}
+
+TEST(Typeid, FormatsTheRfcUuidInBothEncodings) {
+  EXPECT_EQ(Format("post", kRfc, Encoding::kBase36).view(), "post_036twi214qwj7mgsvq83nm8wf");
+  const Uuid spec = FromHex("01890a5d-ac96-774b-bcce-b302099a8057");
+  EXPECT_EQ(Format("prefix", spec, Encoding::kBase32).view(), "prefix_01h455vb4pex5vsknk084sn02q");
+}
+
+TEST(Typeid, ParsesBothEncodingsAndEitherCaseOfBase36) {
+  const Parsed a = ParseOrThrow("post_036twi214qwj7mgsvq83nm8wf");
+  EXPECT_EQ(a.prefix, "post");
+  EXPECT_EQ(a.id, kRfc);
+  EXPECT_EQ(a.encoding, Encoding::kBase36);
+  EXPECT_EQ(ParseOrThrow("post_036TWI214QWJ7MGSVQ83NM8WF").id, kRfc);
+  const Parsed b = ParseOrThrow("user_account_01h455vb4pex5vsknk084sn02q");
+  EXPECT_EQ(b.prefix, "user_account");
+  EXPECT_EQ(b.encoding, Encoding::kBase32);
+  EXPECT_EQ(ToString(b.id), "01890a5d-ac96-774b-bcce-b302099a8057");
+  // The TypeID spec's vectors.
+  EXPECT_EQ(ToString(ParseOrThrow("prefix_0123456789abcdefghjkmnpqrs").id), "0110c853-1d09-52d8-d73e-1194e95b5f19");
+  EXPECT_EQ(ToString(ParseOrThrow("7zzzzzzzzzzzzzzzzzzzzzzzzz").id), "ffffffff-ffff-ffff-ffff-ffffffffffff");
+  EXPECT_EQ(ParseOrThrow("00000000000000000000000000").prefix, "");
+}
+
+TEST(Typeid, EveryMalformedInputClass) {
+  EXPECT_EQ(ProblemOf(""), Problem::kEmpty);
+  EXPECT_EQ(ProblemOf("post036twi214qwj7mgsvq83nm8wf"), Problem::kNoSeparator);
+  EXPECT_EQ(ProblemOf("_00000000000000000000000000"), Problem::kBadPrefix);  // empty prefix with a separator
+  EXPECT_EQ(ProblemOf("_"), Problem::kBadPrefix);
+  EXPECT_EQ(ProblemOf("Post_036twi214qwj7mgsvq83nm8wf"), Problem::kBadPrefix);  // uppercase prefix
+  EXPECT_EQ(ProblemOf("PREFIX_00000000000000000000000000"), Problem::kBadPrefix);
+  EXPECT_EQ(ProblemOf("12345_00000000000000000000000000"), Problem::kBadPrefix);
+  EXPECT_EQ(ProblemOf("prefix__00000000000000000000000000"), Problem::kBadPrefix);
+  EXPECT_EQ(ProblemOf(std::string(64, 'a') + "_036twi214qwj7mgsvq83nm8wf"), Problem::kBadPrefix);  // too long
+  EXPECT_EQ(ProblemOf("post_"), Problem::kBadLength);
+  EXPECT_EQ(ProblemOf("post_36twi214qwj7mgsvq83nm8wf"), Problem::kBadLength);  // unpadded
+  EXPECT_EQ(ProblemOf("prefix_123456789012345678901234567"), Problem::kBadLength);  // too long
+  EXPECT_EQ(ProblemOf("post_036twi214qwj7mgsvq83nm8w!"), Problem::kBadDigit);
+  EXPECT_EQ(ProblemOf("prefix_1234567890123456789012345 "), Problem::kBadDigit);
+  EXPECT_EQ(ProblemOf("prefix_0123456789ABCDEFGHJKMNPQRS"), Problem::kBadDigit);  // spec body: lowercase only
+  EXPECT_EQ(ProblemOf("prefix_ooooooiiiiiiuuuuuuulllllll"), Problem::kBadDigit);
+  EXPECT_EQ(ProblemOf("post_f5lxx1zz5pnorynqglhzmsp34"), Problem::kOverflow);  // 2^128
+  EXPECT_EQ(ProblemOf("prefix_8zzzzzzzzzzzzzzzzzzzzzzzzz"), Problem::kOverflow);
+  try {
+    ParseOrThrow("post_f5lxx1zz5pnorynqglhzmsp34");
+    FAIL();
+  } catch (const Error& e) {
+    EXPECT_EQ(e.kind(), ErrorKind::kNumericOutOfRange);
+  }
+  try {
+    ParseOrThrow("Post_036twi214qwj7mgsvq83nm8wf");
+    FAIL();
+  } catch (const Error& e) {
+    EXPECT_EQ(e.kind(), ErrorKind::kBadText);
+    EXPECT_STREQ(e.what(), "invalid typeid \"Post_036twi214qwj7mgsvq83nm8wf\"");
+    EXPECT_EQ(e.hint(), kPrefixRule);
+  }
+}
+
+TEST(Typeid, WrongPrefixIsRefused) {
+  EXPECT_EQ(ParseExpecting("post_036twi214qwj7mgsvq83nm8wf", "post").id, kRfc);
+  try {
+    ParseExpecting("user_036twi214qwj7mgsvq83nm8wf", "post");
+    FAIL();
+  } catch (const Error& e) {
+    EXPECT_EQ(e.kind(), ErrorKind::kBadText);
+    EXPECT_STREQ(e.what(), "typeid \"user_036twi214qwj7mgsvq83nm8wf\" is not a \"post\" ID");
+  }
+}
+
+TEST(Typeid, TimeOfAnOrderedBodyAndErrorForARandomOne) {
+  EXPECT_EQ(TimeUs("post_036twi214qwj7mgsvq83nm8wf"), uuidv7::TimeUs(kRfc));
+  FakeRandom source;
+  RandomPool pool(source);
+  const Uuid random = RandomBody(pool, 1);
+  EXPECT_EQ(random.version(), 4);
+  EXPECT_TRUE(random.rfc_variant());
+  try {
+    TimeUs(Format("token", random, Encoding::kBase36).view());
+    FAIL();
+  } catch (const Error& e) {
+    EXPECT_EQ(e.kind(), ErrorKind::kBadArgument);
+  }
+}
+
+TEST(Typeid, TextOrderIsUuidOrder) {
+  // Consecutive UUIDv7 values straddling the 24/25-character boundary of unpadded base36.
+  Uuid small = uuidv7::MinAt(0), big = uuidv7::MinAt(int64_t{4} * 365 * 86400 * 1000000 * 1000);
+  EXPECT_LT(small, big);
+  EXPECT_LT(Format("a", small, Encoding::kBase36).view(), Format("a", big, Encoding::kBase36).view());
+  EXPECT_LT(Format("a", small, Encoding::kBase32).view(), Format("a", big, Encoding::kBase32).view());
+}
+
+TEST(Typeid, EncodingNames) {
+  EXPECT_EQ(EncodingNamed("base36"), Encoding::kBase36);
+  EXPECT_EQ(EncodingNamed("base32"), Encoding::kBase32);
+  EXPECT_THROW(EncodingNamed("base64"), Error);
+}
+
+// ---- signed tokens ---------------------------------------------------------------------------
+
+TEST(Token, ComposesAndSplits) {
+  uint8_t random[32], tag[32], back[32];
+  for (int i = 0; i < 32; ++i) {
+    random[i] = static_cast<uint8_t>(i);
+    tag[i] = static_cast<uint8_t>(255 - i);
+  }
+  const token::Text message = token::Message("reset", random);
+  EXPECT_EQ(message.size, 5 + 1 + 43u);
+  const token::Text signed_token = token::Sign(message, tag);
+  EXPECT_EQ(signed_token.size, 5 + 1 + 86u);
+  std::string_view part;
+  ASSERT_TRUE(token::Split(signed_token.view(), part, back));
+  EXPECT_EQ(part, message.view());
+  EXPECT_EQ(0, memcmp(tag, back, 32));
+  EXPECT_THROW(token::Message("Reset", random), Error);
+}
+
+TEST(Token, MalformedTokensDoNotSplit) {
+  uint8_t tag[32] = {};
+  std::string_view part;
+  uint8_t random[32] = {};
+  const std::string good(token::Sign(token::Message("reset", random), tag).view());
+  ASSERT_TRUE(token::Split(good, part, tag));
+  EXPECT_FALSE(token::Split("", part, tag));
+  EXPECT_FALSE(token::Split(std::string(good).erase(10, 1), part, tag));  // one random digit short
+  EXPECT_FALSE(token::Split(good + "0", part, tag));                 // one digit too many
+  EXPECT_FALSE(token::Split("Reset" + good.substr(5), part, tag));   // bad prefix
+  std::string bad_digit = good;
+  bad_digit[20] = '-';
+  EXPECT_FALSE(token::Split(bad_digit, part, tag));
+  std::string too_big = good;
+  too_big.replace(too_big.size() - 43, 43, std::string(43, 'z'));  // above 2^256
+  EXPECT_FALSE(token::Split(too_big, part, tag));
+}
+
+}  // namespace
+}  // namespace idgen::type_id
