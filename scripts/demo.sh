@@ -48,6 +48,12 @@ FROM users u, idgen.typeid_parse(u.id) p ORDER BY u.id;
 SELECT idgen.typeid_from_uuid('user', (idgen.typeid_parse(id)).id, 'base32') AS spec_typeid FROM users ORDER BY id;
 SELECT idgen.typeid('reset', ordered => false) AS unguessable;
 
+\echo '== ObjectId: CREATE TABLE docs (id idgen.objectid PRIMARY KEY DEFAULT idgen.objectid(), body jsonb)'
+CREATE TABLE docs (id idgen.objectid PRIMARY KEY DEFAULT idgen.objectid(), body jsonb);
+INSERT INTO docs (body) VALUES ('{"title": "a"}'), ('{"title": "b"}'), ('{"title": "c"}');
+INSERT INTO docs (id, body) VALUES ('507f191e810c19729de860ea', '{"title": "from MongoDB"}');
+SELECT id, body, idgen.objectid_time(id) AS created, pg_column_size(id) AS bytes FROM docs ORDER BY id;
+
 \echo '== Published IDs decode: an Instagram ID from 2020, the Snowflake vector epoch + 1 ms, node 33'
 SELECT * FROM idgen.instagram_parse(2384288897814875714);
 SELECT * FROM idgen.snowflake_parse(4329472);

@@ -284,6 +284,146 @@ LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
 COMMENT ON FUNCTION idgen.base62_decode_uuid(text) IS 'the uuid of base62 text (up to 22 characters)';
 
 ---------------------------------------------------------------------------------------------------
+-- MongoDB ObjectId: the 12-byte type idgen.objectid, its generator and decoders.
+---------------------------------------------------------------------------------------------------
+
+CREATE TYPE idgen.objectid;
+
+CREATE FUNCTION idgen.objectid_in(cstring) RETURNS idgen.objectid
+AS 'MODULE_PATHNAME', 'idgen_objectid_in' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION idgen.objectid_in(cstring) IS 'input of objectid: 24 hexadecimal digits, either case';
+CREATE FUNCTION idgen.objectid_out(idgen.objectid) RETURNS cstring
+AS 'MODULE_PATHNAME', 'idgen_objectid_out' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION idgen.objectid_out(idgen.objectid) IS 'output of objectid: 24 lowercase hexadecimal digits';
+CREATE FUNCTION idgen.objectid_recv(internal) RETURNS idgen.objectid
+AS 'MODULE_PATHNAME', 'idgen_objectid_recv' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION idgen.objectid_recv(internal) IS 'binary input of objectid: exactly 12 bytes';
+CREATE FUNCTION idgen.objectid_send(idgen.objectid) RETURNS bytea
+AS 'MODULE_PATHNAME', 'idgen_objectid_send' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION idgen.objectid_send(idgen.objectid) IS 'binary output of objectid: its 12 bytes';
+
+CREATE TYPE idgen.objectid (
+  INPUT = idgen.objectid_in, OUTPUT = idgen.objectid_out,
+  RECEIVE = idgen.objectid_recv, SEND = idgen.objectid_send,
+  INTERNALLENGTH = 12, ALIGNMENT = char, STORAGE = plain
+);
+COMMENT ON TYPE idgen.objectid IS 'MongoDB ObjectId: 12 bytes (4-byte seconds, 5-byte process value, 3-byte counter)';
+
+CREATE FUNCTION idgen.objectid_cmp(idgen.objectid, idgen.objectid) RETURNS integer
+AS 'MODULE_PATHNAME', 'idgen_objectid_cmp' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION idgen.objectid_cmp(idgen.objectid, idgen.objectid) IS 'btree comparison of objectids (byte order)';
+CREATE FUNCTION idgen.objectid_sortsupport(internal) RETURNS void
+AS 'MODULE_PATHNAME', 'idgen_objectid_sortsupport' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION idgen.objectid_sortsupport(internal) IS 'sort support of objectid, with abbreviated keys';
+CREATE FUNCTION idgen.objectid_hash(idgen.objectid) RETURNS integer
+AS 'MODULE_PATHNAME', 'idgen_objectid_hash' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION idgen.objectid_hash(idgen.objectid) IS 'hash of an objectid';
+CREATE FUNCTION idgen.objectid_hash_extended(idgen.objectid, bigint) RETURNS bigint
+AS 'MODULE_PATHNAME', 'idgen_objectid_hash_extended' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION idgen.objectid_hash_extended(idgen.objectid, bigint) IS '64-bit seeded hash of an objectid';
+
+CREATE FUNCTION idgen.objectid_lt(idgen.objectid, idgen.objectid) RETURNS boolean
+AS 'MODULE_PATHNAME', 'idgen_objectid_lt' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF;
+COMMENT ON FUNCTION idgen.objectid_lt(idgen.objectid, idgen.objectid) IS 'implementation of < for objectid';
+CREATE OPERATOR idgen.< (
+  LEFTARG = idgen.objectid, RIGHTARG = idgen.objectid, FUNCTION = idgen.objectid_lt,
+  COMMUTATOR = OPERATOR(idgen.>), NEGATOR = OPERATOR(idgen.>=), RESTRICT = scalarltsel, JOIN = scalarltjoinsel
+);
+COMMENT ON OPERATOR idgen.< (idgen.objectid, idgen.objectid) IS '< for objectid (byte order: time first)';
+
+CREATE FUNCTION idgen.objectid_le(idgen.objectid, idgen.objectid) RETURNS boolean
+AS 'MODULE_PATHNAME', 'idgen_objectid_le' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF;
+COMMENT ON FUNCTION idgen.objectid_le(idgen.objectid, idgen.objectid) IS 'implementation of <= for objectid';
+CREATE OPERATOR idgen.<= (
+  LEFTARG = idgen.objectid, RIGHTARG = idgen.objectid, FUNCTION = idgen.objectid_le,
+  COMMUTATOR = OPERATOR(idgen.>=), NEGATOR = OPERATOR(idgen.>), RESTRICT = scalarlesel, JOIN = scalarlejoinsel
+);
+COMMENT ON OPERATOR idgen.<= (idgen.objectid, idgen.objectid) IS '<= for objectid (byte order: time first)';
+
+CREATE FUNCTION idgen.objectid_eq(idgen.objectid, idgen.objectid) RETURNS boolean
+AS 'MODULE_PATHNAME', 'idgen_objectid_eq' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF;
+COMMENT ON FUNCTION idgen.objectid_eq(idgen.objectid, idgen.objectid) IS 'implementation of = for objectid';
+CREATE OPERATOR idgen.= (
+  LEFTARG = idgen.objectid, RIGHTARG = idgen.objectid, FUNCTION = idgen.objectid_eq,
+  COMMUTATOR = OPERATOR(idgen.=), NEGATOR = OPERATOR(idgen.<>), RESTRICT = eqsel, JOIN = eqjoinsel, HASHES, MERGES
+);
+COMMENT ON OPERATOR idgen.= (idgen.objectid, idgen.objectid) IS '= for objectid (byte order: time first)';
+
+CREATE FUNCTION idgen.objectid_ne(idgen.objectid, idgen.objectid) RETURNS boolean
+AS 'MODULE_PATHNAME', 'idgen_objectid_ne' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF;
+COMMENT ON FUNCTION idgen.objectid_ne(idgen.objectid, idgen.objectid) IS 'implementation of <> for objectid';
+CREATE OPERATOR idgen.<> (
+  LEFTARG = idgen.objectid, RIGHTARG = idgen.objectid, FUNCTION = idgen.objectid_ne,
+  COMMUTATOR = OPERATOR(idgen.<>), NEGATOR = OPERATOR(idgen.=), RESTRICT = neqsel, JOIN = neqjoinsel
+);
+COMMENT ON OPERATOR idgen.<> (idgen.objectid, idgen.objectid) IS '<> for objectid (byte order: time first)';
+
+CREATE FUNCTION idgen.objectid_ge(idgen.objectid, idgen.objectid) RETURNS boolean
+AS 'MODULE_PATHNAME', 'idgen_objectid_ge' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF;
+COMMENT ON FUNCTION idgen.objectid_ge(idgen.objectid, idgen.objectid) IS 'implementation of >= for objectid';
+CREATE OPERATOR idgen.>= (
+  LEFTARG = idgen.objectid, RIGHTARG = idgen.objectid, FUNCTION = idgen.objectid_ge,
+  COMMUTATOR = OPERATOR(idgen.<=), NEGATOR = OPERATOR(idgen.<), RESTRICT = scalargesel, JOIN = scalargejoinsel
+);
+COMMENT ON OPERATOR idgen.>= (idgen.objectid, idgen.objectid) IS '>= for objectid (byte order: time first)';
+
+CREATE FUNCTION idgen.objectid_gt(idgen.objectid, idgen.objectid) RETURNS boolean
+AS 'MODULE_PATHNAME', 'idgen_objectid_gt' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF;
+COMMENT ON FUNCTION idgen.objectid_gt(idgen.objectid, idgen.objectid) IS 'implementation of > for objectid';
+CREATE OPERATOR idgen.> (
+  LEFTARG = idgen.objectid, RIGHTARG = idgen.objectid, FUNCTION = idgen.objectid_gt,
+  COMMUTATOR = OPERATOR(idgen.<), NEGATOR = OPERATOR(idgen.<=), RESTRICT = scalargtsel, JOIN = scalargtjoinsel
+);
+COMMENT ON OPERATOR idgen.> (idgen.objectid, idgen.objectid) IS '> for objectid (byte order: time first)';
+
+CREATE OPERATOR CLASS idgen.objectid_ops DEFAULT FOR TYPE idgen.objectid USING btree AS
+  OPERATOR 1 idgen.<, OPERATOR 2 idgen.<=, OPERATOR 3 idgen.=, OPERATOR 4 idgen.>=, OPERATOR 5 idgen.>,
+  FUNCTION 1 idgen.objectid_cmp(idgen.objectid, idgen.objectid),
+  FUNCTION 2 idgen.objectid_sortsupport(internal),
+  FUNCTION 4 pg_catalog.btequalimage(oid);
+COMMENT ON OPERATOR CLASS idgen.objectid_ops USING btree IS 'default btree operator class of objectid';
+
+CREATE OPERATOR CLASS idgen.objectid_hash_ops DEFAULT FOR TYPE idgen.objectid USING hash AS
+  OPERATOR 1 idgen.=,
+  FUNCTION 1 idgen.objectid_hash(idgen.objectid),
+  FUNCTION 2 idgen.objectid_hash_extended(idgen.objectid, bigint);
+COMMENT ON OPERATOR CLASS idgen.objectid_hash_ops USING hash IS 'default hash operator class of objectid';
+
+CREATE FUNCTION idgen.objectid_to_bytea(idgen.objectid) RETURNS bytea
+AS 'MODULE_PATHNAME', 'idgen_objectid_to_bytea' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION idgen.objectid_to_bytea(idgen.objectid) IS 'the 12 bytes of an objectid';
+CREATE FUNCTION idgen.objectid_from_bytea(bytea) RETURNS idgen.objectid
+AS 'MODULE_PATHNAME', 'idgen_objectid_from_bytea' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION idgen.objectid_from_bytea(bytea) IS 'the objectid of exactly 12 bytes';
+
+-- Explicit casts only: implicit ones make "operator is not unique".
+CREATE CAST (idgen.objectid AS text) WITH INOUT;
+COMMENT ON CAST (idgen.objectid AS text) IS 'the 24 hexadecimal digits of an objectid';
+CREATE CAST (text AS idgen.objectid) WITH INOUT;
+COMMENT ON CAST (text AS idgen.objectid) IS 'an objectid from its 24 hexadecimal digits';
+CREATE CAST (idgen.objectid AS bytea) WITH FUNCTION idgen.objectid_to_bytea(idgen.objectid);
+COMMENT ON CAST (idgen.objectid AS bytea) IS 'the 12 bytes of an objectid';
+CREATE CAST (bytea AS idgen.objectid) WITH FUNCTION idgen.objectid_from_bytea(bytea);
+COMMENT ON CAST (bytea AS idgen.objectid) IS 'an objectid from exactly 12 bytes';
+
+CREATE FUNCTION idgen.objectid() RETURNS idgen.objectid
+AS 'MODULE_PATHNAME', 'idgen_objectid' LANGUAGE C VOLATILE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION idgen.objectid() IS
+'a new ObjectId: Unix seconds, a random value of this session''s process, a counter; increasing per session within a second';
+
+CREATE FUNCTION idgen.objectid("at" timestamptz) RETURNS idgen.objectid
+AS 'MODULE_PATHNAME', 'idgen_objectid_at' LANGUAGE C VOLATILE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION idgen.objectid(timestamptz) IS 'a new ObjectId for the second of the given instant (for backfills)';
+
+CREATE FUNCTION idgen.objectid_time(id idgen.objectid) RETURNS timestamptz
+AS 'MODULE_PATHNAME', 'idgen_objectid_time' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION idgen.objectid_time(idgen.objectid) IS 'the second an ObjectId holds (unsigned: 2038 and later decode correctly)';
+
+CREATE FUNCTION idgen.objectid_min("at" timestamptz) RETURNS idgen.objectid
+AS 'MODULE_PATHNAME', 'idgen_objectid_min' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION idgen.objectid_min(timestamptz) IS 'the smallest ObjectId at the second of the given instant, the bound of a range scan';
+
+---------------------------------------------------------------------------------------------------
 -- Observability
 ---------------------------------------------------------------------------------------------------
 

@@ -17,6 +17,12 @@ extern "C" {
 
 #include "core/uuid.hpp"
 
+// Input functions report bad text with ereturn() (soft errors from PostgreSQL 16); before 16 it
+// is a plain ereport.
+#if PG_VERSION_NUM < 160000
+#define ereturn(context, dummy_value, ...) ereport(ERROR, __VA_ARGS__)
+#endif
+
 // Declares a SQL-callable function with C linkage: IDGEN_FUNCTION(idgen_uuidv7) { ... }
 #define IDGEN_FUNCTION(name)       \
   extern "C" {                     \

@@ -26,7 +26,8 @@ trap cleanup EXIT
 # bench_sessions <clients> <transactions per client> <script file>: pgbench, failing on any error.
 bench_sessions() {
   local out
-  if ! out=$("$PG_BIN/pgbench" -n -c "$1" -j 2 -t "$2" -f "$3" 2>&1); then
+  # shellcheck disable=SC2086 # $1 may carry options: "4 -C"
+  if ! out=$("$PG_BIN/pgbench" -n -c $1 -j 2 -t "$2" -f "$3" 2>&1); then
     echo "$out" | tail -n 20 >&2
     fail "pgbench reported errors"
   fi

@@ -24,7 +24,8 @@ struct FakeRandom final : RandomSource {
     ++fills;
     if (mode == Mode::kFail) return false;
     if (mode == Mode::kThrow) throw std::runtime_error("fake source fault");
-    for (size_t i = 0; i < n; ++i) out[i] = next++;
+    // Consecutive bytes; each block after the first is offset, so that blocks differ.
+    for (size_t i = 0; i < n; ++i) out[i] = static_cast<uint8_t>(next++ ^ ((fills - 1) * 0x5B));
     return true;
   }
 };
