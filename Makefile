@@ -67,3 +67,7 @@ test: deps
 	@$(MAKE) --no-print-directory install
 	@$(MAKE) --no-print-directory build/unit_tests
 	@REGRESS="$(REGRESS)" REGRESS_NOT_PRELOADED="$(REGRESS_NOT_PRELOADED)" test/run.sh
+
+bench: deps
+	@$(MAKE) --no-print-directory install
+	@scripts/bench.sh

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Every test of idgen: unit tests, then on a throwaway cluster with idgen preloaded the regression
-# and multi-session tests, then the same cluster restarted without preload for the fallbacks.
+# and multi-session tests, then the same cluster restarted without preload for the fallbacks, then
+# the bench in smoke mode.
 # Exits non-zero when anything failed, after printing what failed.
 #
 #   test/run.sh                      everything (what `make test` runs, after building)
@@ -79,6 +80,11 @@ cluster_start no-preload || exit 1
 # shellcheck disable=SC2046
 run_regress not_preloaded $(only $REGRESS_NOT_PRELOADED)
 run_multi not_preloaded
+
+if [ -z "$ONLY" ] || [[ " $ONLY " == *" bench "* ]]; then
+  step "bench, smoke mode (tiny sizes, its own cluster): make bench cannot rot"
+  scripts/bench.sh --smoke >build/bench-smoke.log 2>&1 || { failed+=("bench smoke"); tail -n 20 build/bench-smoke.log; }
+fi
 
 echo
 if [ ${#failed[@]} -ne 0 ]; then

@@ -14,16 +14,14 @@ struct Alphabet {
   const char* name;
   const char* digits;
   uint32_t radix;
-  uint32_t chunk_digits;  // digits per division: radix^chunk_digits fits 32 bits
-  uint64_t chunk;         // radix^chunk_digits
-  bool fold_case;         // upper-case letters read as lower-case
+  bool fold_case;  // upper-case letters read as lower-case
 };
 
 constexpr Alphabet kAlphabets[] = {
-    {"base16", "0123456789abcdef", 16, 8, uint64_t{1} << 32, true},
-    {"base32", "0123456789abcdefghjkmnpqrstvwxyz", 32, 6, uint64_t{1} << 30, false},
-    {"base36", "0123456789abcdefghijklmnopqrstuvwxyz", 36, 6, 2176782336, true},
-    {"base62", "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz", 62, 5, 916132832, false},
+    {"base16", "0123456789abcdef", 16, true},
+    {"base32", "0123456789abcdefghjkmnpqrstvwxyz", 32, false},
+    {"base36", "0123456789abcdefghijklmnopqrstuvwxyz", 36, true},
+    {"base62", "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz", 62, false},
 };
 
 const Alphabet& Of(Base base) { return kAlphabets[static_cast<int>(base)]; }
@@ -67,8 +65,18 @@ size_t Width(size_t nbytes, Base base) {
 
 const char* Name(Base base) { return Of(base).name; }
 
-void Encode(std::span<const uint8_t> number, Base base, std::span<char> out) {
-  const Alphabet& a = Of(base);
+namespace {
+
+// The division loop with the radix and chunk as constants, so that the compiler turns every
+// division into a multiplication (a runtime divisor costs a hardware division per limb).
+template <uint32_t kRadix, uint32_t kChunkDigits>
+void EncodeIn(const char* digits, std::span<const uint8_t> number, std::span<char> out) {
+  constexpr uint64_t kChunk = [] {
+    uint64_t c = 1;
+    for (uint32_t i = 0; i < kChunkDigits; ++i) c *= kRadix;
+    return c;
+  }();
+  static_assert(kChunk <= (uint64_t{1} << 32), "a chunk's remainder must fit 32 bits");
   Limbs limbs = ToLimbs(number);
   size_t first = 0;  // limbs before first are zero
   size_t pos = out.size();
@@ -77,13 +85,29 @@ void Encode(std::span<const uint8_t> number, Base base, std::span<char> out) {
     uint64_t rem = 0;
     for (size_t i = first; i < limbs.n; ++i) {
       const uint64_t cur = (rem << 32) | limbs.v[i];
-      limbs.v[i] = static_cast<uint32_t>(cur / a.chunk);
-      rem = cur % a.chunk;
+      limbs.v[i] = static_cast<uint32_t>(cur / kChunk);
+      rem = cur % kChunk;
     }
-    for (uint32_t d = 0; d < a.chunk_digits && pos > 0; ++d) {
-      out[--pos] = a.digits[rem % a.radix];
-      rem /= a.radix;
+    for (uint32_t d = 0; d < kChunkDigits && pos > 0; ++d) {
+      out[--pos] = digits[rem % kRadix];
+      rem /= kRadix;
     }
+  }
+}
+
+}  // namespace
+
+void Encode(std::span<const uint8_t> number, Base base, std::span<char> out) {
+  const char* digits = Of(base).digits;
+  switch (base) {
+    case Base::k16:
+      return EncodeIn<16, 8>(digits, number, out);
+    case Base::k32:
+      return EncodeIn<32, 6>(digits, number, out);
+    case Base::k36:
+      return EncodeIn<36, 6>(digits, number, out);
+    case Base::k62:
+      return EncodeIn<62, 5>(digits, number, out);
   }
 }
 

@@ -19,6 +19,10 @@ namespace {
                   "_epoch_ms moves this range; read the README before changing it on a live system.");
 }
 
+// Milliseconds to ticks without a hardware division for the 1 ms layouts (Instagram, Snowflake):
+// this runs on every call.
+constexpr int64_t ToTicks(const Layout& layout, int64_t ms) { return layout.unit_ms == 1 ? ms : ms / layout.unit_ms; }
+
 }  // namespace
 
 int64_t LastMs(const Layout& layout, int64_t epoch_ms) {
@@ -37,7 +41,7 @@ void CheckNode(const Layout& layout, int64_t node) {
 
 uint64_t TickAt(const Layout& layout, int64_t epoch_ms, int64_t unix_ms) {
   if (unix_ms < epoch_ms) ThrowTimeOutOfRange(layout, epoch_ms);
-  const auto tick = static_cast<uint64_t>((unix_ms - epoch_ms) / layout.unit_ms);
+  const auto tick = static_cast<uint64_t>(ToTicks(layout, unix_ms - epoch_ms));
   if (!layout.time_wraps && tick > layout.max_ticks()) ThrowTimeOutOfRange(layout, epoch_ms);
   return tick;
 }
@@ -74,7 +78,7 @@ Outcome Next(const Layout& layout, const Settings& settings, std::span<Slot> slo
   CheckNode(layout, node);
   Slot& slot = slots.size() == 1 ? slots[0] : slots[static_cast<size_t>(node)];
   const Policy policy{layout.seq_bits, true,
-                      static_cast<uint64_t>(std::max<int64_t>(settings.max_regression_ms, 0) / layout.unit_ms),
+                      static_cast<uint64_t>(ToTicks(layout, std::max<int64_t>(settings.max_regression_ms, 0))),
                       static_cast<double>(layout.unit_ms) * 1000.0};
   const Step step = Advance(slot, stats, policy, [&] {
     return TickAt(layout, settings.epoch_ms, FloorDiv(clock.NowNs(), 1000000));

@@ -13,10 +13,9 @@ namespace idgen {
 
 static_assert(std::atomic<uint64_t>::is_always_lock_free, "the state word must be lock-free");
 
-// One state word and its count of values issued, alone on its cache line.
+// One state word, alone on its cache line.
 struct alignas(64) Slot {
   std::atomic<uint64_t> word{0};
-  std::atomic<uint64_t> issued{0};
 };
 
 // Rare events of one family, for idgen.stats.
@@ -59,7 +58,6 @@ Step Advance(Slot& slot, Stats& stats, const Policy& policy, NowTicks now_ticks)
       return Step{false, 0, next >> policy.seq_bits};
     }
     if (slot.word.compare_exchange_weak(old, next, std::memory_order_acq_rel, std::memory_order_acquire)) {
-      slot.issued.fetch_add(1, std::memory_order_relaxed);
       if (regression != 0) RecordRegression(stats, regression, policy);
       return Step{true, next, 0};
     }

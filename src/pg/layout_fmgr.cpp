@@ -37,7 +37,10 @@ Datum NextId(Family family, int64_t node) {
   for (;;) {
     const layout::Outcome out =
         Guarded([&] { return layout::Next(layout, settings, slots, state.stats[family], TheClock(), node); });
-    if (out.issued) PG_RETURN_INT64(out.id);
+    if (out.issued) {
+      CountIssued(family);
+      PG_RETURN_INT64(out.id);
+    }
     // The sequence of this tick is used up: wait for the next tick, holding nothing.
     pg_usleep(std::min<int64_t>(out.wait_us, 10000));
     CHECK_FOR_INTERRUPTS();

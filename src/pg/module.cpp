@@ -12,6 +12,7 @@ extern "C" {
 #include "storage/ipc.h"
 #include "storage/lwlock.h"
 #include "storage/shmem.h"
+#include "storage/backendid.h"
 #include "utils/guc.h"
 #include "utils/tuplestore.h"
 
@@ -100,28 +101,43 @@ SystemClock system_clock;
 
 // ---- state -----------------------------------------------------------------------------------
 
+// The values issued by one backend, per family.
+struct alignas(64) Counters {
+  std::atomic<uint64_t> issued[kFamilyCount];
+};
+
 State* shared_state = nullptr;
+Counters* shared_counters = nullptr;  // MaxBackends of them, after the shared state
+int shared_counter_count = 0;
 State local_state;  // when not preloaded
+Counters local_counters;
 
 shmem_request_hook_type previous_shmem_request = nullptr;
 shmem_startup_hook_type previous_shmem_startup = nullptr;
 
-constexpr size_t kSharedSize = sizeof(State) + alignof(State);
+size_t SharedSize() { return alignof(State) + sizeof(State) + sizeof(Counters) * static_cast<size_t>(MaxBackends); }
 
 void RequestSharedMemory() {
   if (previous_shmem_request != nullptr) previous_shmem_request();
-  RequestAddinShmemSpace(kSharedSize);
+  RequestAddinShmemSpace(SharedSize());
 }
 
 void StartSharedMemory() {
   if (previous_shmem_startup != nullptr) previous_shmem_startup();
   LWLockAcquire(AddinShmemInitLock, LW_EXCLUSIVE);
   bool found = false;
-  void* raw = ShmemInitStruct("idgen", kSharedSize, &found);
-  size_t space = kSharedSize;
-  void* aligned = std::align(alignof(State), sizeof(State), raw, space);
-  if (!found) new (aligned) State();
+  const size_t size = SharedSize();
+  void* raw = ShmemInitStruct("idgen", size, &found);
+  size_t space = size;
+  void* aligned = std::align(alignof(State), size - alignof(State), raw, space);
+  auto* counters = reinterpret_cast<Counters*>(static_cast<State*>(aligned) + 1);
+  if (!found) {
+    new (aligned) State();
+    for (int i = 0; i < MaxBackends; ++i) new (&counters[i]) Counters();
+  }
   shared_state = static_cast<State*>(aligned);
+  shared_counters = counters;
+  shared_counter_count = MaxBackends;
   LWLockRelease(AddinShmemInitLock);
 }
 
@@ -150,6 +166,14 @@ std::span<Slot> State::slots(Family family) {
 }
 
 int64_t EpochMs(Family family) { return epoch_ms[family]; }
+void CountIssued(Family family) {
+  Counters& mine = shared_counters != nullptr && MyBackendId >= 1 && MyBackendId <= shared_counter_count
+                       ? shared_counters[MyBackendId - 1]
+                       : local_counters;
+  std::atomic<uint64_t>& n = mine.issued[family];
+  n.store(n.load(std::memory_order_relaxed) + 1, std::memory_order_relaxed);
+}
+
 bool Preloaded() { return shared_state != nullptr; }
 State& CurrentState() { return shared_state != nullptr ? *shared_state : local_state; }
 Clock& TheClock() { return system_clock; }
@@ -165,8 +189,8 @@ IDGEN_FUNCTION(idgen_stats) {
   auto* rsinfo = reinterpret_cast<ReturnSetInfo*>(fcinfo->resultinfo);
   State& state = CurrentState();
   for (int family = 0; family < kFamilyCount; ++family) {
-    uint64_t issued = 0;
-    for (const idgen::Slot& slot : state.slots(static_cast<Family>(family))) issued += slot.issued.load(std::memory_order_relaxed);
+    uint64_t issued = local_counters.issued[family].load(std::memory_order_relaxed);
+    for (int i = 0; i < shared_counter_count; ++i) issued += shared_counters[i].issued[family].load(std::memory_order_relaxed);
     const idgen::Stats& stats = state.stats[family];
     auto* max_regression = static_cast<Interval*>(palloc0(sizeof(Interval)));
     max_regression->time = static_cast<int64>(stats.max_regression_us.load(std::memory_order_relaxed));

@@ -30,6 +30,10 @@ struct State {
   std::span<Slot> slots(Family family);
 };
 
+// Counts one value issued by this backend for idgen.stats. Each backend counts on its own cache
+// line in shared memory (plain stores, one writer), so counting adds no contended atomic.
+void CountIssued(Family family);
+
 // True when the library was loaded by shared_preload_libraries and its shared memory exists.
 bool Preloaded();
 

@@ -24,6 +24,7 @@ IDGEN_FUNCTION(idgen_typeid) {
                             : type_id::RandomBody(ThePool(), MyProcPid);
     return type_id::Format(prefix, id, enc);
   });
+  if (ordered) CountIssued(kFamilyUuidv7);
   return TextDatum(out.view());
 }
 

@@ -12,6 +12,7 @@ IDGEN_FUNCTION(idgen_uuidv7) {
   const Uuid id = Guarded([&] {
     return uuidv7::Next(state.uuidv7, state.stats[kFamilyUuidv7], TheClock(), ThePool(), MyProcPid);
   });
+  CountIssued(kFamilyUuidv7);
   return ToDatum(id);
 }
 

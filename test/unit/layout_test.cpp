@@ -206,7 +206,7 @@ TEST(Instagram, A1025thIdInOneMillisecondWaitsForTheNext) {
   EXPECT_EQ(parts.seq, 0);
   EXPECT_EQ(parts.node, 7);
   EXPECT_EQ(ids.size(), 1025u);
-  EXPECT_EQ(g.slot.issued.load(), 1025u);
+  EXPECT_EQ(g.slot.word.load(), static_cast<uint64_t>(t + 1 - kInstagram.epoch_ms) << 10);  // tick t+1, seq 0
 }
 
 TEST(Snowflake, A4097thIdInOneMillisecondWaitsForTheNext) {
@@ -241,8 +241,9 @@ TEST(Instagram, EachShardHasItsOwnSequence) {
   const Outcome other = Next(kInstagram, settings, {slots.get(), 8192}, stats, clock, 8);  // shard 8 is not
   ASSERT_TRUE(other.issued);
   EXPECT_EQ(Decompose(kInstagram, kInstagram.epoch_ms, other.id, 0).seq, 0);
-  EXPECT_EQ(slots[7].issued.load(), 1024u);
-  EXPECT_EQ(slots[8].issued.load(), 1u);
+  const uint64_t tick = static_cast<uint64_t>(1767225600000 - kInstagram.epoch_ms);
+  EXPECT_EQ(slots[7].word.load(), (tick << 10) | 1023);  // shard 7: its last sequence number
+  EXPECT_EQ(slots[8].word.load(), tick << 10);            // shard 8: its first
 }
 
 TEST(Layouts, TheFirstIdAtTheEpochIsNotZero) {

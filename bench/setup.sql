@@ -1,0 +1,93 @@
+-- The subjects of make bench: the floors, idgen's generators, and their peers. Run by
+-- scripts/bench.sh with :floor_lib set to the compiled floor library.
+CREATE EXTENSION idgen;
+CREATE EXTENSION pgstattuple;
+CREATE SCHEMA bench;
+
+CREATE FUNCTION bench.floor_int8() RETURNS bigint AS :'floor_lib', 'bench_floor_int8' LANGUAGE C VOLATILE;
+CREATE FUNCTION bench.floor_uuid() RETURNS uuid AS :'floor_lib', 'bench_floor_uuid' LANGUAGE C VOLATILE;
+
+-- nextval() of a bigserial.
+CREATE SEQUENCE bench.seq;
+
+-- Instagram's PL/pgSQL next_id(), from its published description (Instagram Engineering,
+-- "Sharding & IDs at Instagram", 2011): milliseconds since their epoch << 23, the shard << 10,
+-- and nextval() of a per-table sequence modulo 1024.
+CREATE SEQUENCE bench.instagram_seq;
+CREATE FUNCTION bench.instagram_next_id(OUT result bigint) LANGUAGE plpgsql VOLATILE AS $$
+DECLARE
+  our_epoch bigint := 1314220021721;
+  seq_id bigint;
+  now_millis bigint;
+  shard_id int := 5;
+BEGIN
+  SELECT nextval('bench.instagram_seq') % 1024 INTO seq_id;
+  SELECT floor(extract(epoch FROM clock_timestamp()) * 1000) INTO now_millis;
+  result := (now_millis - our_epoch) << 23;
+  result := result | (shard_id << 10);
+  result := result | seq_id;
+END
+$$;
+
+-- A 24-character text ObjectId in plain SQL: hex seconds and 16 hex digits of a random UUID.
+CREATE FUNCTION bench.sql_objectid() RETURNS text LANGUAGE sql VOLATILE
+RETURN lpad(to_hex(floor(extract(epoch FROM clock_timestamp()))::bigint), 8, '0')
+       || substr(replace(gen_random_uuid()::text, '-', ''), 1, 16);
+
+-- Times one statement in the server, in milliseconds.
+CREATE FUNCTION bench.time_ms(query text) RETURNS float8 LANGUAGE plpgsql AS $$
+DECLARE
+  t0 timestamptz := clock_timestamp();
+BEGIN
+  EXECUTE query;
+  RETURN extract(epoch FROM clock_timestamp() - t0) * 1000;
+END
+$$;
+
+-- name: as printed; floor: the subject it is compared with; call: the per-call expression (may
+-- use g, the generate_series value); key: the column type of the bulk insert (NULL: none);
+-- bulk: the column default of the bulk insert (default: call).
+CREATE TABLE bench.subjects (
+  ord serial, name text PRIMARY KEY, kind text NOT NULL, floor text, call text NOT NULL, key text, bulk text
+);
+INSERT INTO bench.subjects (name, kind, floor, call, key, bulk) VALUES
+  ('floor: C constant int8',        'floor', NULL, 'bench.floor_int8()', 'bigint', NULL),
+  ('floor: C constant uuid',        'floor', NULL, 'bench.floor_uuid()', NULL, NULL),
+  ('idgen.instagram_id(g % 2000)',  'idgen', 'floor: C constant int8', 'idgen.instagram_id(g % 2000)', NULL, NULL),
+  ('idgen.instagram_id(5)',         'idgen', 'floor: C constant int8', 'idgen.instagram_id(5)', 'bigint', NULL),
+  ('idgen.snowflake_id()',          'idgen', 'floor: C constant int8', 'idgen.snowflake_id()', 'bigint', NULL),
+  ('idgen.trace_id()',              'idgen', 'floor: C constant int8', 'idgen.trace_id()', NULL, NULL),
+  ('idgen.uuidv7()',                'idgen', 'floor: C constant uuid', 'idgen.uuidv7()', 'uuid', NULL),
+  ('idgen.typeid(''post'')',        'idgen', 'floor: C constant uuid', 'idgen.typeid(''post'')', 'text COLLATE "C"', NULL),
+  ('idgen.objectid()',              'idgen', 'floor: C constant uuid', 'idgen.objectid()', 'idgen.objectid', NULL),
+  ('nextval() of a bigserial',      'peer',  'floor: C constant int8', 'nextval(''bench.seq'')', 'bigint', NULL),
+  ('Instagram PL/pgSQL next_id()',  'peer',  'floor: C constant int8', 'bench.instagram_next_id()', 'bigint', NULL),
+  ('gen_random_uuid()',             'peer',  'floor: C constant uuid', 'gen_random_uuid()', 'uuid', NULL),
+  ('SQL text ObjectId',             'peer',  'floor: C constant uuid', 'bench.sql_objectid()', 'text COLLATE "C"', NULL);
+
+-- Other ID extensions, when they happen to be installed.
+DO $$
+DECLARE
+  peer record;
+BEGIN
+  FOR peer IN SELECT * FROM (VALUES
+      ('uuid-ossp', 'uuid_generate_v4()', 'uuid'), ('uuid-ossp', 'uuid_generate_v1mc()', 'uuid'),
+      ('pg_uuidv7', 'uuid_generate_v7()', 'uuid'), ('pgx_ulid', 'gen_ulid()', NULL),
+      ('ulid', 'gen_ulid()', NULL), ('pg_idkit', 'idkit_uuidv7_generate_uuid()', 'uuid'))
+      AS p(extension, call, key)
+  LOOP
+    IF EXISTS (SELECT FROM pg_available_extensions WHERE name = peer.extension) THEN
+      EXECUTE format('CREATE EXTENSION IF NOT EXISTS %I', peer.extension);
+      INSERT INTO bench.subjects (name, kind, floor, call, key)
+      VALUES (peer.call || ' (' || peer.extension || ')', 'peer',
+              CASE WHEN peer.key = 'uuid' THEN 'floor: C constant uuid' ELSE 'floor: C constant int8' END,
+              peer.call, peer.key)
+      ON CONFLICT DO NOTHING;
+    END IF;
+  END LOOP;
+END
+$$;
+
+CREATE TABLE bench.per_call (name text, run int, ms float8);
+CREATE TABLE bench.bulk (name text, run int, ms float8, heap bigint, index bigint, leaf_density float8);
+CREATE TABLE bench.tps (name text, clients int, tps float8);
