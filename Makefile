@@ -24,7 +24,7 @@ override with_llvm := no
 
 # Regression tests that need the library preloaded (the default); test/run.sh also runs
 # REGRESS_NOT_PRELOADED against a server that does not preload it.
-REGRESS = guard uuidv7 layout typeid token codec objectid
+REGRESS = extension guard uuidv7 layout typeid token codec objectid
 REGRESS_NOT_PRELOADED = not_preloaded
 REGRESS_OPTS = --inputdir=. --outputdir=build/regress
 EXTRA_CLEAN = build

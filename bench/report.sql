@@ -13,8 +13,9 @@ CREATE TEMP VIEW floor_of AS SELECT name, coalesce(floor, name) AS floor FROM be
 SELECT format(E'## make bench\n\n%s. Ratios are within this one run.\n', :'machine');
 
 SELECT format(E'### Per call: `SELECT count(f()) FROM generate_series(1, %s)`, median\n\n', :calls)
-    || E'| generator | ns per call | × its floor |\n|---|---:|---:|\n'
-    || string_agg(format('| %s | %s | %s |', s.name, round((m.ms * 1e6 / :calls)::numeric), round((m.ms / f.ms)::numeric, 2)),
+    || E'| generator | ns per call | × its floor | ns over its floor |\n|---|---:|---:|---:|\n'
+    || string_agg(format('| %s | %s | %s | %s |', s.name, round((m.ms * 1e6 / :calls)::numeric), round((m.ms / f.ms)::numeric, 2),
+                         round(((m.ms - f.ms) * 1e6 / :calls)::numeric)),
                   E'\n' ORDER BY s.ord) || E'\n'
 FROM bench.subjects s JOIN call_ms m USING (name) JOIN floor_of fo USING (name) JOIN call_ms f ON f.name = fo.floor;
 
@@ -44,13 +45,21 @@ CREATE TEMP TABLE targets (ord serial, target text, measured numeric, goal numer
 INSERT INTO targets (target, measured, goal, higher_is_better)
 SELECT format('%s: per call, × floor', s.name), round((m.ms / f.ms)::numeric, 2), 1.3, false
 FROM bench.subjects s JOIN call_ms m USING (name) JOIN call_ms f ON f.name = s.floor
-WHERE s.name IN ('idgen.instagram_id(g % 2000)', 'idgen.instagram_id(5)', 'idgen.snowflake_id()')
+WHERE s.name IN ('idgen.instagram_id(g % 2000)', 'idgen.instagram_id(5)', 'idgen.snowflake_id()', 'idgen.trace_id()')
 UNION ALL
 SELECT format('%s: per call, times faster than %s', s.name, p.name), round((pm.ms / m.ms)::numeric, 1),
        CASE p.name WHEN 'nextval() of a bigserial' THEN 2 ELSE 20 END, true
 FROM bench.subjects s JOIN call_ms m USING (name)
      CROSS JOIN bench.subjects p JOIN call_ms pm ON pm.name = p.name
-WHERE s.name IN ('idgen.instagram_id(g % 2000)', 'idgen.instagram_id(5)', 'idgen.snowflake_id()')
+WHERE s.name IN ('idgen.instagram_id(g % 2000)', 'idgen.instagram_id(5)', 'idgen.snowflake_id()', 'idgen.trace_id()')
+  AND p.name IN ('nextval() of a bigserial', 'Instagram PL/pgSQL next_id()')
+UNION ALL
+SELECT format('%s: ns over the floor, times fewer than %s', s.name, p.name),
+       round(((pm.ms - pf.ms) / nullif(m.ms - f.ms, 0))::numeric, 1),
+       CASE p.name WHEN 'nextval() of a bigserial' THEN 2 ELSE 20 END, true
+FROM bench.subjects s JOIN call_ms m USING (name) JOIN call_ms f ON f.name = s.floor
+     CROSS JOIN bench.subjects p JOIN call_ms pm ON pm.name = p.name JOIN call_ms pf ON pf.name = p.floor
+WHERE s.name IN ('idgen.instagram_id(g % 2000)', 'idgen.trace_id()')
   AND p.name IN ('nextval() of a bigserial', 'Instagram PL/pgSQL next_id()')
 UNION ALL
 SELECT format('%s: bulk insert, × floor', b.name), round((b.ms / f.ms)::numeric, 2), 1.05, false

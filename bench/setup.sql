@@ -5,6 +5,7 @@ CREATE EXTENSION pgstattuple;
 CREATE SCHEMA bench;
 
 CREATE FUNCTION bench.floor_int8() RETURNS bigint AS :'floor_lib', 'bench_floor_int8' LANGUAGE C VOLATILE;
+CREATE FUNCTION bench.floor_int8(bigint) RETURNS bigint AS :'floor_lib', 'bench_floor_int8_arg' LANGUAGE C VOLATILE;
 CREATE FUNCTION bench.floor_uuid() RETURNS uuid AS :'floor_lib', 'bench_floor_uuid' LANGUAGE C VOLATILE;
 
 -- nextval() of a bigserial.
@@ -53,7 +54,8 @@ CREATE TABLE bench.subjects (
 INSERT INTO bench.subjects (name, kind, floor, call, key, bulk) VALUES
   ('floor: C constant int8',        'floor', NULL, 'bench.floor_int8()', 'bigint', NULL),
   ('floor: C constant uuid',        'floor', NULL, 'bench.floor_uuid()', NULL, NULL),
-  ('idgen.instagram_id(g % 2000)',  'idgen', 'floor: C constant int8', 'idgen.instagram_id(g % 2000)', NULL, NULL),
+  ('floor: C constant int8(g % 2000)', 'floor', NULL, 'bench.floor_int8(g % 2000)', NULL, NULL),
+  ('idgen.instagram_id(g % 2000)',  'idgen', 'floor: C constant int8(g % 2000)', 'idgen.instagram_id(g % 2000)', NULL, NULL),
   ('idgen.instagram_id(5)',         'idgen', 'floor: C constant int8', 'idgen.instagram_id(5)', 'bigint', NULL),
   ('idgen.snowflake_id()',          'idgen', 'floor: C constant int8', 'idgen.snowflake_id()', 'bigint', NULL),
   ('idgen.trace_id()',              'idgen', 'floor: C constant int8', 'idgen.trace_id()', NULL, NULL),

@@ -29,7 +29,7 @@ q -v floor_lib="$CLUSTER_DIR/floor.so" -f bench/setup.sql >/dev/null
 
 # Measure the functions, not the noise around them: no JIT compilation of the 2M-row queries, and
 # generate_series's rows kept in memory rather than spilled to a temporary file.
-export PGOPTIONS="-c jit=off -c work_mem=256MB"
+export PGOPTIONS="-c jit=off -c work_mem=256MB -c client_min_messages=warning"
 
 mapfile -t SUBJECTS < <(q -c "SELECT name FROM bench.subjects ORDER BY ord")
 # sql <statement> [psql options]: one statement with psql variables (-c does not interpolate them)

@@ -4,6 +4,7 @@
 -- Every role may use idgen's functions and types; settings that could cause collisions are the
 -- superuser's.
 GRANT USAGE ON SCHEMA idgen TO PUBLIC;
+COMMENT ON SCHEMA idgen IS 'idgen: unique IDs generated inside PostgreSQL';
 
 ---------------------------------------------------------------------------------------------------
 -- UUIDv7 (RFC 9562)
@@ -382,12 +383,14 @@ CREATE OPERATOR CLASS idgen.objectid_ops DEFAULT FOR TYPE idgen.objectid USING b
   FUNCTION 2 idgen.objectid_sortsupport(internal),
   FUNCTION 4 pg_catalog.btequalimage(oid);
 COMMENT ON OPERATOR CLASS idgen.objectid_ops USING btree IS 'default btree operator class of objectid';
+COMMENT ON OPERATOR FAMILY idgen.objectid_ops USING btree IS 'btree operators of objectid';
 
 CREATE OPERATOR CLASS idgen.objectid_hash_ops DEFAULT FOR TYPE idgen.objectid USING hash AS
   OPERATOR 1 idgen.=,
   FUNCTION 1 idgen.objectid_hash(idgen.objectid),
   FUNCTION 2 idgen.objectid_hash_extended(idgen.objectid, bigint);
 COMMENT ON OPERATOR CLASS idgen.objectid_hash_ops USING hash IS 'default hash operator class of objectid';
+COMMENT ON OPERATOR FAMILY idgen.objectid_hash_ops USING hash IS 'hash operators of objectid';
 
 CREATE FUNCTION idgen.objectid_to_bytea(idgen.objectid) RETURNS bytea
 AS 'MODULE_PATHNAME', 'idgen_objectid_to_bytea' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;

@@ -41,7 +41,8 @@ Datum NextId(Family family, int64_t node) {
       CountIssued(family);
       PG_RETURN_INT64(out.id);
     }
-    // The sequence of this tick is used up: wait for the next tick, holding nothing.
+    // The sequence of this tick is used up: wait for the next tick, holding nothing, at most 10 ms
+    // at a time so that a cancel request is seen.
     pg_usleep(std::min<int64_t>(out.wait_us, 10000));
     CHECK_FOR_INTERRUPTS();
   }
