@@ -106,24 +106,9 @@ cat "$OUT/results.md"
 if [ "$SMOKE" = 0 ]; then
   q -v calls="$CALLS" -F $'\t' -c "
     WITH m AS (SELECT name, percentile_cont(0.5) WITHIN GROUP (ORDER BY ms) AS ms FROM bench.per_call WHERE run > 0 GROUP BY name)
-    SELECT s.name, round((m.ms / f.ms)::numeric, 2) FROM bench.subjects s JOIN m USING (name) JOIN m f ON f.name = coalesce(s.floor, s.name)
+    SELECT s.name, round((m.ms / f.ms)::numeric, 2), s.kind FROM bench.subjects s JOIN m USING (name) JOIN m f ON f.name = coalesce(s.floor, s.name)
     ORDER BY s.ord" >"$OUT/per_call.dat"
-  gnuplot <<GNUPLOT
-set terminal pngcairo size 1100,560 font ",10"
-set output "$OUT/per_call.png"
-set title "Per-call cost as a multiple of a C function returning a constant (lower is better; log scale)"
-set datafile separator "\t"
-set style data histograms
-set style fill solid 0.8 border -1
-set boxwidth 0.7
-set logscale y
-set yrange [0.8:*]
-set grid ytics
-set xtics rotate by 35 right noenhanced
-set ylabel "x floor"
-unset key
-plot "$OUT/per_call.dat" using 2:xtic(1) linecolor rgb "#3b6ea8", '' using 0:2:(sprintf("%.2f", \$2)) with labels offset 0,0.7
-GNUPLOT
+  gnuplot -e "data='$OUT/per_call.dat'; out='$OUT/per_call.png'" bench/per_call.gnuplot
   say "Chart: $OUT/per_call.png"
 fi
 say "Results: $OUT/results.md"
