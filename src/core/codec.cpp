@@ -151,7 +151,7 @@ Status Decode(std::string_view text, Base base, std::span<uint8_t> out, char* ba
 
 void DecodeOrThrow(std::string_view text, Base base, std::span<uint8_t> out, const char* target) {
   char bad = 0;
-  const std::string quoted = "\"" + std::string(text.substr(0, 100)) + (text.size() > 100 ? "...\"" : "\"");
+  const std::string quoted = Quote(text);
   const std::string intro = std::string("invalid ") + Name(base) + " text for " + target + ": " + quoted;
   switch (Decode(text, base, out, &bad)) {
     case Status::kOk:
@@ -190,7 +190,7 @@ int64_t DecodeBigint(std::string_view text, Base base) {
   for (uint8_t b : bytes) value = (value << 8) | b;
   if (value > static_cast<uint64_t>(INT64_MAX)) {
     throw Error(ErrorKind::kNumericOutOfRange,
-                std::string(Name(base)) + " value \"" + std::string(text) + "\" is out of range for bigint",
+                std::string(Name(base)) + " value " + Quote(text) + " is out of range for bigint",
                 "A bigint holds at most 9223372036854775807.");
   }
   return static_cast<int64_t>(value);

@@ -3,6 +3,7 @@
 
 #include <exception>
 #include <string>
+#include <string_view>
 
 namespace idgen {
 
@@ -36,5 +37,8 @@ class Error : public std::exception {
   std::string detail_;
   std::string hint_;
 };
+
+// "text" for a message: quoted, and cut after 100 bytes (on a UTF-8 character boundary) with "...".
+std::string Quote(std::string_view text);
 
 }  // namespace idgen

@@ -12,10 +12,6 @@ namespace idgen::type_id {
 
 namespace {
 
-std::string Quoted(std::string_view text) {
-  return "\"" + std::string(text.substr(0, 100)) + (text.size() > 100 ? "...\"" : "\"");
-}
-
 constexpr bool IsLower(char c) { return c >= 'a' && c <= 'z'; }
 
 codec::Base BaseOf(Encoding encoding) { return encoding == Encoding::kBase36 ? codec::Base::k36 : codec::Base::k32; }
@@ -30,14 +26,14 @@ bool ValidPrefix(std::string_view prefix) {
 
 void CheckPrefix(std::string_view prefix) {
   if (!ValidPrefix(prefix)) {
-    throw Error(ErrorKind::kBadArgument, "invalid typeid prefix " + Quoted(prefix), "", kPrefixRule);
+    throw Error(ErrorKind::kBadArgument, "invalid typeid prefix " + Quote(prefix), "", kPrefixRule);
   }
 }
 
 Encoding EncodingNamed(std::string_view name) {
   if (name == "base36") return Encoding::kBase36;
   if (name == "base32") return Encoding::kBase32;
-  throw Error(ErrorKind::kBadArgument, "unknown typeid encoding " + Quoted(name),
+  throw Error(ErrorKind::kBadArgument, "unknown typeid encoding " + Quote(name),
               "", "Use 'base36' (idgen's form, 25 characters) or 'base32' (the TypeID spec's, 26 characters).");
 }
 
@@ -93,7 +89,7 @@ Parsed ParseOrThrow(std::string_view text) {
   Parsed parsed{};
   const Problem problem = Parse(text, parsed);
   if (problem == Problem::kNone) return parsed;
-  const std::string message = "invalid typeid " + Quoted(text);
+  const std::string message = "invalid typeid " + Quote(text);
   const char* format = "A typeid is a prefix, \"_\", and a body of 25 base36 or 26 base32 characters.";
   switch (problem) {
     case Problem::kEmpty:
@@ -101,7 +97,7 @@ Parsed ParseOrThrow(std::string_view text) {
     case Problem::kNoSeparator:
       throw Error(ErrorKind::kBadText, message, "There is no \"_\" between a prefix and a body.", format);
     case Problem::kBadPrefix:
-      throw Error(ErrorKind::kBadText, message, "Its prefix " + Quoted(parsed.prefix) + " is not a valid prefix.",
+      throw Error(ErrorKind::kBadText, message, "Its prefix " + Quote(parsed.prefix) + " is not a valid prefix.",
                   kPrefixRule);
     case Problem::kBadLength:
       throw Error(ErrorKind::kBadText, message,
@@ -125,8 +121,8 @@ Parsed ParseOrThrow(std::string_view text) {
 Parsed ParseExpecting(std::string_view text, std::string_view expected_prefix) {
   Parsed parsed = ParseOrThrow(text);
   if (parsed.prefix != expected_prefix) {
-    throw Error(ErrorKind::kBadText, "typeid " + Quoted(text) + " is not a " + Quoted(expected_prefix) + " ID",
-                "Its prefix is " + Quoted(parsed.prefix) + ".");
+    throw Error(ErrorKind::kBadText, "typeid " + Quote(text) + " is not a " + Quote(expected_prefix) + " ID",
+                "Its prefix is " + Quote(parsed.prefix) + ".");
   }
   return parsed;
 }
@@ -134,7 +130,7 @@ Parsed ParseExpecting(std::string_view text, std::string_view expected_prefix) {
 int64_t TimeUs(std::string_view text) {
   const Parsed parsed = ParseOrThrow(text);
   if (parsed.id.version() != 7) {
-    throw Error(ErrorKind::kBadArgument, "typeid " + Quoted(text) + " holds no time",
+    throw Error(ErrorKind::kBadArgument, "typeid " + Quote(text) + " holds no time",
                 "Its body is a version " + std::to_string(parsed.id.version()) +
                     " UUID; only ordered typeids (UUIDv7 bodies) hold a time.");
   }

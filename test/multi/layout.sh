@@ -11,9 +11,8 @@ fresh_db layout
 CLIENTS=16 PER_CLIENT=${PER_CLIENT:-50000}
 TOTAL=$((CLIENTS * PER_CLIENT))
 
+witness_table ig "bigint PRIMARY KEY DEFAULT idgen.instagram_id(shard => 7)"
 q <<'SQL'
-CREATE SEQUENCE witness;
-CREATE TABLE ig (id bigint PRIMARY KEY DEFAULT idgen.instagram_id(shard => 7), client int NOT NULL, witness bigint NOT NULL);
 CREATE TABLE ig_a (id bigint PRIMARY KEY DEFAULT idgen.instagram_id(shard => 7));
 CREATE TABLE ig_b (id bigint PRIMARY KEY DEFAULT idgen.instagram_id(shard => 7));
 CREATE TABLE sf (id bigint PRIMARY KEY DEFAULT idgen.snowflake_id());
@@ -21,10 +20,6 @@ CREATE TABLE burst (id bigint PRIMARY KEY);
 SQL
 
 echo "-- Instagram, shard 7, one table"
-cat >"$WORK/ig.sql" <<'SQL'
-SELECT nextval('witness') AS w \gset
-INSERT INTO ig (client, witness) VALUES (:client_id, :w);
-SQL
 bench_sessions $CLIENTS $PER_CLIENT "$WORK/ig.sql"
 expect "rows" $TOTAL "$(q -c 'SELECT count(*) FROM ig')"
 expect "distinct ids" $TOTAL "$(q -c 'SELECT count(DISTINCT id) FROM ig')"

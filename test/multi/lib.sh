@@ -35,9 +35,16 @@ bench_sessions() {
   echo "$out" | grep -qE '^number of failed transactions: 0 ' || fail "pgbench: failed transactions"
 }
 
-# Rows of a witness table (id, client, witness) that break "an ID generated after another one
-# returned, in any session, is greater". witness is nextval() taken just before the INSERT that
-# made id; the client's next witness was taken after that INSERT returned.
+# witness_table <table> <definition of its id column>: a table of (id, client, witness) and the
+# pgbench script $WORK/<table>.sql that fills it: witness is nextval() taken just before the INSERT
+# that makes the id, so the next row of the same client proves the INSERT had returned.
+witness_table() {
+  q -c "CREATE SEQUENCE IF NOT EXISTS witness" -c "CREATE TABLE $1 (id $2, client int NOT NULL, witness bigint NOT NULL)"
+  printf '%s\n' "SELECT nextval('witness') AS w \\gset" "INSERT INTO $1 (client, witness) VALUES (:client_id, :w);" >"$WORK/$1.sql"
+}
+
+# Rows of a witness table that break "an ID generated after another one returned, in any session,
+# is greater".
 order_violations() {
   q -c "
     WITH r AS (

@@ -4,18 +4,10 @@
 source "$(dirname "$0")/lib.sh"
 fresh_db uuidv7
 CLIENTS=8 PER_CLIENT=${PER_CLIENT:-50000}
-script=$WORK/insert.sql
 
-q <<'SQL'
-CREATE SEQUENCE witness;
-CREATE TABLE t (id uuid PRIMARY KEY DEFAULT idgen.uuidv7(), client int NOT NULL, witness bigint NOT NULL);
-CREATE TABLE control (id uuid PRIMARY KEY DEFAULT gen_random_uuid(), client int NOT NULL, witness bigint NOT NULL);
-SQL
-cat >"$script" <<'SQL'
-SELECT nextval('witness') AS w \gset
-INSERT INTO t (client, witness) VALUES (:client_id, :w);
-SQL
-bench_sessions $CLIENTS $PER_CLIENT "$script"
+witness_table t "uuid PRIMARY KEY DEFAULT idgen.uuidv7()"
+witness_table control "uuid PRIMARY KEY DEFAULT gen_random_uuid()"
+bench_sessions $CLIENTS $PER_CLIENT "$WORK/t.sql"
 
 expect "rows" $((CLIENTS * PER_CLIENT)) "$(q -c 'SELECT count(*) FROM t')"
 expect "distinct ids" $((CLIENTS * PER_CLIENT)) "$(q -c 'SELECT count(DISTINCT id) FROM t')"
@@ -27,7 +19,6 @@ if [ "$IDGEN_MODE" = preloaded ]; then
 fi
 
 # The control: the same check on random UUIDs finds violations, so it is able to fail.
-sed -i 's/INTO t /INTO control /' "$script"
-bench_sessions $CLIENTS 2000 "$script" >/dev/null
+bench_sessions $CLIENTS 2000 "$WORK/control.sql" >/dev/null
 [ "$(order_violations control)" -gt 0 ] && pass "the order check catches unordered IDs" ||
   fail "the order check found no violation among random UUIDs"

@@ -1,12 +1,14 @@
 // Fakes for the impure inputs of the cores: a clock that only moves when told to, and a random
-// source that hands out a known byte sequence or fails on demand.
+// source that hands out a known byte sequence or fails on demand. And a UUID from its text.
 #pragma once
 
 #include <cstdint>
 #include <stdexcept>
+#include <string>
 
 #include "core/clock.hpp"
 #include "core/random.hpp"
+#include "core/uuid.hpp"
 
 namespace idgen::testing {
 
@@ -29,5 +31,15 @@ struct FakeRandom final : RandomSource {
     return true;
   }
 };
+
+// "017f22e2-79b0-7cc3-98c4-dc0c0c07398f" -> its 16 bytes.
+inline Uuid UuidFromText(const std::string& text) {
+  std::string hex;
+  for (char c : text)
+    if (c != '-') hex += c;
+  Uuid id;
+  for (size_t i = 0; i < 16; ++i) id.bytes[i] = static_cast<uint8_t>(std::stoul(hex.substr(2 * i, 2), nullptr, 16));
+  return id;
+}
 
 }  // namespace idgen::testing

@@ -13,17 +13,10 @@ namespace idgen::type_id {
 namespace {
 
 using testing::FakeRandom;
+using testing::UuidFromText;
 
-Uuid FromHex(const std::string& text) {
-  Uuid id;
-  std::string hex;
-  for (char c : text)
-    if (c != '-') hex += c;
-  for (size_t i = 0; i < 16; ++i) id.bytes[i] = static_cast<uint8_t>(std::stoul(hex.substr(2 * i, 2), nullptr, 16));
-  return id;
-}
 
-const Uuid kRfc = FromHex("017f22e2-79b0-7cc3-98c4-dc0c0c07398f");
+const Uuid kRfc = UuidFromText("017f22e2-79b0-7cc3-98c4-dc0c0c07398f");
 
 Problem ProblemOf(std::string_view text) {
   Parsed parsed{};
@@ -50,7 +43,7 @@ TEST(Typeid, PrefixRule) {
 
 TEST(Typeid, FormatsTheRfcUuidInBothEncodings) {
   EXPECT_EQ(Format("post", kRfc, Encoding::kBase36).view(), "post_036twi214qwj7mgsvq83nm8wf");
-  const Uuid spec = FromHex("01890a5d-ac96-774b-bcce-b302099a8057");
+  const Uuid spec = UuidFromText("01890a5d-ac96-774b-bcce-b302099a8057");
   EXPECT_EQ(Format("prefix", spec, Encoding::kBase32).view(), "prefix_01h455vb4pex5vsknk084sn02q");
 }
 
