@@ -2,11 +2,14 @@
 // source that hands out a known byte sequence or fails on demand. And a UUID from its text.
 #pragma once
 
+#include <gtest/gtest.h>
+
 #include <cstdint>
 #include <stdexcept>
 #include <string>
 
 #include "core/clock.hpp"
+#include "core/error.hpp"
 #include "core/random.hpp"
 #include "core/uuid.hpp"
 
@@ -40,6 +43,17 @@ inline Uuid UuidFromText(const std::string& text) {
   Uuid id;
   for (size_t i = 0; i < 16; ++i) id.bytes[i] = static_cast<uint8_t>(std::stoul(hex.substr(2 * i, 2), nullptr, 16));
   return id;
+}
+
+// The kind of the Error that call() throws; a test failure if it throws none.
+inline ErrorKind KindOf(auto&& call) {
+  try {
+    call();
+  } catch (const Error& e) {
+    return e.kind();
+  }
+  ADD_FAILURE() << "no error";
+  return ErrorKind::kInternal;
 }
 
 }  // namespace idgen::testing

@@ -13,18 +13,9 @@ namespace idgen::layout {
 namespace {
 
 using testing::FakeClock;
+using testing::KindOf;
 
 constexpr int64_t kDay = 86400000;
-
-ErrorKind KindOf(auto&& call) {
-  try {
-    call();
-  } catch (const Error& e) {
-    return e.kind();
-  }
-  ADD_FAILURE() << "no error";
-  return ErrorKind::kInternal;
-}
 
 struct Generator {
   explicit Generator(const Layout& l, int64_t max_regression_ms = 5000)

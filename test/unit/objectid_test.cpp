@@ -160,12 +160,7 @@ TEST(ObjectId, ClockOutsideTheRangeIsAnError) {
 TEST(ObjectId, FailingRandomSourceIsAnError) {
   Generator g;
   g.source.mode = FakeRandom::Mode::kFail;
-  try {
-    g.Next();
-    FAIL();
-  } catch (const Error& e) {
-    EXPECT_EQ(e.kind(), ErrorKind::kRandomFailed);
-  }
+  EXPECT_EQ(testing::KindOf([&] { g.Next(); }), ErrorKind::kRandomFailed);
 }
 
 }  // namespace
