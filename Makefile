@@ -9,7 +9,7 @@
 
 EXTENSION  = idgen
 MODULE_big = idgen
-DATA       = sql/idgen--1.0.sql
+DATA       = $(wildcard sql/idgen--*.sql)
 
 CORE_SRCS = $(sort $(wildcard src/core/*.cpp))
 PG_SRCS   = $(sort $(wildcard src/pg/*.cpp))

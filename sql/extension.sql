@@ -1,4 +1,5 @@
--- The extension as a whole: where it lives, what it is called, what every object says of itself.
+-- The extension as a whole: where it lives, what it is called, what every object says of itself,
+-- and who can install it, shadow it or plant something in its schema.
 CREATE EXTENSION idgen;
 
 SELECT extname, extversion, extnamespace::regnamespace, extrelocatable FROM pg_extension WHERE extname = 'idgen';
@@ -16,26 +17,115 @@ WHERE t.typnamespace = 'idgen'::regnamespace AND t.typtype IN ('b', 'd') AND t.t
   AND obj_description(t.oid, 'pg_type') IS NULL;
 SELECT obj_description('idgen'::regnamespace, 'pg_namespace') IS NOT NULL AS schema_commented;
 
--- Every object lives in schema idgen; every C function is bound to idgen_<its name>[_<variant>].
+-- Every object lives in schema idgen, but for what users must reach without touching search_path:
+-- the comparison operators of idgen.objectid and its min() and max(), in pg_catalog.
+SELECT pg_describe_object(d.classid, d.objid, 0) AS outside_schema_idgen
+FROM pg_depend d
+LEFT JOIN pg_proc p ON d.classid = 'pg_proc'::regclass AND p.oid = d.objid
+LEFT JOIN pg_operator o ON d.classid = 'pg_operator'::regclass AND o.oid = d.objid
+WHERE d.refclassid = 'pg_extension'::regclass AND d.deptype = 'e'
+  AND d.refobjid = (SELECT oid FROM pg_extension WHERE extname = 'idgen')
+  AND coalesce(p.pronamespace, o.oprnamespace) <> 'idgen'::regnamespace
+ORDER BY 1;
+
+-- Every C function is bound to idgen_<its name>[_<variant>].
 SELECT p.oid::regprocedure AS misnamed FROM pg_proc p
 WHERE p.pronamespace = 'idgen'::regnamespace AND p.prolang = (SELECT oid FROM pg_language WHERE lanname = 'c')
   AND p.prosrc NOT LIKE 'idgen\_' || p.proname || '%';
 SELECT count(*) AS c_functions FROM pg_proc
 WHERE pronamespace = 'idgen'::regnamespace AND prolang = (SELECT oid FROM pg_language WHERE lanname = 'c');
 
--- No bare uuidv7() or uuidv4() anywhere (PostgreSQL 18 has its own).
-SELECT p.oid::regprocedure FROM pg_proc p WHERE p.proname IN ('uuidv7', 'uuidv4') AND p.pronamespace <> 'idgen'::regnamespace;
+-- idgen defines no bare uuidv7() or uuidv4() anywhere (PostgreSQL 18 has its own in pg_catalog).
+SELECT p.oid::regprocedure AS bare FROM pg_proc p JOIN pg_depend d ON d.classid = 'pg_proc'::regclass AND d.objid = p.oid
+WHERE d.deptype = 'e' AND d.refobjid = (SELECT oid FROM pg_extension WHERE extname = 'idgen')
+  AND p.proname IN ('uuidv7', 'uuidv4') AND p.pronamespace <> 'idgen'::regnamespace;
 
 -- Generators volatile, decoders not; nothing that generates is immutable.
 SELECT p.proname, p.provolatile, count(*) FROM pg_proc p
 WHERE p.pronamespace = 'idgen'::regnamespace AND (p.proname ~ '_id$' OR p.proname IN ('uuidv7', 'typeid', 'objectid', 'signed_token'))
 GROUP BY 1, 2 ORDER BY 1, 2;
 
--- Settings: the idgen prefix is reserved; the ones that could cause collisions are the superuser's.
-SELECT name, context, vartype, unit FROM pg_settings WHERE name LIKE 'idgen.%' ORDER BY name;
+-- Every SQL and PL/pgSQL function runs with pg_catalog first and nothing a caller can shadow.
+SELECT p.oid::regprocedure AS function, p.proconfig FROM pg_proc p
+WHERE p.pronamespace = 'idgen'::regnamespace AND p.prolang IN (SELECT oid FROM pg_language WHERE lanname IN ('sql', 'plpgsql'))
+ORDER BY 1;
+
+-- Settings: the idgen prefix is reserved; the ones that could cause collisions are the superuser's;
+-- secrets come from the server's configuration only.
+SELECT name, context, vartype, unit, min_val, max_val FROM pg_settings WHERE name LIKE 'idgen.%' ORDER BY name;
+
+-- An attacker's functions on the search path are not called: format(text, text, text, text, text)
+-- matches a call of the variadic pg_catalog.format better, wherever it sits on the path.
+CREATE SCHEMA evil;
+CREATE TABLE evil.calls (what text);
+CREATE FUNCTION evil.format(text, text, text, text, text) RETURNS text LANGUAGE sql
+  AS $$ INSERT INTO evil.calls VALUES ('format') RETURNING 'SELECT 1' $$;
+CREATE FUNCTION evil.unnest(text[]) RETURNS SETOF text LANGUAGE sql
+  AS $$ INSERT INTO evil.calls VALUES ('unnest') RETURNING 'x' $$;
+CREATE FUNCTION evil.quote_ident(text) RETURNS text LANGUAGE sql
+  AS $$ INSERT INTO evil.calls VALUES ('quote_ident') RETURNING 'x' $$;
+CREATE FUNCTION evil.regexmatch(text, text) RETURNS boolean LANGUAGE sql
+  AS $$ INSERT INTO evil.calls VALUES ('~') RETURNING true $$;
+CREATE OPERATOR evil.~ (LEFTARG = text, RIGHTARG = text, FUNCTION = evil.regexmatch);
+SET search_path = public, evil;
+SELECT format('%s%s%s%s', 'a', 'b', 'c', 'd') AS the_attack_works_on_a_plain_call;
+DELETE FROM evil.calls;
+SELECT idgen.define_id_type('post', 'post_id');
+CREATE TABLE posts (id post_id PRIMARY KEY, body text);
+INSERT INTO posts (body) VALUES ('hello');
+SELECT idgen.register_prefix('post', 'posts');
+SELECT idgen.typeid_table(id) FROM posts;
+SELECT count(*) AS attacker_calls FROM evil.calls;
+RESET search_path;
+DROP TABLE posts;
+DROP DOMAIN post_id;
+DROP SCHEMA evil CASCADE;
 
 -- DROP EXTENSION removes every object; PostgreSQL keeps the schema that the control file named
 -- (it cannot be a member of the extension it contains), empty.
 DROP EXTENSION idgen;
 SELECT count(*) AS objects_left FROM pg_class WHERE relnamespace = 'idgen'::regnamespace;
 SELECT count(*) AS functions_left FROM pg_proc WHERE pronamespace = 'idgen'::regnamespace;
+SELECT count(*) AS operators_left FROM pg_operator WHERE oprname = '=' AND oprleft::regtype::text LIKE '%objectid%';
+
+-- The install refuses a schema idgen that holds someone else's objects: a better-matching overload
+-- there would run whenever a superuser called idgen.instagram_id(5).
+\set SHOW_CONTEXT never
+CREATE FUNCTION idgen.instagram_id(shard int) RETURNS bigint LANGUAGE sql AS 'SELECT 42';
+CREATE EXTENSION idgen;
+\echo :LAST_ERROR_SQLSTATE
+DROP FUNCTION idgen.instagram_id(int);
+-- ... or that belongs to a role that is not a superuser.
+CREATE ROLE idgen_stranger;
+ALTER SCHEMA idgen OWNER TO idgen_stranger;
+CREATE EXTENSION idgen;
+\echo :LAST_ERROR_SQLSTATE
+DROP SCHEMA idgen;
+DROP ROLE idgen_stranger;
+
+-- idgen is trusted: a database owner installs it without being a superuser. The objects and the
+-- schema then belong to the bootstrap superuser, so the owner cannot plant anything in them.
+CREATE ROLE idgen_db_owner;
+GRANT CREATE ON DATABASE idgen_regression TO idgen_db_owner;
+CREATE SCHEMA app AUTHORIZATION idgen_db_owner;
+SET ROLE idgen_db_owner;
+CREATE EXTENSION idgen;
+SELECT extversion, extowner::regrole FROM pg_extension WHERE extname = 'idgen';
+SELECT nspowner = 10 AS schema_owned_by_the_bootstrap_superuser FROM pg_namespace WHERE nspname = 'idgen';
+SELECT count(*) FILTER (WHERE p.proowner <> 10) AS functions_not_owned_by_the_bootstrap_superuser
+FROM pg_proc p WHERE p.pronamespace = 'idgen'::regnamespace;
+CREATE FUNCTION idgen.instagram_id(shard int) RETURNS bigint LANGUAGE sql AS 'SELECT 42';
+\echo :LAST_ERROR_SQLSTATE
+CREATE TABLE app.owned (id bigint);
+SELECT idgen.register_prefix('own', 'app.owned');
+SELECT idgen.typeid_table(idgen.typeid('own'));
+SELECT idgen.signed_token('x');
+\echo :LAST_ERROR_SQLSTATE
+DROP TABLE app.owned;
+SELECT count(*) AS registry_rows_after_the_drop FROM idgen.prefix_registry;
+DROP EXTENSION idgen;
+RESET ROLE;
+REVOKE CREATE ON DATABASE idgen_regression FROM idgen_db_owner;
+DROP SCHEMA app;
+DROP ROLE idgen_db_owner;
+DROP SCHEMA idgen;

@@ -15,7 +15,7 @@ SELECT idgen.uuidv7_min('1900-01-01');
 SET idgen.debug_fault = 'random';
 SELECT idgen.uuidv7();
 \echo :LAST_ERROR_SQLSTATE
-SELECT idgen.uuidv7('2026-01-01');
+SELECT idgen.uuidv7(timestamptz '2026-01-01');
 \echo :LAST_ERROR_SQLSTATE
 
 -- 53200 out_of_memory (std::bad_alloc)

@@ -4,6 +4,7 @@
 #include <cmath>
 #include <string>
 
+#include "core/bytes.hpp"
 #include "core/error.hpp"
 
 namespace idgen::codec {
@@ -179,15 +180,14 @@ size_t EncodeBigint(int64_t value, Base base, std::span<char> out) {
                 std::string("Only bigints from 0 to 9223372036854775807 have a ") + Name(base) + " form.");
   }
   uint8_t bytes[8];
-  for (int i = 0; i < 8; ++i) bytes[i] = static_cast<uint8_t>(static_cast<uint64_t>(value) >> (56 - 8 * i));
+  StoreBigEndian(static_cast<uint64_t>(value), bytes);
   return EncodeShortest(bytes, base, out);
 }
 
 int64_t DecodeBigint(std::string_view text, Base base) {
   uint8_t bytes[8];
   DecodeOrThrow(text, base, bytes, "bigint");
-  uint64_t value = 0;
-  for (uint8_t b : bytes) value = (value << 8) | b;
+  const uint64_t value = LoadBigEndian(bytes);
   if (value > static_cast<uint64_t>(INT64_MAX)) {
     throw Error(ErrorKind::kNumericOutOfRange,
                 std::string(Name(base)) + " value " + Quote(text) + " is out of range for bigint",

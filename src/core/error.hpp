@@ -38,7 +38,13 @@ class Error : public std::exception {
   std::string hint_;
 };
 
-// "text" for a message: quoted, and cut after 100 bytes (on a UTF-8 character boundary) with "...".
+// "text" for a message: quoted, and cut after at most 100 bytes, on a character boundary, with "...".
 std::string Quote(std::string_view text);
+
+// The byte length of the character that starts at s, in the encoding of the text that messages
+// quote: UTF-8 unless the server installs its database encoding's rule. It must never throw or
+// raise an error, and it is only ever called with at least one byte at s.
+using CharLength = int (*)(const unsigned char* s);
+void SetCharLength(CharLength length) noexcept;
 
 }  // namespace idgen

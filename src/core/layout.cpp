@@ -9,14 +9,54 @@ namespace idgen::layout {
 namespace {
 
 [[noreturn]] void ThrowTimeOutOfRange(const Layout& layout, int64_t epoch_ms) {
-  const bool sign_limited = layout.max_ticks() < (uint64_t{1} << layout.time_bits) - 1;
-  throw Error(ErrorKind::kDatetimeOutOfRange, std::string("timestamp out of range for ") + layout.title + " IDs",
-              std::string(layout.title) + " IDs hold times from " + FormatUtc(epoch_ms) + " (the epoch) to " +
-                  FormatUtc(LastMs(layout, epoch_ms)) +
-                  (sign_limited ? ", when a bigint would turn negative."
-                                : ", the end of their " + std::to_string(layout.time_bits) + "-bit time field."),
+  std::string detail;
+  if (layout.time_wraps) {
+    detail = std::string(layout.title) + " IDs hold times from " + FormatUtc(epoch_ms) + " (the epoch) on; their " +
+             std::to_string(layout.time_bits) + "-bit time field wraps every " +
+             std::to_string(((int64_t{1} << layout.time_bits) * layout.unit_ms) / 86400000) +
+             " days, so an ID names its time within one wrap period only.";
+  } else {
+    const bool sign_limited = layout.max_ticks() < (uint64_t{1} << layout.time_bits) - 1;
+    detail = std::string(layout.title) + " IDs hold times from " + FormatUtc(epoch_ms) + " (the epoch) to " +
+             FormatUtc(LastMs(layout, epoch_ms)) +
+             (sign_limited ? ", when a bigint would turn negative."
+                           : ", the end of their " + std::to_string(layout.time_bits) + "-bit time field.");
+  }
+  throw Error(ErrorKind::kDatetimeOutOfRange, std::string("timestamp out of range for ") + layout.title + " IDs", detail,
               std::string("The setting idgen.") + layout.family +
                   "_epoch_ms moves this range; read the README before changing it on a live system.");
+}
+
+std::string Duration(uint64_t ticks, const Layout& layout) {
+  return std::to_string(static_cast<int64_t>(ticks) * layout.unit_ms) + " ms";
+}
+
+// The clock is further behind the last ID issued than the settings allow. Either the clock stepped
+// back, or the epoch setting moved later since that ID was issued (IDs under an earlier epoch hold
+// larger time fields), or a durable mark from before a restart lies ahead of the clock.
+[[noreturn]] void ThrowTooFarBehind(const Layout& layout, const Settings& settings, uint64_t regression,
+                                    int64_t word_epoch_ms) {
+  const std::string setting = std::string("idgen.") + layout.family + "_epoch_ms";
+  const std::string gap = Duration(regression, layout);
+  if (word_epoch_ms != kNoEpoch && word_epoch_ms != settings.epoch_ms) {
+    throw Error(ErrorKind::kClockRegression,
+                std::string("the last ") + layout.title + " ID issued lies " + gap + " ahead of the clock under " +
+                    setting + " = " + std::to_string(settings.epoch_ms),
+                "That ID was issued under " + setting + " = " + std::to_string(word_epoch_ms) +
+                    ". Under the new epoch, new IDs would repeat IDs already issued, so none are made.",
+                "Set " + setting + " back to " + std::to_string(word_epoch_ms) +
+                    " and reload (ALTER SYSTEM SET " + setting + " = " + std::to_string(word_epoch_ms) +
+                    "; SELECT pg_reload_conf();). On a live system an epoch may move earlier, never later.");
+  }
+  throw Error(ErrorKind::kClockRegression,
+              std::string("system clock is ") + gap + " behind the last " + layout.title + " ID issued",
+              "IDs made from this clock could repeat IDs already issued (or reserved by the durable mark before a "
+              "restart), so none are made.",
+              "Check the system clock and its time synchronisation: IDs resume by themselves once the clock passes "
+              "the last ID. idgen.max_clock_regression (now " +
+                  std::to_string(settings.max_regression_ms) +
+                  " ms) is the largest step back that idgen rides out by waiting; if " + setting +
+                  " was changed since IDs were issued, set it back.");
 }
 
 // Milliseconds to ticks without a hardware division for the 1 ms layouts (Instagram, Snowflake):
@@ -73,22 +113,34 @@ int64_t MinAt(const Layout& layout, int64_t epoch_ms, int64_t unix_us) {
   return Compose(layout, TickAt(layout, epoch_ms, FloorDiv(unix_us, 1000)), 0, 0);
 }
 
-Outcome Next(const Layout& layout, const Settings& settings, std::span<Slot> slots, Stats& stats, Clock& clock,
-             int64_t node) {
+NextId Next(const Layout& layout, const Settings& settings, std::span<StateWord> words, FamilyStats& stats,
+            Clock& clock, int64_t node) {
   CheckNode(layout, node);
-  Slot& slot = slots.size() == 1 ? slots[0] : slots[static_cast<size_t>(node)];
-  const Policy policy{layout.seq_bits, true,
-                      static_cast<uint64_t>(ToTicks(layout, std::max<int64_t>(settings.max_regression_ms, 0))),
-                      static_cast<double>(layout.unit_ms) * 1000.0};
-  const Step step = Advance(slot, stats, policy, [&] {
+  StateWord& word = words.size() == 1 ? words[0] : words[static_cast<size_t>(node)];
+  const AdvanceRules rules{layout.seq_bits, 0, true,
+                           static_cast<uint64_t>(ToTicks(layout, std::max<int64_t>(settings.max_regression_ms, 0))),
+                           static_cast<double>(layout.unit_ms) * 1000.0};
+  const NextWord next = Advance(word, stats, rules, [&] {
     return TickAt(layout, settings.epoch_ms, FloorDiv(clock.NowNs(), 1000000));
   });
-  if (!step.issued) {
-    const int64_t next_tick_us = (settings.epoch_ms + static_cast<int64_t>(step.wait_tick) * layout.unit_ms) * 1000;
-    return Outcome{false, 0, std::max<int64_t>(next_tick_us - FloorDiv(clock.NowNs(), 1000), 1)};
+  switch (next.kind) {
+    case NextWord::kTooFarBehind:
+      ThrowTooFarBehind(layout, settings, next.regression, stats.word_epoch_ms.load(std::memory_order_relaxed));
+    case NextWord::kWait: {
+      const int64_t next_tick_us = (settings.epoch_ms + static_cast<int64_t>(next.wait_tick) * layout.unit_ms) * 1000;
+      return NextId{false, 0, 0, std::max<int64_t>(next_tick_us - FloorDiv(clock.NowNs(), 1000), 1)};
+    }
+    case NextWord::kIssued:
+      break;
   }
-  // The tick is at most max(clock, last issued), both checked by TickAt: it is in range.
-  return Outcome{true, Compose(layout, step.word >> layout.seq_bits, node, step.word & layout.max_seq()), 0};
+  if (stats.word_epoch_ms.load(std::memory_order_relaxed) != settings.epoch_ms) {
+    stats.word_epoch_ms.store(settings.epoch_ms, std::memory_order_relaxed);
+  }
+  // The tick is at most max(clock, last issued), the clock checked by TickAt; a word raised to a
+  // durable mark can lie beyond the layout's end.
+  const uint64_t tick = next.word >> layout.seq_bits;
+  if (!layout.time_wraps && tick > layout.max_ticks()) ThrowTimeOutOfRange(layout, settings.epoch_ms);
+  return NextId{true, Compose(layout, tick, node, next.word & layout.max_seq()), tick, 0};
 }
 
 }  // namespace idgen::layout

@@ -49,9 +49,9 @@ inline constexpr Layout kInstagram{"instagram", "Instagram", "shard", 1314220021
 inline constexpr Layout kSnowflake{"snowflake", "Snowflake", "node", 1288834974657, 1, 41, 10, 12, false, false};
 // Sonyflake: 39 bits of 10 ms, 8-bit sequence, 16-bit machine id (in that order).
 inline constexpr Layout kSonyflake{"sonyflake", "Sonyflake", "machine id", 1409529600000, 10, 39, 16, 8, true, false};
-// TraceId: 25-bit seconds that wrap every 388 days, 16-bit node, 22-bit counter. Unique within
-// one wrap period, by design.
-inline constexpr Layout kTrace{"trace", "Trace", "node", 0, 1000, 25, 16, 22, false, true};
+// TraceId: 25-bit seconds that wrap every 388 days (2^25 s), 16-bit node, 22-bit counter. Unique
+// within one wrap period, by design.
+inline constexpr Layout kTrace{"trace", "TraceId", "node", 0, 1000, 25, 16, 22, false, true};
 
 namespace layout {
 
@@ -66,9 +66,11 @@ struct Settings {
   int64_t max_regression_ms;
 };
 
-struct Outcome {
+// The outcome of one call of Next: an ID, or how long to wait for the clock's next tick.
+struct NextId {
   bool issued;
   int64_t id;       // when issued
+  uint64_t tick;    // when issued: its tick (for durable marks)
   int64_t wait_us;  // otherwise: how long until the next tick
 };
 
@@ -91,10 +93,16 @@ Parts Decompose(const Layout& layout, int64_t epoch_ms, int64_t id, int64_t refe
 // The smallest ID at the instant unix_us: node 0, sequence 0.
 int64_t MinAt(const Layout& layout, int64_t epoch_ms, int64_t unix_us);
 
-// The next ID for this node. slots holds the generator's state: one slot shared by every node
-// (this server is one node), or one slot per node (Instagram: the sequence is per shard).
-Outcome Next(const Layout& layout, const Settings& settings, std::span<Slot> slots, Stats& stats, Clock& clock,
-             int64_t node);
+// The next ID for this node. words holds the generator's state: one word shared by every node
+// (this server is one node), or one word per node (Instagram: the sequence is per shard). Throws
+// kClockRegression when the clock is further behind the last ID issued than
+// settings.max_regression_ms allows, and says whether an epoch change explains it.
+NextId Next(const Layout& layout, const Settings& settings, std::span<StateWord> words, FamilyStats& stats,
+            Clock& clock, int64_t node);
+
+// The state word of a durable mark: tick taken as the last tick issued, so that every next ID is
+// in that tick (sequence 1 on) or later, above every ID issued before the mark was written.
+constexpr uint64_t WordAt(const Layout& layout, uint64_t tick) { return tick << layout.seq_bits; }
 
 }  // namespace layout
 }  // namespace idgen

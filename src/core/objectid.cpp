@@ -2,6 +2,7 @@
 
 #include <cstring>
 
+#include "core/bytes.hpp"
 #include "core/codec.hpp"
 #include "core/error.hpp"
 
@@ -9,22 +10,22 @@ namespace idgen::objectid {
 
 namespace {
 
-ObjectId Compose(Process& process, uint32_t seconds, RandomPool& pool, long owner) {
-  if (process.owner != owner || process.remaining == 0) {
+ObjectId Compose(Generator& generator, uint32_t seconds, RandomPool& pool, long owner) {
+  if (generator.owner != owner || generator.remaining == 0) {
     uint8_t drawn[8];
     pool.Take(drawn, sizeof drawn, owner);
-    std::memcpy(process.unique, drawn, 5);
-    process.counter = (uint32_t{drawn[5]} << 16) | (uint32_t{drawn[6]} << 8) | drawn[7];
-    process.remaining = kCounterSpan;
-    process.owner = owner;
+    std::memcpy(generator.unique, drawn, 5);
+    generator.counter = static_cast<uint32_t>(LoadBigEndian(std::span(drawn).subspan(5)));
+    generator.remaining = kCounterSpan;
+    generator.owner = owner;
   }
-  const uint32_t counter = process.counter;
-  process.counter = (counter + 1) & (kCounterSpan - 1);
-  --process.remaining;
+  const uint32_t counter = generator.counter;
+  generator.counter = (counter + 1) & (kCounterSpan - 1);
+  --generator.remaining;
   ObjectId id;
-  for (int i = 0; i < 4; ++i) id.bytes[i] = static_cast<uint8_t>(seconds >> (24 - 8 * i));
-  std::memcpy(id.bytes.data() + 4, process.unique, 5);
-  for (int i = 0; i < 3; ++i) id.bytes[9 + i] = static_cast<uint8_t>(counter >> (16 - 8 * i));
+  StoreBigEndian(seconds, std::span(id.bytes).first(4));
+  std::memcpy(id.bytes.data() + 4, generator.unique, 5);
+  StoreBigEndian(counter, std::span(id.bytes).subspan(9));
   return id;
 }
 
@@ -39,25 +40,22 @@ uint32_t SecondsAt(int64_t unix_us) {
   return static_cast<uint32_t>(seconds);
 }
 
-ObjectId Next(Process& process, Clock& clock, RandomPool& pool, long owner) {
-  return Compose(process, SecondsAt(FloorDiv(clock.NowNs(), 1000)), pool, owner);
+ObjectId Next(Generator& generator, Clock& clock, RandomPool& pool, long owner) {
+  return Compose(generator, SecondsAt(FloorDiv(clock.NowNs(), 1000)), pool, owner);
 }
 
-ObjectId At(Process& process, int64_t unix_us, RandomPool& pool, long owner) {
-  return Compose(process, SecondsAt(unix_us), pool, owner);
+ObjectId At(Generator& generator, int64_t unix_us, RandomPool& pool, long owner) {
+  return Compose(generator, SecondsAt(unix_us), pool, owner);
 }
 
 ObjectId MinAt(int64_t unix_us) {
-  const uint32_t seconds = SecondsAt(unix_us);
   ObjectId id;
-  for (int i = 0; i < 4; ++i) id.bytes[i] = static_cast<uint8_t>(seconds >> (24 - 8 * i));
+  StoreBigEndian(SecondsAt(unix_us), std::span(id.bytes).first(4));
   return id;
 }
 
 int64_t TimeUs(const ObjectId& id) {
-  uint32_t seconds = 0;
-  for (int i = 0; i < 4; ++i) seconds = (seconds << 8) | id.bytes[i];
-  return int64_t{seconds} * 1000000;
+  return static_cast<int64_t>(LoadBigEndian(std::span(id.bytes).first(4))) * 1000000;
 }
 
 void Format(const ObjectId& id, char (&out)[24]) { codec::Encode(id.bytes, codec::Base::k16, out); }

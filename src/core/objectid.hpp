@@ -26,7 +26,7 @@ inline constexpr int64_t kMaxSeconds = 0xFFFFFFFF;  // 2106-02-07 06:28:15 UTC
 inline constexpr uint32_t kCounterSpan = 1u << 24;
 
 // The generator state of one process (plain data).
-struct Process {
+struct Generator {
   long owner = 0;           // the process the state was drawn for
   uint8_t unique[5] = {};   // the process value
   uint32_t counter = 0;     // the next counter value, 24 bits
@@ -34,10 +34,10 @@ struct Process {
 };
 
 // A new ObjectId at the clock's second.
-ObjectId Next(Process& process, Clock& clock, RandomPool& pool, long owner);
+ObjectId Next(Generator& generator, Clock& clock, RandomPool& pool, long owner);
 
 // A new ObjectId at the second of unix_us (backfills): the process value and counter as Next.
-ObjectId At(Process& process, int64_t unix_us, RandomPool& pool, long owner);
+ObjectId At(Generator& generator, int64_t unix_us, RandomPool& pool, long owner);
 
 // The smallest ObjectId at the second of unix_us.
 ObjectId MinAt(int64_t unix_us);
@@ -45,7 +45,8 @@ ObjectId MinAt(int64_t unix_us);
 // The seconds of unix_us; kDatetimeOutOfRange outside 1970-01-01 .. 2106-02-07 06:28:15 UTC.
 uint32_t SecondsAt(int64_t unix_us);
 
-// The instant an ObjectId holds, in microseconds since 1970 (its seconds are unsigned).
+// The instant an ObjectId holds, in microseconds since 1970 (its seconds are unsigned): the start
+// of its second, so MinAt(TimeUs(id)) <= id and TimeUs(At(t)) == t for every whole second t.
 int64_t TimeUs(const ObjectId& id);
 
 // 24 lowercase hex digits.

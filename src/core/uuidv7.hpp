@@ -1,10 +1,13 @@
 // UUIDv7 (RFC 9562): 48-bit Unix milliseconds, version 7, 12 bits of sub-millisecond fraction
-// (RFC 9562 section 6.2, method 3), variant 0b10, 62 random bits.
+// (RFC 9562 section 6.2, method 3), variant 0b10, then rand_b: a 4-bit counter (section 6.2,
+// method 1, in the leftmost bits of rand_b) and 58 random bits.
 //
-// The generator's state word holds the 60 time bits (milliseconds << 12 | fraction): every value
-// handed out is above the previous one, so UUIDs are strictly increasing across every process that
-// shares the word. When many are made within one 1/4096 ms, the fraction counts on ahead of the
-// clock by as many steps, and the clock catches up.
+// The generator's state word holds the 60 time bits and the counter: (ms << 12 | fraction) << 4 |
+// counter. Every value handed out is above the previous one, so UUIDs are strictly increasing
+// across every process that shares the word. Sixteen UUIDs share one 1/4096 ms step before the
+// fraction moves on: 65,536 per millisecond before the time inside the UUIDs runs ahead of the
+// clock, and never more than one millisecond ahead (above that rate, callers wait for the clock).
+// A clock that steps back by more than that is ridden out: the generator carries on from the word.
 #pragma once
 
 #include <cstdint>
@@ -17,28 +20,52 @@
 namespace idgen::uuidv7 {
 
 inline constexpr unsigned kFractionBits = 12;
+inline constexpr unsigned kCounterBits = 4;
+inline constexpr unsigned kRandomBits = 62 - kCounterBits;  // 58
+inline constexpr uint64_t kStepsPerMs = uint64_t{1} << kFractionBits;
 inline constexpr int64_t kMaxMs = (int64_t{1} << 48) - 1;  // 10889-08-02 05:31:50.655 UTC
 
-// The 60 time bits for an instant: unix_ms in 0..kMaxMs, ns_in_ms in 0..999999.
+// The state word of the family: time bits above the counter; the lead of at most one millisecond.
+inline constexpr AdvanceRules kRules{kCounterBits, kStepsPerMs, false, kAnyRegression, 1000.0 / kStepsPerMs};
+
+// The 60 time bits for an instant: unix_ms in 0..kMaxMs, ns_in_ms in 0..999999. The fraction is
+// floor(ns_in_ms * 4096 / 10^6), as RFC 9562 method 3 says.
 constexpr uint64_t Ticks(int64_t unix_ms, int64_t ns_in_ms) {
   return (static_cast<uint64_t>(unix_ms) << kFractionBits) |
-         static_cast<uint64_t>(ns_in_ms * (1 << kFractionBits) / 1000000);
+         static_cast<uint64_t>(ns_in_ms * (int64_t{1} << kFractionBits) / 1000000);
 }
 
-// The UUID with these time bits and the low 62 bits of random.
-Uuid Compose(uint64_t ticks, uint64_t random);
+// The UUID with these 60 time bits and these 62 bits of rand_b (counter and random).
+Uuid Compose(uint64_t time_bits, uint64_t rand_b);
 
-// The next UUID of the generator whose state is slot.
-Uuid Next(Slot& slot, Stats& stats, Clock& clock, RandomPool& pool, long owner);
+// The 60 time bits of a UUIDv7 (no check of version or variant).
+uint64_t TimeBits(const Uuid& id);
 
-// A UUID for the instant unix_us (microseconds since 1970), random bits still random.
+// The next UUID of the generator whose state is word: issued, or (more than 65,536 UUIDs in the
+// last millisecond) not issued: call again once the clock has moved on. time_bits is the time of
+// the UUID issued, for durable marks. shift_steps moves the time written into the UUID (not the
+// state) by that many 1/4096 ms steps: idgen.uuidv7(shift interval).
+struct Generated {
+  bool issued;
+  Uuid id;
+  uint64_t time_bits;
+};
+Generated Next(StateWord& word, FamilyStats& stats, Clock& clock, RandomPool& pool, long owner,
+               int64_t shift_steps = 0);
+
+// A UUID for the instant unix_us (microseconds since 1970), rand_b random.
 Uuid At(int64_t unix_us, RandomPool& pool, long owner);
 
 // The smallest UUIDv7 at the instant unix_us: every UUID made at or after it sorts at or above.
 Uuid MinAt(int64_t unix_us);
 
-// The instant a UUIDv7 holds, in microseconds since 1970 (the fraction rounded to the nearest
-// microsecond). Throws kBadArgument for a UUID of another version or variant.
+// The instant a UUIDv7 holds, in microseconds since 1970: the latest microsecond whose smallest
+// UUIDv7 is at or below it. So it lies in the millisecond of the 48-bit field,
+// MinAt(TimeUs(id)) <= id, and TimeUs(At(t)) == t. Throws kBadArgument for another version or
+// variant.
 int64_t TimeUs(const Uuid& id);
+
+// The 1/4096 ms steps of a shift of unix_us microseconds (rounded toward negative infinity).
+int64_t ShiftSteps(int64_t shift_us);
 
 }  // namespace idgen::uuidv7

@@ -22,9 +22,9 @@ struct ErrorReport {
 };
 
 // ereport(ERROR) with the SQLSTATE of the kind. Call it only from the C zone: never while a C++
-// object with a destructor is alive, never inside a catch block.
+// object with a destructor is alive, never inside a catch block. (Raise(kind, message, ...) is in
+// pg.hpp.)
 [[noreturn]] void Raise(const ErrorReport& report);
-[[noreturn]] void Raise(ErrorKind kind, const char* message, const char* detail = "", const char* hint = "");
 
 // Runs body (the C++ zone: it may throw, it never calls anything that can ereport) and returns
 // its result; turns any exception into an SQL error after the catch block has ended.

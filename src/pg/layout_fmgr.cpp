@@ -3,13 +3,19 @@
 #include <algorithm>
 
 #include "core/layout.hpp"
+#include "pg/compat.hpp"
 #include "pg/guard.hpp"
+#include "pg/mark.hpp"
 #include "pg/module.hpp"
 #include "pg/pg.hpp"
+#include "pg/settings.hpp"
+#include "pg/shared.hpp"
 
 extern "C" {
-#include "access/htup_details.h"
 #include "access/xact.h"
+#include "access/xlog.h"
+#include "storage/latch.h"
+#include "utils/wait_event.h"
 }
 
 using namespace idgen;
@@ -17,70 +23,112 @@ using namespace idgen::pg;
 
 namespace {
 
-const Layout& LayoutOf(Family family) { return *kLayouts[family]; }
-
-Datum NextId(Family family, int64_t node) {
-  const Layout& layout = LayoutOf(family);
-  if (!Preloaded()) {
-    char message[128], detail[256];
+// Everything that must hold before a 64-bit generator touches its state.
+void CheckCanGenerate(Family family, const Layout& layout, const StateRef& ref, int64_t node, bool node_is_setting) {
+  settings::CheckConfigured(settings::Of(family));
+  char message[160], detail[320], hint[320];
+  if (RecoveryInProgress()) {
+    snprintf(message, sizeof message, "cannot generate %s IDs during recovery", layout.title);
+    snprintf(detail, sizeof detail,
+             "A standby has its primary's %s settings: %s IDs made here could repeat the primary's.", layout.title,
+             layout.title);
+    Raise(ErrorKind::kPrerequisite, message, detail,
+          "Generate them on the primary. Once this server is promoted, it generates above every ID whose durable "
+          "mark reached it.");
+  }
+  if (!ref.shared) {
     snprintf(message, sizeof message, "idgen must be loaded via shared_preload_libraries to generate %s IDs",
              layout.title);
     snprintf(detail, sizeof detail,
-             "%s IDs are kept unique across sessions by state in shared memory, which only a preloaded library has.",
+             "%s IDs are kept unique across sessions by state in shared memory, which on PostgreSQL 15 and 16 only a "
+             "preloaded library has.",
              layout.title);
     Raise(ErrorKind::kPrerequisite, message, detail,
           "Add idgen to shared_preload_libraries in postgresql.conf and restart the server.");
   }
-  State& state = CurrentState();
-  const std::span<Slot> slots = state.slots(family);
-  const layout::Settings settings{EpochMs(family), max_clock_regression_ms};
+  if (node_is_setting && node > layout.max_node()) {
+    snprintf(message, sizeof message, "idgen.node_id %lld does not fit %s IDs", static_cast<long long>(node),
+             layout.title);
+    snprintf(detail, sizeof detail, "%s IDs hold a %u-bit %s: 0 to %lld.", layout.title, layout.node_bits,
+             layout.node_field, static_cast<long long>(layout.max_node()));
+    snprintf(hint, sizeof hint, "Give this server an idgen.node_id from 0 to %lld.",
+             static_cast<long long>(layout.max_node()));
+    Raise(ErrorKind::kPrerequisite, message, detail, hint);
+  }
+  if (family == kFamilyInstagram && node >= 0 && node <= layout.max_node() && !settings::OwnsShard(node)) {
+    snprintf(message, sizeof message, "shard %lld is not one of this server's Instagram shards",
+             static_cast<long long>(node));
+    snprintf(detail, sizeof detail, "idgen.instagram_shards is \"%s\".", settings::InstagramShards());
+    Raise(ErrorKind::kBadArgument, message, detail,
+          "Each server makes the IDs of its own shards only, so that two servers never make the same ID. Send this "
+          "shard's rows to the server that owns it, or change idgen.instagram_shards.");
+  }
+}
+
+// Waits for the clock's next tick, holding nothing: on the latch (a cancel wakes it at once) for a
+// millisecond or more, a plain sleep below that; pg_stat_activity shows the wait either way.
+void WaitForClock(int64_t wait_us) {
+  const uint32 event = compat::ClockWaitEvent();
+  if (wait_us >= 1000) {
+    (void)WaitLatch(MyLatch, WL_LATCH_SET | WL_TIMEOUT | WL_EXIT_ON_PM_DEATH, static_cast<long>(wait_us / 1000), event);
+    ResetLatch(MyLatch);
+  } else {
+    pgstat_report_wait_start(event);
+    pg_usleep(wait_us);
+    pgstat_report_wait_end();
+  }
+  CHECK_FOR_INTERRUPTS();
+}
+
+Datum NextId(Family family, int64_t node, bool node_is_setting) {
+  const Layout& layout = *kLayouts[family];
+  const StateRef ref = GeneratorState();
+  CheckCanGenerate(family, layout, ref, node, node_is_setting);
+  DatabaseLeases* leases = marks::Prepare(family, ref);
+  const std::span<StateWord> words = ref.state.words(family);
+  const layout::Settings settings{settings::EpochMs(family), settings::max_clock_regression_ms};
   for (;;) {
-    const layout::Outcome out =
-        Guarded([&] { return layout::Next(layout, settings, slots, state.stats[family], TheClock(), node); });
+    const layout::NextId out = Guarded(
+        [&] { return layout::Next(layout, settings, words, ref.state.stats[family], WallClock(), node); });
     if (out.issued) {
+      marks::Cover(family, ref, leases, out.tick);
       CountIssued(family);
       PG_RETURN_INT64(out.id);
     }
-    // The sequence of this tick is used up: wait for the next tick, holding nothing, at most 10 ms
-    // at a time so that a cancel request is seen.
-    pg_usleep(std::min<int64_t>(out.wait_us, 10000));
-    CHECK_FOR_INTERRUPTS();
+    WaitForClock(out.wait_us);
   }
 }
 
 Datum ParseId(Family family, FunctionCallInfo fcinfo) {
   const int64 id = PG_GETARG_INT64(0);
-  const int64_t epoch = EpochMs(family);
+  const int64_t epoch = settings::EpochMs(family);
   const int64_t reference_ms = UnixUs(GetCurrentTransactionStartTimestamp()) / 1000;
-  const layout::Parts parts = Guarded([&] { return layout::Decompose(LayoutOf(family), epoch, id, reference_ms); });
-  TupleDesc desc;
-  if (get_call_result_type(fcinfo, nullptr, &desc) != TYPEFUNC_COMPOSITE) elog(ERROR, "return type must be a row type");
-  Datum values[3] = {TimestampTzGetDatum(FromUnixUs(parts.unix_ms * 1000)), Int32GetDatum(static_cast<int32>(parts.node)),
-                     Int32GetDatum(static_cast<int32>(parts.seq))};
-  bool nulls[3] = {};
-  PG_RETURN_DATUM(HeapTupleGetDatum(heap_form_tuple(BlessTupleDesc(desc), values, nulls)));
+  const layout::Parts parts = Guarded([&] { return layout::Decompose(*kLayouts[family], epoch, id, reference_ms); });
+  const Datum values[3] = {TimestampTzGetDatum(FromUnixUs(parts.unix_ms * 1000)),
+                           Int32GetDatum(static_cast<int32>(parts.node)), Int32GetDatum(static_cast<int32>(parts.seq))};
+  return RowDatum(fcinfo, values, 3);
 }
 
 Datum MinId(Family family, FunctionCallInfo fcinfo) {
   const int64_t at = UnixUs(PG_GETARG_TIMESTAMPTZ(0));
-  const int64_t epoch = EpochMs(family);
-  PG_RETURN_INT64(Guarded([&] { return layout::MinAt(LayoutOf(family), epoch, at); }));
+  const int64_t epoch = settings::EpochMs(family);
+  PG_RETURN_INT64(Guarded([&] { return layout::MinAt(*kLayouts[family], epoch, at); }));
 }
 
 }  // namespace
 
-IDGEN_FUNCTION(idgen_instagram_id) { return NextId(kFamilyInstagram, PG_GETARG_INT64(0)); }
+IDGEN_FUNCTION(idgen_instagram_id) { return NextId(kFamilyInstagram, PG_GETARG_INT64(0), false); }
 IDGEN_FUNCTION(idgen_instagram_parse) { return ParseId(kFamilyInstagram, fcinfo); }
 IDGEN_FUNCTION(idgen_instagram_min) { return MinId(kFamilyInstagram, fcinfo); }
 
-IDGEN_FUNCTION(idgen_snowflake_id) { return NextId(kFamilySnowflake, node_id); }
+IDGEN_FUNCTION(idgen_snowflake_id) { return NextId(kFamilySnowflake, settings::node_id, true); }
 IDGEN_FUNCTION(idgen_snowflake_parse) { return ParseId(kFamilySnowflake, fcinfo); }
 IDGEN_FUNCTION(idgen_snowflake_min) { return MinId(kFamilySnowflake, fcinfo); }
 
-IDGEN_FUNCTION(idgen_sonyflake_id) { return NextId(kFamilySonyflake, node_id); }
+IDGEN_FUNCTION(idgen_sonyflake_id) { return NextId(kFamilySonyflake, settings::node_id, true); }
 IDGEN_FUNCTION(idgen_sonyflake_parse) { return ParseId(kFamilySonyflake, fcinfo); }
 IDGEN_FUNCTION(idgen_sonyflake_min) { return MinId(kFamilySonyflake, fcinfo); }
 
-IDGEN_FUNCTION(idgen_trace_id) { return NextId(kFamilyTrace, node_id); }
+IDGEN_FUNCTION(idgen_trace_id) { return NextId(kFamilyTrace, settings::node_id, true); }
 IDGEN_FUNCTION(idgen_trace_parse) { return ParseId(kFamilyTrace, fcinfo); }
 IDGEN_FUNCTION(idgen_trace_min) { return MinId(kFamilyTrace, fcinfo); }

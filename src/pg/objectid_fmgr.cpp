@@ -2,13 +2,16 @@
 // support, casts, and the generator and decoders of the ObjectId family.
 #include <cstring>
 
+#include "core/bytes.hpp"
 #include "core/objectid.hpp"
+#include "pg/compat.hpp"
 #include "pg/guard.hpp"
 #include "pg/module.hpp"
 #include "pg/pg.hpp"
 
 extern "C" {
 #include "common/hashfn.h"
+#include "lib/hyperloglog.h"
 #include "libpq/pqformat.h"
 #include "utils/sortsupport.h"
 }
@@ -22,7 +25,7 @@ namespace {
 constexpr int kSize = 12;
 static_assert(sizeof(ObjectId) == kSize);
 
-objectid::Process process;  // this backend's process value and counter
+objectid::Generator generator;  // this backend's process value and counter
 
 const uint8* Bytes(Datum d) { return reinterpret_cast<const uint8*>(DatumGetPointer(d)); }
 
@@ -32,10 +35,26 @@ Datum ToDatum(const ObjectId& id) {
   return PointerGetDatum(p);
 }
 
-ObjectId FromDatum(Datum d) {
+}  // namespace
+
+template <>
+ObjectId idgen::pg::FromDatum<ObjectId>(Datum d) {
   ObjectId id;
   memcpy(id.bytes.data(), Bytes(d), kSize);
   return id;
+}
+
+namespace {
+
+// A binary objectid (binary COPY, a bytea cast) of exactly 12 bytes, or 22P03.
+Datum FromBinary(const char* data, int length) {
+  if (length != kSize) {
+    ereport(ERROR, errcode(ERRCODE_INVALID_BINARY_REPRESENTATION),
+            errmsg("invalid binary objectid of %d bytes", length), errdetail("An ObjectId is 12 bytes."));
+  }
+  auto* p = static_cast<uint8*>(palloc(kSize));
+  memcpy(p, data, kSize);
+  return PointerGetDatum(p);
 }
 
 int Compare(FunctionCallInfo fcinfo) { return memcmp(Bytes(PG_GETARG_DATUM(0)), Bytes(PG_GETARG_DATUM(1)), kSize); }
@@ -43,14 +62,36 @@ int Compare(FunctionCallInfo fcinfo) { return memcmp(Bytes(PG_GETARG_DATUM(0)), 
 int CompareDatums(Datum a, Datum b, SortSupport) { return memcmp(Bytes(a), Bytes(b), kSize); }
 
 // Abbreviated keys: the first 8 bytes (seconds and most of the process value), big-endian, so
-// that unsigned comparison of the abbreviations agrees with memcmp of the values.
-Datum Abbreviate(Datum original, SortSupport) {
-  uint64 key = 0;
-  for (int i = 0; i < 8; ++i) key = (key << 8) | Bytes(original)[i];
+// that unsigned comparison of the abbreviations agrees with memcmp of the values. Only where a
+// Datum holds 8 bytes; abandoned, as for uuid, when the keys are too alike to help (many rows of
+// one second from one process): the sort then compares whole values from the start.
+struct Abbreviation {
+  int64 count;
+  bool estimating;
+  hyperLogLogState distinct;
+};
+
+Datum Abbreviate(Datum original, SortSupport ssup) {
+  auto* state = static_cast<Abbreviation*>(ssup->ssup_extra);
+  const uint64 key = LoadBigEndian(std::span<const uint8_t>(Bytes(original), 8));
+  ++state->count;
+  if (state->estimating) {
+    addHyperLogLog(&state->distinct, DatumGetUInt32(hash_uint32(static_cast<uint32>(key ^ (key >> 32)))));
+  }
   return UInt64GetDatum(key);
 }
 
-bool NeverAbort(int, SortSupport) { return false; }
+// Keep the abbreviations while at least one in 2,000 rows has its own; stop counting at 100,000.
+bool AbortAbbreviation(int rows, SortSupport ssup) {
+  auto* state = static_cast<Abbreviation*>(ssup->ssup_extra);
+  if (rows < 10000 || state->count < 10000 || !state->estimating) return false;
+  const double distinct = estimateHyperLogLog(&state->distinct);
+  if (distinct > 100000.0) {
+    state->estimating = false;
+    return false;
+  }
+  return distinct < static_cast<double>(state->count) / 2000.0 + 0.5;
+}
 
 }  // namespace
 
@@ -72,7 +113,7 @@ IDGEN_FUNCTION(idgen_objectid_in) {
 }
 
 IDGEN_FUNCTION(idgen_objectid_out) {
-  const ObjectId id = FromDatum(PG_GETARG_DATUM(0));
+  const ObjectId id = FromDatum<ObjectId>(PG_GETARG_DATUM(0));
   char* text = static_cast<char*>(palloc(2 * kSize + 1));
   char digits[2 * kSize];
   Guarded([&] { objectid::Format(id, digits); });
@@ -84,13 +125,8 @@ IDGEN_FUNCTION(idgen_objectid_out) {
 IDGEN_FUNCTION(idgen_objectid_recv) {
   StringInfo buf = reinterpret_cast<StringInfo>(PG_GETARG_POINTER(0));
   const int length = buf->len - buf->cursor;
-  if (length != kSize) {
-    ereport(ERROR, errcode(ERRCODE_INVALID_BINARY_REPRESENTATION),
-            errmsg("invalid binary objectid of %d bytes", length), errdetail("An ObjectId is 12 bytes."));
-  }
-  auto* p = static_cast<uint8*>(palloc(kSize));
-  pq_copymsgbytes(buf, reinterpret_cast<char*>(p), kSize);
-  PG_RETURN_POINTER(p);
+  const Datum id = FromBinary(pq_getmsgbytes(buf, length), length);
+  return id;
 }
 
 IDGEN_FUNCTION(idgen_objectid_send) {
@@ -122,10 +158,17 @@ IDGEN_FUNCTION(idgen_objectid_hash_extended) {
 IDGEN_FUNCTION(idgen_objectid_sortsupport) {
   auto ssup = reinterpret_cast<SortSupport>(PG_GETARG_POINTER(0));
   ssup->comparator = CompareDatums;
-  if (ssup->abbreviate) {
+  if (ssup->abbreviate && compat::kDatumHoldsEightBytes) {
+    auto* state = static_cast<Abbreviation*>(MemoryContextAlloc(ssup->ssup_cxt, sizeof(Abbreviation)));
+    state->count = 0;
+    state->estimating = true;
+    MemoryContext previous = MemoryContextSwitchTo(ssup->ssup_cxt);
+    initHyperLogLog(&state->distinct, 10);
+    MemoryContextSwitchTo(previous);
+    ssup->ssup_extra = state;
     ssup->comparator = ssup_datum_unsigned_cmp;
     ssup->abbrev_converter = Abbreviate;
-    ssup->abbrev_abort = NeverAbort;
+    ssup->abbrev_abort = AbortAbbreviation;
     ssup->abbrev_full_comparator = CompareDatums;
   }
   PG_RETURN_VOID();
@@ -142,29 +185,30 @@ IDGEN_FUNCTION(idgen_objectid_to_bytea) {
 
 IDGEN_FUNCTION(idgen_objectid_from_bytea) {
   bytea* value = PG_GETARG_BYTEA_PP(0);
-  const int length = VARSIZE_ANY_EXHDR(value);
-  if (length != kSize) {
-    ereport(ERROR, errcode(ERRCODE_INVALID_BINARY_REPRESENTATION),
-            errmsg("invalid binary objectid of %d bytes", length), errdetail("An ObjectId is 12 bytes."));
-  }
-  auto* p = static_cast<uint8*>(palloc(kSize));
-  memcpy(p, VARDATA_ANY(value), kSize);
-  PG_RETURN_POINTER(p);
+  return FromBinary(VARDATA_ANY(value), static_cast<int>(VARSIZE_ANY_EXHDR(value)));
+}
+
+// min() and max() of objectids: the transition functions of the aggregates.
+IDGEN_FUNCTION(idgen_objectid_smaller) {
+  return Compare(fcinfo) <= 0 ? PG_GETARG_DATUM(0) : PG_GETARG_DATUM(1);
+}
+IDGEN_FUNCTION(idgen_objectid_larger) {
+  return Compare(fcinfo) >= 0 ? PG_GETARG_DATUM(0) : PG_GETARG_DATUM(1);
 }
 
 // ---- generator and decoders ------------------------------------------------------------------
 
 IDGEN_FUNCTION(idgen_objectid) {
-  return ToDatum(Guarded([&] { return objectid::Next(process, TheClock(), ThePool(), MyProcPid); }));
+  return ToDatum(Guarded([&] { return objectid::Next(generator, WallClock(), BackendRandom(), MyProcPid); }));
 }
 
 IDGEN_FUNCTION(idgen_objectid_at) {
   const int64_t at = UnixUs(PG_GETARG_TIMESTAMPTZ(0));
-  return ToDatum(Guarded([&] { return objectid::At(process, at, ThePool(), MyProcPid); }));
+  return ToDatum(Guarded([&] { return objectid::At(generator, at, BackendRandom(), MyProcPid); }));
 }
 
 IDGEN_FUNCTION(idgen_objectid_time) {
-  const ObjectId id = FromDatum(PG_GETARG_DATUM(0));
+  const ObjectId id = FromDatum<ObjectId>(PG_GETARG_DATUM(0));
   PG_RETURN_TIMESTAMPTZ(FromUnixUs(Guarded([&] { return objectid::TimeUs(id); })));
 }
 

@@ -15,13 +15,8 @@ extern "C" {
 #include <cstdint>
 #include <string_view>
 
+#include "core/error.hpp"
 #include "core/uuid.hpp"
-
-// Input functions report bad text with ereturn() (soft errors from PostgreSQL 16); before 16 it
-// is a plain ereport.
-#if PG_VERSION_NUM < 160000
-#define ereturn(context, dummy_value, ...) ereport(ERROR, __VA_ARGS__)
-#endif
 
 // Declares a SQL-callable function with C linkage: IDGEN_FUNCTION(idgen_uuidv7) { ... }
 #define IDGEN_FUNCTION(name)       \
@@ -32,30 +27,48 @@ extern "C" {
 
 namespace idgen::pg {
 
-// timestamptz counts microseconds from 2000-01-01; the cores count from 1970-01-01.
-inline constexpr int64_t kUnixToPostgresUs =
-    int64_t{POSTGRES_EPOCH_JDATE - UNIX_EPOCH_JDATE} * USECS_PER_DAY;
+// ereport(ERROR) with the SQLSTATE of an error kind (guard.cpp). C zone only.
+[[noreturn]] void Raise(ErrorKind kind, const char* message, const char* detail = "", const char* hint = "");
 
-// -infinity and infinity become the extremes, which every core rejects as out of range.
+// timestamptz counts microseconds from 2000-01-01; the cores count from 1970-01-01.
+inline constexpr int64_t kUnixToPostgresUs = int64_t{POSTGRES_EPOCH_JDATE - UNIX_EPOCH_JDATE} * USECS_PER_DAY;
+
+// A timestamptz argument as Unix microseconds. infinity and -infinity are no instant of any ID:
+// 22008, as every time outside a family's range.
 inline int64_t UnixUs(TimestampTz ts) {
-  if (TIMESTAMP_IS_NOBEGIN(ts)) return INT64_MIN;
-  if (TIMESTAMP_IS_NOEND(ts)) return INT64_MAX;
-  return ts + kUnixToPostgresUs;
+  int64_t unix_us;
+  if (TIMESTAMP_NOT_FINITE(ts) || __builtin_add_overflow(ts, kUnixToPostgresUs, &unix_us)) {
+    Raise(ErrorKind::kDatetimeOutOfRange, TIMESTAMP_IS_NOBEGIN(ts) ? "timestamp -infinity is not an instant of an ID"
+                                                                   : "timestamp infinity is not an instant of an ID",
+          "IDs hold finite times only.");
+  }
+  return unix_us;
 }
 
-// Only for instants a core has range-checked (they are far inside timestamptz's range).
-inline TimestampTz FromUnixUs(int64_t unix_us) { return unix_us - kUnixToPostgresUs; }
+// A core's Unix microseconds as a timestamptz (22008 if outside timestamptz's range).
+inline TimestampTz FromUnixUs(int64_t unix_us) {
+  TimestampTz ts;
+  if (__builtin_sub_overflow(unix_us, kUnixToPostgresUs, &ts) || !IS_VALID_TIMESTAMP(ts)) {
+    Raise(ErrorKind::kDatetimeOutOfRange, "timestamp out of range");
+  }
+  return ts;
+}
 
 // The bytes of a text argument, without copying (the argument must be detoasted: _PP).
-inline std::string_view View(const text* t) { return {VARDATA_ANY(t), VARSIZE_ANY_EXHDR(t)}; }
+inline std::string_view StringView(const text* t) { return {VARDATA_ANY(t), VARSIZE_ANY_EXHDR(t)}; }
 
 inline Datum TextDatum(std::string_view s) {
   return PointerGetDatum(cstring_to_text_with_len(s.data(), static_cast<int>(s.size())));
 }
 
-inline Uuid FromPg(const pg_uuid_t* u) {
+// A value of one of idgen's plain-data types from its Datum, and back.
+template <typename T>
+T FromDatum(Datum d);
+
+template <>
+inline Uuid FromDatum<Uuid>(Datum d) {
   Uuid id;
-  memcpy(id.bytes.data(), u->data, UUID_LEN);
+  memcpy(id.bytes.data(), DatumGetUUIDP(d)->data, UUID_LEN);
   return id;
 }
 
@@ -64,5 +77,8 @@ inline Datum ToDatum(const Uuid& id) {
   memcpy(u->data, id.bytes.data(), UUID_LEN);
   return UUIDPGetDatum(u);
 }
+
+// A composite result (OUT parameters) from its column values, none null.
+Datum RowDatum(FunctionCallInfo fcinfo, const Datum* values, int count);
 
 }  // namespace idgen::pg

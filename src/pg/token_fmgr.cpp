@@ -1,10 +1,12 @@
 // SQL functions of signed tokens: idgen.signed_token() and idgen.verify_token().
 #include <cstring>
 
+#include "core/bytes.hpp"
 #include "core/token.hpp"
 #include "pg/guard.hpp"
 #include "pg/module.hpp"
 #include "pg/pg.hpp"
+#include "pg/settings.hpp"
 
 extern "C" {
 #include "common/cryptohash.h"
@@ -16,17 +18,17 @@ using namespace idgen::pg;
 
 namespace {
 
-constexpr size_t kMinSecret = 32;
-
 // The secret, or an error that says how to set one: never a token under an empty key.
 std::string_view Secret() {
-  const size_t length = token_secret == nullptr ? 0 : strlen(token_secret);
-  if (length == 0 || length < kMinSecret) {
-    Raise(ErrorKind::kPrerequisite, length == 0 ? "idgen.token_secret is not set" : "idgen.token_secret is too short",
+  settings::CheckConfigured(settings::kTokens);
+  const std::string_view secret = settings::SecretValue(settings::Secret::kTokenSecret);
+  if (secret.empty()) {
+    Raise(ErrorKind::kPrerequisite, "idgen.token_secret is not set",
           "Signed tokens need a secret of at least 32 bytes, known only to the server.",
-          "Set idgen.token_secret in postgresql.conf (superuser only), e.g. to the output of: openssl rand -hex 32");
+          "Set idgen.token_secret in postgresql.conf (or with ALTER SYSTEM) and reload, e.g. to the output of: "
+          "openssl rand -hex 32");
   }
-  return {token_secret, length};
+  return secret;
 }
 
 // HMAC-SHA256 with PostgreSQL's pg_hmac (C zone: it may ereport).
@@ -46,11 +48,11 @@ void Hmac(std::string_view secret, std::string_view message, uint8_t (&tag)[toke
 }  // namespace
 
 IDGEN_FUNCTION(idgen_signed_token) {
-  const std::string_view prefix = View(PG_GETARG_TEXT_PP(0));
+  const std::string_view prefix = StringView(PG_GETARG_TEXT_PP(0));
   const std::string_view secret = Secret();
   const token::Text message = Guarded([&] {
     uint8_t random[token::kRandomBytes];
-    ThePool().Take(random, sizeof random, MyProcPid);
+    BackendRandom().Take(random, sizeof random, MyProcPid);
     return token::Message(prefix, random);
   });
   uint8_t tag[token::kTagBytes];
@@ -60,7 +62,7 @@ IDGEN_FUNCTION(idgen_signed_token) {
 }
 
 IDGEN_FUNCTION(idgen_verify_token) {
-  const std::string_view value = View(PG_GETARG_TEXT_PP(0));
+  const std::string_view value = StringView(PG_GETARG_TEXT_PP(0));
   const std::string_view secret = Secret();
   struct Split {
     bool ok;
@@ -75,5 +77,5 @@ IDGEN_FUNCTION(idgen_verify_token) {
   if (!split.ok) PG_RETURN_BOOL(false);
   uint8_t expected[token::kTagBytes];
   Hmac(secret, split.message, expected);
-  PG_RETURN_BOOL(timingsafe_bcmp(expected, split.tag, sizeof expected) == 0);
+  PG_RETURN_BOOL(ConstantTimeEqual(expected, split.tag));
 }

@@ -23,11 +23,11 @@ struct Generator {
   const Layout& layout;
   Settings settings;
   FakeClock clock;
-  Slot slot;
-  Stats stats;
-  Outcome Next(int64_t node = 0) { return layout::Next(layout, settings, {&slot, 1}, stats, clock, node); }
-  int64_t NextId(int64_t node = 0) {
-    const Outcome out = Next(node);
+  StateWord word;
+  FamilyStats stats;
+  NextId Next(int64_t node = 0) { return layout::Next(layout, settings, {&word, 1}, stats, clock, node); }
+  int64_t IssueId(int64_t node = 0) {
+    const NextId out = Next(node);
     EXPECT_TRUE(out.issued);
     return out.id;
   }
@@ -135,6 +135,38 @@ TEST(Layouts, EveryPresetRoundTripsItsFields) {
   }
 }
 
+// The three promises of a time-ordered family, for every layout: a decoded ID lies in its tick,
+// the bound of its decoded time is at or below it, and an ID made at t decodes to t (the start of
+// t's tick), for every microsecond of a tick (every 997th for TraceId's one-second ticks).
+TEST(Layouts, DecodesLieInTheirTickAboveTheirBoundAndRoundTrip) {
+  for (const Layout* l : {&kInstagram, &kSnowflake, &kSonyflake, &kTrace}) {
+    const int64_t unit_us = l->unit_ms * 1000;
+    for (uint64_t tick : {uint64_t{0}, uint64_t{1}, uint64_t{123456789} % l->max_ticks(), l->max_ticks()}) {
+      const int64_t start_ms = l->epoch_ms + static_cast<int64_t>(tick) * l->unit_ms;
+      for (int64_t node : {int64_t{0}, l->max_node()}) {
+        for (uint64_t seq : {uint64_t{0}, l->max_seq()}) {
+          const int64_t id = Compose(*l, tick, node, seq);
+          const Parts p = Decompose(*l, l->epoch_ms, id, start_ms);
+          ASSERT_EQ(p.unix_ms, start_ms) << l->family;
+          ASSERT_LE(MinAt(*l, l->epoch_ms, p.unix_ms * 1000), id) << l->family;
+        }
+      }
+      const int64_t step = l->unit_ms == 1000 ? 997 : 1;
+      for (int64_t us = 0; us < unit_us; us += step) {
+        FakeClock clock;
+        clock.ns = (start_ms * 1000 + us) * 1000;
+        StateWord word;
+        FamilyStats stats;
+        const NextId made = layout::Next(*l, Settings{l->epoch_ms, 5000}, {&word, 1}, stats, clock, 1);
+        ASSERT_TRUE(made.issued);
+        ASSERT_EQ(made.tick, tick);
+        ASSERT_EQ(Decompose(*l, l->epoch_ms, made.id, start_ms).unix_ms, start_ms) << l->family << " " << us;
+        ASSERT_EQ(MinAt(*l, l->epoch_ms, start_ms * 1000 + us), Compose(*l, tick, 0, 0)) << l->family << " " << us;
+      }
+    }
+  }
+}
+
 TEST(Layouts, NegativeBigintsAreNotIds) {
   EXPECT_EQ(KindOf([] { Decompose(kInstagram, kInstagram.epoch_ms, -1, 0); }), ErrorKind::kBadArgument);
   EXPECT_NO_THROW(Decompose(kInstagram, kInstagram.epoch_ms, INT64_MAX, 0));
@@ -178,18 +210,18 @@ TEST(Instagram, A1025thIdInOneMillisecondWaitsForTheNext) {
   std::set<int64_t> ids;
   int64_t previous = 0;
   for (int i = 0; i < 1024; ++i) {
-    const int64_t id = g.NextId(7);
+    const int64_t id = g.IssueId(7);
     ASSERT_GT(id, previous);
     previous = id;
     ids.insert(id);
     ASSERT_EQ(Decompose(kInstagram, kInstagram.epoch_ms, id, 0).unix_ms, t);
   }
-  const Outcome wait = g.Next(7);
+  const NextId wait = g.Next(7);
   EXPECT_FALSE(wait.issued);
   EXPECT_EQ(wait.wait_us, 1000);
   EXPECT_EQ(g.stats.waits.load(), 1u);
   g.clock.SetMs(t + 1);  // the wait is over
-  const int64_t id = g.NextId(7);
+  const int64_t id = g.IssueId(7);
   EXPECT_GT(id, previous);
   ids.insert(id);
   const Parts parts = Decompose(kInstagram, kInstagram.epoch_ms, id, 0);
@@ -197,7 +229,7 @@ TEST(Instagram, A1025thIdInOneMillisecondWaitsForTheNext) {
   EXPECT_EQ(parts.seq, 0);
   EXPECT_EQ(parts.node, 7);
   EXPECT_EQ(ids.size(), 1025u);
-  EXPECT_EQ(g.slot.word.load(), static_cast<uint64_t>(t + 1 - kInstagram.epoch_ms) << 10);  // tick t+1, seq 0
+  EXPECT_EQ(g.word.value.load(), static_cast<uint64_t>(t + 1 - kInstagram.epoch_ms) << 10);  // tick t+1, seq 0
 }
 
 TEST(Snowflake, A4097thIdInOneMillisecondWaitsForTheNext) {
@@ -206,50 +238,50 @@ TEST(Snowflake, A4097thIdInOneMillisecondWaitsForTheNext) {
   g.clock.SetMs(t);
   int64_t previous = 0;
   for (int i = 0; i < 4096; ++i) {
-    const int64_t id = g.NextId(33);
+    const int64_t id = g.IssueId(33);
     ASSERT_GT(id, previous);
     previous = id;
   }
   EXPECT_FALSE(g.Next(33).issued);
   g.clock.ns += 400000;  // still the same millisecond: still waiting, for 600 us
-  const Outcome wait = g.Next(33);
+  const NextId wait = g.Next(33);
   EXPECT_FALSE(wait.issued);
   EXPECT_EQ(wait.wait_us, 600);
   g.clock.SetMs(t + 1);
-  const int64_t id = g.NextId(33);
+  const int64_t id = g.IssueId(33);
   EXPECT_GT(id, previous);
   EXPECT_EQ(Decompose(kSnowflake, kSnowflake.epoch_ms, id, 0).unix_ms, t + 1);
 }
 
 TEST(Instagram, EachShardHasItsOwnSequence) {
-  auto slots = std::make_unique<Slot[]>(8192);
+  auto slots = std::make_unique<StateWord[]>(8192);
   FakeClock clock;
-  Stats stats;
+  FamilyStats stats;
   clock.SetMs(1767225600000);
   const Settings settings{kInstagram.epoch_ms, 5000};
   for (int i = 0; i < 1024; ++i) ASSERT_TRUE(Next(kInstagram, settings, {slots.get(), 8192}, stats, clock, 7).issued);
   EXPECT_FALSE(Next(kInstagram, settings, {slots.get(), 8192}, stats, clock, 7).issued);  // shard 7 is used up
-  const Outcome other = Next(kInstagram, settings, {slots.get(), 8192}, stats, clock, 8);  // shard 8 is not
+  const NextId other = Next(kInstagram, settings, {slots.get(), 8192}, stats, clock, 8);  // shard 8 is not
   ASSERT_TRUE(other.issued);
   EXPECT_EQ(Decompose(kInstagram, kInstagram.epoch_ms, other.id, 0).seq, 0);
   const uint64_t tick = static_cast<uint64_t>(1767225600000 - kInstagram.epoch_ms);
-  EXPECT_EQ(slots[7].word.load(), (tick << 10) | 1023);  // shard 7: its last sequence number
-  EXPECT_EQ(slots[8].word.load(), tick << 10);            // shard 8: its first
+  EXPECT_EQ(slots[7].value.load(), (tick << 10) | 1023);  // shard 7: its last sequence number
+  EXPECT_EQ(slots[8].value.load(), tick << 10);            // shard 8: its first
 }
 
 TEST(Layouts, TheFirstIdAtTheEpochIsNotZero) {
   Generator g(kInstagram);
   g.clock.SetMs(kInstagram.epoch_ms);
-  EXPECT_EQ(g.NextId(0), 1);
+  EXPECT_EQ(g.IssueId(0), 1);
 }
 
 TEST(Layouts, ClockBackOneMillisecondCarriesOnFromTheLastTime) {
   Generator g(kInstagram);
   const int64_t t = 1767225600000;
   g.clock.SetMs(t);
-  const int64_t before = g.NextId(3);
+  const int64_t before = g.IssueId(3);
   g.clock.SetMs(t - 1);
-  const int64_t after = g.NextId(3);
+  const int64_t after = g.IssueId(3);
   EXPECT_GT(after, before);
   EXPECT_EQ(Decompose(kInstagram, kInstagram.epoch_ms, after, 0).unix_ms, t);
   EXPECT_EQ(g.stats.regressions.load(), 1u);
@@ -260,22 +292,22 @@ TEST(Layouts, ClockBackTenSecondsIsRefusedBeyondTheLimit) {
   Generator g(kSnowflake, 5000);
   const int64_t t = 1767225600000;
   g.clock.SetMs(t);
-  g.NextId(1);
+  g.IssueId(1);
   g.clock.SetMs(t - 10000);
   try {
     g.Next(1);
     FAIL();
   } catch (const Error& e) {
     EXPECT_EQ(e.kind(), ErrorKind::kClockRegression);
-    EXPECT_STREQ(e.what(), "system clock is 10000 ms behind the last ID issued");
+    EXPECT_STREQ(e.what(), "system clock is 10000 ms behind the last Snowflake ID issued");
     EXPECT_NE(e.hint().find("idgen.max_clock_regression (now 5000 ms)"), std::string::npos) << e.hint();
   }
   // Within a larger limit, the generator rides it out.
   Generator lenient(kSnowflake, 20000);
   lenient.clock.SetMs(t);
-  const int64_t before = lenient.NextId(1);
+  const int64_t before = lenient.IssueId(1);
   lenient.clock.SetMs(t - 10000);
-  EXPECT_GT(lenient.NextId(1), before);
+  EXPECT_GT(lenient.IssueId(1), before);
   EXPECT_EQ(lenient.stats.max_regression_us.load(), 10000000u);
 }
 
@@ -283,12 +315,68 @@ TEST(Layouts, ExhaustedSequenceDuringARegressionWaitsForTheClock) {
   Generator g(kSonyflake);
   const int64_t t = 1767225600000;
   g.clock.SetMs(t);
-  g.NextId(1);
+  g.IssueId(1);
   g.clock.SetMs(t - 1000);  // one second back: 100 ticks of 10 ms
-  for (int i = 0; i < 255; ++i) g.NextId(1);
-  const Outcome wait = g.Next(1);
+  for (int i = 0; i < 255; ++i) g.IssueId(1);
+  const NextId wait = g.Next(1);
   EXPECT_FALSE(wait.issued);
   EXPECT_EQ(wait.wait_us, 1010000);  // until the tick after the last one issued
+}
+
+TEST(Layouts, AnEpochMovedLaterIsNamedAsTheCause) {
+  Generator g(kInstagram);
+  const int64_t t = 1767225600000;
+  g.clock.SetMs(t);
+  g.settings.epoch_ms = kInstagram.epoch_ms - kDay;  // moved a day earlier: safe, IDs jump ahead
+  g.IssueId(3);
+  g.settings.epoch_ms = kInstagram.epoch_ms;  // and back: the last ID now lies a day ahead
+  try {
+    g.Next(3);
+    FAIL();
+  } catch (const Error& e) {
+    EXPECT_EQ(e.kind(), ErrorKind::kClockRegression);
+    EXPECT_STREQ(e.what(), "the last Instagram ID issued lies 86400000 ms ahead of the clock under "
+                           "idgen.instagram_epoch_ms = 1314220021721");
+    EXPECT_NE(e.detail().find("issued under idgen.instagram_epoch_ms = 1314133621721"), std::string::npos) << e.detail();
+    EXPECT_NE(e.hint().find("Set idgen.instagram_epoch_ms back to 1314133621721"), std::string::npos) << e.hint();
+  }
+  g.settings.epoch_ms = kInstagram.epoch_ms - kDay;  // the recovery the hint names, without a restart
+  EXPECT_GT(g.IssueId(3), 0);
+}
+
+TEST(Layouts, AWordRaisedToAMarkPastTheEndIsAnError) {
+  Generator g(kInstagram);
+  g.clock.SetMs(LastMs(kInstagram, kInstagram.epoch_ms));
+  RaiseTo(g.word, WordAt(kInstagram, kInstagram.max_ticks() + 1));
+  EXPECT_EQ(KindOf([&] { g.Next(0); }), ErrorKind::kDatetimeOutOfRange);
+}
+
+TEST(Layouts, ARaisedWordStartsAtItsMark) {
+  Generator g(kSnowflake);
+  const int64_t t = 1767225600000;
+  g.clock.SetMs(t);
+  const uint64_t mark = TickAt(kSnowflake, kSnowflake.epoch_ms, t + 300);  // 300 ms ahead of the clock
+  RaiseTo(g.word, WordAt(kSnowflake, mark));
+  const NextId first = g.Next(1);
+  ASSERT_TRUE(first.issued);
+  EXPECT_EQ(first.tick, mark);
+  EXPECT_EQ(Decompose(kSnowflake, kSnowflake.epoch_ms, first.id, 0).seq, 1);
+  for (int i = 2; i < 4096; ++i) ASSERT_TRUE(g.Next(1).issued);
+  const NextId wait = g.Next(1);  // the mark's tick is used up: wait for the clock to pass it
+  EXPECT_FALSE(wait.issued);
+  EXPECT_EQ(wait.wait_us, 301000);
+  EXPECT_EQ(g.stats.regressions.load(), 4095u);
+}
+
+TEST(Trace, OutOfRangeSaysTheFieldWraps) {
+  try {
+    TickAt(kTrace, 0, -1);
+    FAIL();
+  } catch (const Error& e) {
+    EXPECT_EQ(e.detail(),
+              "TraceId IDs hold times from 1970-01-01 00:00:00.000 UTC (the epoch) on; their 25-bit time field wraps "
+              "every 388 days, so an ID names its time within one wrap period only.");
+  }
 }
 
 TEST(Layouts, ClockBeforeTheEpochOrPastTheEndIsAnError) {
@@ -298,7 +386,7 @@ TEST(Layouts, ClockBeforeTheEpochOrPastTheEndIsAnError) {
   g.clock.SetMs(LastMs(kInstagram, kInstagram.epoch_ms) + 1);
   EXPECT_EQ(KindOf([&] { g.Next(0); }), ErrorKind::kDatetimeOutOfRange);
   g.clock.SetMs(LastMs(kInstagram, kInstagram.epoch_ms));
-  EXPECT_GT(g.NextId(8191), 0);
+  EXPECT_GT(g.IssueId(8191), 0);
 }
 
 TEST(Layouts, ShardOutOfRangeIsRefusedBeforeTouchingTheState) {
@@ -306,14 +394,14 @@ TEST(Layouts, ShardOutOfRangeIsRefusedBeforeTouchingTheState) {
   g.clock.SetMs(1767225600000);
   EXPECT_EQ(KindOf([&] { g.Next(8192); }), ErrorKind::kBadArgument);
   EXPECT_EQ(KindOf([&] { g.Next(-1); }), ErrorKind::kBadArgument);
-  EXPECT_EQ(g.slot.word.load(), 0u);
+  EXPECT_EQ(g.word.value.load(), 0u);
 }
 
 TEST(Layouts, ACustomEpochShiftsTheTimeField) {
   Generator g(kSnowflake);
   g.settings.epoch_ms = 1767225600000;  // 2026-01-01
   g.clock.SetMs(1767225600000 + 5);
-  const int64_t id = g.NextId(2);
+  const int64_t id = g.IssueId(2);
   EXPECT_EQ(id >> 22, 5);
   EXPECT_EQ(Decompose(kSnowflake, g.settings.epoch_ms, id, 0).unix_ms, 1767225600005);
 }

@@ -2,6 +2,8 @@
 
 #include <gtest/gtest.h>
 
+#include <cstdio>
+
 #include <vector>
 #include <string>
 
@@ -29,12 +31,12 @@ std::string Text(const ObjectId& id) {
 uint32_t Counter(const ObjectId& id) { return (uint32_t{id.bytes[9]} << 16) | (uint32_t{id.bytes[10]} << 8) | id.bytes[11]; }
 std::string Unique(const ObjectId& id) { return Text(id).substr(8, 10); }
 
-struct Generator {
+struct Harness {
   FakeClock clock;
   FakeRandom source;
   RandomPool pool{source};
-  Process process;
-  ObjectId Next(long owner = 1) { return objectid::Next(process, clock, pool, owner); }
+  objectid::Generator state;
+  ObjectId Next(long owner = 1) { return objectid::Next(state, clock, pool, owner); }
 };
 
 TEST(ObjectId, SpecVectorsDecode) {
@@ -65,6 +67,27 @@ TEST(ObjectId, RangeOfTimes) {
   }
 }
 
+// The three promises of a time-ordered family: a decoded ObjectId lies in its second, the bound of
+// its decoded time is at or below it, and an ObjectId made at a whole second decodes to it; at
+// every microsecond of a second (every 997th), around the field's edges.
+TEST(ObjectId, DecodesLieInTheirSecondAboveTheirBoundAndRoundTrip) {
+  for (int64_t seconds : {int64_t{0}, int64_t{1350506782}, int64_t{0x7FFFFFFF}, int64_t{0x80000000}, kMaxSeconds}) {
+    for (const char* rest : {"0000000000000000", "ffffffffffffffff"}) {
+      char hex[25];
+      std::snprintf(hex, sizeof hex, "%08llx%s", static_cast<unsigned long long>(seconds), rest);
+      const ObjectId id = Hex(hex);
+      ASSERT_EQ(TimeUs(id), seconds * 1000000) << hex;
+      ASSERT_LE(MinAt(TimeUs(id)), id) << hex;
+    }
+    Harness g;
+    for (int64_t us = 0; us < 1000000; us += 997) {
+      const ObjectId made = At(g.state, seconds * 1000000 + us, g.pool, 1);
+      ASSERT_EQ(TimeUs(made), seconds * 1000000) << seconds << " " << us;
+      ASSERT_LE(MinAt(seconds * 1000000 + us), made);
+    }
+  }
+}
+
 TEST(ObjectId, FormatAndParse) {
   EXPECT_EQ(Text(Hex("507F191E810C19729DE860EA")), "507f191e810c19729de860ea");
   ObjectId id;
@@ -77,7 +100,7 @@ TEST(ObjectId, FormatAndParse) {
 }
 
 TEST(ObjectId, LayoutOfGeneratedIds) {
-  Generator g;
+  Harness g;
   g.clock.ns = int64_t{1350506782} * 1000000000 + 999999999;
   g.source.next = 0x10;  // process value 10 11 12 13 14, counter starts at 0x151617
   const ObjectId id = g.Next();
@@ -86,11 +109,11 @@ TEST(ObjectId, LayoutOfGeneratedIds) {
 }
 
 TEST(ObjectId, CounterWrapsFromFfffffTo000000) {
-  Generator g;
+  Harness g;
   g.clock.ns = int64_t{1350506782} * 1000000000;
-  g.process.owner = 1;  // a state drawn earlier, positioned just before the wrap
-  g.process.counter = 0xFFFFFE;
-  g.process.remaining = 100;
+  g.state.owner = 1;  // a state drawn earlier, positioned just before the wrap
+  g.state.counter = 0xFFFFFE;
+  g.state.remaining = 100;
   EXPECT_EQ(Counter(g.Next()), 0xFFFFFEu);
   EXPECT_EQ(Counter(g.Next()), 0xFFFFFFu);
   EXPECT_EQ(Counter(g.Next()), 0x000000u);
@@ -98,7 +121,7 @@ TEST(ObjectId, CounterWrapsFromFfffffTo000000) {
 }
 
 TEST(ObjectId, AfterTwoToThe24IdsTheProcessValueChanges) {
-  Generator g;
+  Harness g;
   g.clock.ns = int64_t{1350506782} * 1000000000;  // a frozen clock: the hardest case
   const ObjectId first = g.Next();
   std::vector<bool> seen(kCounterSpan);
@@ -117,7 +140,7 @@ TEST(ObjectId, AfterTwoToThe24IdsTheProcessValueChanges) {
 }
 
 TEST(ObjectId, EachProcessDrawsItsOwnValueAfterFork) {
-  Generator g;
+  Harness g;
   g.clock.ns = int64_t{1350506782} * 1000000000;
   const ObjectId parent = g.Next(100);
   const ObjectId child = g.Next(101);
@@ -126,11 +149,11 @@ TEST(ObjectId, EachProcessDrawsItsOwnValueAfterFork) {
 }
 
 TEST(ObjectId, IncreasingWithinAProcessAndASecond) {
-  Generator g;
+  Harness g;
   g.clock.ns = int64_t{1350506782} * 1000000000;
-  g.process.owner = 1;
-  g.process.counter = 5;
-  g.process.remaining = kCounterSpan;
+  g.state.owner = 1;
+  g.state.counter = 5;
+  g.state.remaining = kCounterSpan;
   ObjectId previous = g.Next();
   for (int i = 0; i < 1000; ++i) {
     const ObjectId id = g.Next();
@@ -140,17 +163,17 @@ TEST(ObjectId, IncreasingWithinAProcessAndASecond) {
 }
 
 TEST(ObjectId, BackfillsAndBounds) {
-  Generator g;
+  Harness g;
   const int64_t at = int64_t{1350506782} * 1000000 + 750000;
-  const ObjectId id = At(g.process, at, g.pool, 1);
+  const ObjectId id = At(g.state, at, g.pool, 1);
   EXPECT_EQ(TimeUs(id), int64_t{1350506782} * 1000000);
   EXPECT_LE(MinAt(at), id);
   EXPECT_EQ(Text(MinAt(at)), "507f191e0000000000000000");
-  EXPECT_THROW(At(g.process, -1, g.pool, 1), Error);
+  EXPECT_THROW(At(g.state, -1, g.pool, 1), Error);
 }
 
 TEST(ObjectId, ClockOutsideTheRangeIsAnError) {
-  Generator g;
+  Harness g;
   g.clock.ns = -1;
   EXPECT_THROW(g.Next(), Error);
   g.clock.ns = (kMaxSeconds + 1) * 1000000000;
@@ -158,7 +181,7 @@ TEST(ObjectId, ClockOutsideTheRangeIsAnError) {
 }
 
 TEST(ObjectId, FailingRandomSourceIsAnError) {
-  Generator g;
+  Harness g;
   g.source.mode = FakeRandom::Mode::kFail;
   EXPECT_EQ(testing::KindOf([&] { g.Next(); }), ErrorKind::kRandomFailed);
 }

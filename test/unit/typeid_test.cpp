@@ -124,6 +124,28 @@ TEST(Typeid, TimeOfAnOrderedBodyAndErrorForARandomOne) {
   }
 }
 
+// The three promises through the text of an ordered typeid, in both encodings: for each of the
+// 4096 fractions the decoded time lies in the millisecond and above the UUIDv7 bound; a body made
+// at each microsecond decodes to it.
+TEST(Typeid, OrderedBodiesDecodeExactlyInBothEncodings) {
+  const uint64_t ms = 0x017F22E279B0;
+  for (Encoding encoding : {Encoding::kBase36, Encoding::kBase32}) {
+    for (uint64_t fraction = 0; fraction < uuidv7::kStepsPerMs; ++fraction) {
+      const Uuid id = uuidv7::Compose(ms << 12 | fraction, 0x2AAAAAAAAAAAAAAA);
+      const Text text = Format("post", id, encoding);
+      const int64_t us = TimeUs(text.view());
+      ASSERT_EQ(static_cast<uint64_t>(us / 1000), ms) << fraction;
+      ASSERT_LE(uuidv7::MinAt(us), ParseOrThrow(text.view()).id) << fraction;
+    }
+    FakeRandom source;
+    RandomPool pool(source);
+    for (int64_t us = 0; us < 1000; ++us) {
+      const int64_t at = static_cast<int64_t>(ms) * 1000 + us;
+      ASSERT_EQ(TimeUs(Format("post", uuidv7::At(at, pool, 1), encoding).view()), at);
+    }
+  }
+}
+
 TEST(Typeid, TextOrderIsUuidOrder) {
   // Consecutive UUIDv7 values straddling the 24/25-character boundary of unpadded base36.
   Uuid small = uuidv7::MinAt(0), big = uuidv7::MinAt(int64_t{4} * 365 * 86400 * 1000000 * 1000);

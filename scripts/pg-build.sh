@@ -1,0 +1,81 @@
+#!/usr/bin/env bash
+# Builds a PostgreSQL major from Debian's source package, once, into a cache, and prints the path
+# of its pg_config. Debian's registry has the upstream sources of 17 (suite trixie) and 18 (sid)
+# as source packages: this adds deb-src lines for those suites only (never binary lines), downloads
+# the .orig tarball with apt-get source, and builds it with TAP tests and without what idgen's tests
+# do not need.
+#
+#   scripts/pg-build.sh 17          -> build/pg/17/bin/pg_config
+#   scripts/pg-build.sh 18 asan     -> build/pg/18-asan/bin/pg_config: cassert, ASan and UBSan
+#
+# IDGEN_PG_CACHE moves the cache (default build/pg in the checkout).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+major=${1:?usage: scripts/pg-build.sh <major> [asan]}
+flavor=${2:-}
+cache=$(mkdir -p "${IDGEN_PG_CACHE:-build/pg}" && cd "${IDGEN_PG_CACHE:-build/pg}" && pwd)
+dest="$cache/$major${flavor:+-$flavor}"
+log="$cache/build-$major${flavor:+-$flavor}.log"
+
+if [ -x "$dest/bin/pg_config" ] && [ -f "$dest/.complete" ]; then
+  echo "$dest/bin/pg_config"
+  exit 0
+fi
+
+say() { echo "pg-build: $*" >&2; }
+
+# The source tarball, downloaded once.
+src="$cache/src"
+mkdir -p "$src"
+tarball=$(ls "$src"/postgresql-"$major"_*.orig.tar.bz2 2>/dev/null | head -n 1 || true)
+if [ -z "$tarball" ]; then
+  [ "$(id -u)" -eq 0 ] || { say "run as root once to download the PostgreSQL $major sources"; exit 1; }
+  list=/etc/apt/sources.list.d/idgen-src.sources
+  if ! grep -qs 'trixie sid' "$list"; then
+    say "adding deb-src lines for trixie and sid (sources only) in $list"
+    printf '%s\n' 'Types: deb-src' 'URIs: http://deb.debian.org/debian' 'Suites: trixie sid' 'Components: main' \
+      'Signed-By: /usr/share/keyrings/debian-archive-keyring.gpg' >"$list"
+  fi
+  if ! apt-cache showsrc "postgresql-$major" 2>/dev/null | grep -q '^Package:'; then
+    apt-get update -q >&2
+  fi
+  say "downloading the sources of postgresql-$major"
+  (cd "$src" && apt-get source -q --download-only "postgresql-$major" >&2)
+  tarball=$(ls "$src"/postgresql-"$major"_*.orig.tar.bz2 | head -n 1)
+fi
+version=$(basename "$tarball" | sed -E 's/^postgresql-[0-9]+_(.*)\.orig\.tar\.bz2$/\1/')
+
+# What the build and the TAP framework need, from Debian's packages.
+need=()
+for pkg in bison flex libipc-run-perl make gcc; do
+  dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q 'install ok installed' || need+=("$pkg")
+done
+if [ ${#need[@]} -ne 0 ]; then
+  say "installing ${need[*]}"
+  DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends "${need[@]}" >&2
+fi
+
+work="$cache/work-$major${flavor:+-$flavor}"
+rm -rf "$work" "$dest"
+mkdir -p "$work"
+say "building PostgreSQL $version${flavor:+ ($flavor)} into $dest (log: $log)"
+tar -xjf "$tarball" -C "$work"
+cd "$work"/postgresql-*
+options=(--prefix="$dest" --enable-tap-tests --without-icu --without-readline --without-zlib --without-llvm)
+if [ "$flavor" = asan ]; then
+  san="-fsanitize=address,undefined -fno-sanitize=alignment -fno-omit-frame-pointer"
+  options+=(--enable-cassert --enable-debug CFLAGS="-O1 -g $san" LDFLAGS="$san")
+elif [ -n "$flavor" ]; then
+  say "unknown flavor $flavor"; exit 1
+fi
+start=$(date +%s)
+{
+  ./configure "${options[@]}"
+  make -j"$(nproc)" -s
+  make -s install
+  make -s -C contrib/pg_stat_statements install
+} >"$log" 2>&1 || { say "build failed; the end of $log:"; tail -n 40 "$log" >&2; exit 1; }
+echo "$version" >"$dest/.complete"
+cd "$cache" && rm -rf "$work"
+say "PostgreSQL $version built in $(( $(date +%s) - start )) s"
+echo "$dest/bin/pg_config"

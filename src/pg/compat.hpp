@@ -1,0 +1,99 @@
+// Every difference between the PostgreSQL majors that idgen builds for (15, 16, 17, 18), in one
+// place: the rest of src/pg calls these and never tests PG_VERSION_NUM itself.
+#pragma once
+
+#include "pg/pg.hpp"
+
+extern "C" {
+#include "utils/guc_tables.h"
+#include "utils/wait_event.h"
+#if PG_VERSION_NUM >= 170000
+#include "storage/dsm_registry.h"
+#include "storage/procnumber.h"
+#else
+#include "storage/backendid.h"
+#endif
+}
+
+namespace idgen::pg::compat {
+
+// The index of this process among the MaxBackends backends (0-based), or -1 when it has none.
+inline int ProcIndex() {
+#if PG_VERSION_NUM >= 170000
+  return MyProcNumber;  // INVALID_PROC_NUMBER is -1
+#else
+  return MyBackendId == InvalidBackendId ? -1 : MyBackendId - 1;
+#endif
+}
+
+// Memory for GUC values and "extra" data: PostgreSQL 16 and later free it with their own
+// allocator, 15 with free().
+inline void* GucMalloc(size_t size) {
+#if PG_VERSION_NUM >= 160000
+  return guc_malloc(LOG, size);
+#else
+  return malloc(size);
+#endif
+}
+
+inline char* GucStrdup(const char* text) {
+#if PG_VERSION_NUM >= 160000
+  return guc_strdup(LOG, text);
+#else
+  return strdup(text);
+#endif
+}
+
+inline void GucFree(void* pointer) {
+#if PG_VERSION_NUM >= 160000
+  guc_free(pointer);
+#else
+  free(pointer);
+#endif
+}
+
+// Every GUC record of this process, placeholders included.
+inline config_generic** GucVariables(int* count) {
+#if PG_VERSION_NUM >= 160000
+  return get_guc_variables(count);
+#else
+  *count = GetNumConfigOptions();
+  return get_guc_variables();
+#endif
+}
+
+// The wait event of a session waiting for the clock: its own name from PostgreSQL 17 (custom wait
+// events), the generic "Extension" before.
+inline uint32 ClockWaitEvent() {
+#if PG_VERSION_NUM >= 170000
+  static uint32 event = 0;
+  if (event == 0) event = WaitEventExtensionNew("IdgenWaitForClock");
+  return event;
+#else
+  return PG_WAIT_EXTENSION;
+#endif
+}
+
+// A named DSM segment shared by every backend (PostgreSQL 17's DSM registry), or nullptr before 17,
+// where shared state needs shared_preload_libraries.
+inline constexpr bool kHasNamedSegments = PG_VERSION_NUM >= 170000;
+
+inline void* NamedSegment(const char* name, size_t size, void (*init)(void*), bool* found) {
+#if PG_VERSION_NUM >= 170000
+  return GetNamedDSMSegment(name, size, init, found);
+#else
+  (void)name, (void)size, (void)init, (void)found;
+  return nullptr;
+#endif
+}
+
+// Abbreviated sort keys of 8 bytes need a Datum of 8 bytes (64-bit platforms).
+inline constexpr bool kDatumHoldsEightBytes = SIZEOF_DATUM == 8;
+
+// Input functions report bad text with ereturn() (soft errors from PostgreSQL 16); before 16 it
+// is a plain ereport.
+#if PG_VERSION_NUM < 160000
+#define ereturn(context, dummy_value, ...) ereport(ERROR, __VA_ARGS__)
+#endif
+
+}  // namespace idgen::pg::compat

@@ -1,0 +1,44 @@
+// The settings of idgen (GUCs named idgen.*): their definitions, hooks and values, and what idgen
+// does when the configuration gives one that it cannot use.
+#pragma once
+
+#include <cstdint>
+#include <string_view>
+
+#include "pg/family.hpp"
+
+namespace idgen::pg::settings {
+
+// _PG_init: defines every setting, then checks the idgen.* lines that the configuration gave
+// before the library was loaded, and reserves the prefix.
+void Define();
+
+// What reads settings, for CheckConfigured: each family with state, and the keyed functions.
+inline constexpr uint32_t Of(Family family) { return uint32_t{1} << family; }
+inline constexpr uint32_t kTokens = uint32_t{1} << 24;
+inline constexpr uint32_t kPublicIds = uint32_t{1} << 25;
+
+// Refuses (55000, with the file, line and value in the message) when the configuration gave a
+// setting that one of these consumers reads and PostgreSQL rejected it, or an idgen.* setting that
+// does not exist: a generator never falls back to a default that could repeat another server's IDs.
+void CheckConfigured(uint32_t consumers);
+
+extern int node_id;                  // idgen.node_id: 0..65535, each family checks its own width
+extern int max_clock_regression_ms;  // idgen.max_clock_regression
+int64_t EpochMs(Family family);      // idgen.<family>_epoch_ms, for the families with an epoch
+
+// idgen.instagram_shards: whether this server owns the shard, and the setting's text for messages.
+bool OwnsShard(int64_t shard);
+const char* InstagramShards();
+
+// The secrets (idgen.token_secret, idgen.public_id_key): empty when unset. The GUC machinery never
+// holds them: SHOW, pg_settings and the reload log see a mask.
+enum class Secret { kTokenSecret, kPublicIdKey };
+std::string_view SecretValue(Secret secret);
+const char* SecretName(Secret secret);
+
+// idgen.debug_fault: makes the random source fail, for the tests of the error door.
+enum DebugFault { kNoFault, kFaultRandom, kFaultMemory, kFaultInternal };
+int DebugFaultNow();
+
+}  // namespace idgen::pg::settings

@@ -1,0 +1,184 @@
+// The shared state of the generators, the per-backend counters, and idgen.stats().
+#include "pg/shared.hpp"
+
+#include <memory>
+#include <new>
+
+#include "pg/compat.hpp"
+#include "pg/guard.hpp"
+
+extern "C" {
+#include "storage/ipc.h"
+#include "storage/shmem.h"
+#include "utils/tuplestore.h"
+}
+
+namespace idgen::pg {
+
+namespace {
+
+// The values issued by one backend, per family.
+struct alignas(64) Counters {
+  std::atomic<uint64_t> issued[kFamilyCount];
+};
+
+SharedState* shared = nullptr;
+Counters* shared_counters = nullptr;  // MaxBackends of them, after the shared state
+int shared_counter_count = 0;
+SharedState local_state;  // PostgreSQL 15 and 16 without preload
+Counters local_counters;
+
+size_t SharedSize() { return alignof(SharedState) + sizeof(SharedState) + sizeof(Counters) * MaxBackends; }
+
+// Lays the state out in raw memory of SharedSize() bytes, once for the whole server.
+void Initialize(void* raw) {
+  size_t space = SharedSize();
+  void* aligned = std::align(alignof(SharedState), sizeof(SharedState), raw, space);
+  auto* state = new (aligned) SharedState();
+  state->lock_tranche = LWLockNewTrancheId();
+  for (LWLockPadded& lock : state->family_locks) LWLockInitialize(&lock.lock, state->lock_tranche);
+  LWLockInitialize(&state->databases_lock.lock, state->lock_tranche);
+  auto* counters = reinterpret_cast<Counters*>(state + 1);
+  for (int i = 0; i < MaxBackends; ++i) new (&counters[i]) Counters();
+}
+
+void Attach(void* raw) {
+  size_t space = SharedSize();
+  void* aligned = std::align(alignof(SharedState), sizeof(SharedState), raw, space);
+  shared = static_cast<SharedState*>(aligned);
+  shared_counters = reinterpret_cast<Counters*>(shared + 1);
+  shared_counter_count = MaxBackends;
+  LWLockRegisterTranche(shared->lock_tranche, "idgen");
+}
+
+// ---- PostgreSQL 15 and 16: shared memory of a preloaded library --------------------------------
+
+shmem_request_hook_type previous_shmem_request = nullptr;
+shmem_startup_hook_type previous_shmem_startup = nullptr;
+
+void RequestShmem() {
+  if (previous_shmem_request != nullptr) previous_shmem_request();
+  RequestAddinShmemSpace(SharedSize());
+}
+
+void StartShmem() {
+  if (previous_shmem_startup != nullptr) previous_shmem_startup();
+  LWLockAcquire(AddinShmemInitLock, LW_EXCLUSIVE);
+  bool found = false;
+  void* raw = ShmemInitStruct("idgen", SharedSize(), &found);
+  if (!found) Initialize(raw);
+  Attach(raw);
+  LWLockRelease(AddinShmemInitLock);
+}
+
+// ---- PostgreSQL 17 and later: a named DSM segment, preloaded or not ------------------------------
+
+void AttachSegment() {
+  bool found = false;
+  void* raw = compat::NamedSegment("idgen", SharedSize(), Initialize, &found);
+  if (raw != nullptr) Attach(raw);
+}
+
+}  // namespace
+
+std::span<StateWord> SharedState::words(Family family) {
+  switch (family) {
+    case kFamilyUuidv7:
+      return {&uuidv7, 1};
+    case kFamilyInstagram:
+      return instagram;
+    case kFamilySnowflake:
+      return {&snowflake, 1};
+    case kFamilySonyflake:
+      return {&sonyflake, 1};
+    case kFamilyTrace:
+      return {&trace, 1};
+    case kFamilyCount:
+      break;
+  }
+  return {};
+}
+
+void RequestSharedState() {
+  if (compat::kHasNamedSegments) return;  // 17 and later attach to a named segment on first use
+  previous_shmem_request = shmem_request_hook;
+  shmem_request_hook = RequestShmem;
+  previous_shmem_startup = shmem_startup_hook;
+  shmem_startup_hook = StartShmem;
+}
+
+StateRef GeneratorState() {
+  if (likely(shared != nullptr)) return {*shared, true};
+  if (compat::kHasNamedSegments && IsUnderPostmaster) {
+    AttachSegment();
+    if (shared != nullptr) return {*shared, true};
+  }
+  return {local_state, false};
+}
+
+void CountIssued(Family family) {
+  const int index = compat::ProcIndex();
+  Counters& mine = index >= 0 && index < shared_counter_count ? shared_counters[index] : local_counters;
+  std::atomic<uint64_t>& n = mine.issued[family];
+  n.store(n.load(std::memory_order_relaxed) + 1, std::memory_order_relaxed);
+}
+
+DatabaseLeases& MyDatabaseLeases(SharedState& state) {
+  static DatabaseLeases* mine = nullptr;
+  static SharedState* of = nullptr;
+  if (likely(mine != nullptr && of == &state)) return *mine;
+  LWLockAcquire(&state.databases_lock.lock, LW_EXCLUSIVE);
+  DatabaseLeases* found = nullptr;
+  for (DatabaseLeases& entry : state.databases) {
+    const uint32_t database = entry.database.load(std::memory_order_relaxed);
+    if (database == MyDatabaseId) {
+      found = &entry;
+      break;
+    }
+    if (database == 0) {
+      entry.database.store(MyDatabaseId, std::memory_order_release);
+      found = &entry;
+      break;
+    }
+  }
+  LWLockRelease(&state.databases_lock.lock);
+  if (found == nullptr) {
+    ereport(ERROR, errcode(ERRCODE_CONFIGURATION_LIMIT_EXCEEDED),
+            errmsg("idgen tracks the durable marks of at most %d databases since the server started", kMaxDatabases),
+            errhint("Restart the server, or generate IDs in fewer databases of it."));
+  }
+  mine = found;
+  of = &state;
+  return *found;
+}
+
+}  // namespace idgen::pg
+
+using namespace idgen::pg;
+
+// idgen.stats(): per family, the values issued and the rare events, cluster-wide when shared.
+IDGEN_FUNCTION(idgen_stats) {
+  InitMaterializedSRF(fcinfo, 0);
+  auto* rsinfo = reinterpret_cast<ReturnSetInfo*>(fcinfo->resultinfo);
+  const StateRef ref = GeneratorState();
+  for (int family = 0; family < kFamilyCount; ++family) {
+    uint64_t issued = local_counters.issued[family].load(std::memory_order_relaxed);
+    for (int i = 0; i < shared_counter_count; ++i) {
+      issued += shared_counters[i].issued[family].load(std::memory_order_relaxed);
+    }
+    const idgen::FamilyStats& stats = ref.state.stats[family];
+    auto* max_regression = static_cast<Interval*>(palloc0(sizeof(Interval)));
+    max_regression->time = static_cast<int64>(stats.max_regression_us.load(std::memory_order_relaxed));
+    Datum values[6] = {
+        CStringGetTextDatum(kFamilyNames[family]),
+        CStringGetTextDatum(ref.shared ? "cluster" : "backend"),
+        Int64GetDatum(static_cast<int64>(issued)),
+        Int64GetDatum(static_cast<int64>(stats.waits.load(std::memory_order_relaxed))),
+        Int64GetDatum(static_cast<int64>(stats.regressions.load(std::memory_order_relaxed))),
+        IntervalPGetDatum(max_regression),
+    };
+    bool nulls[6] = {};
+    tuplestore_putvalues(rsinfo->setResult, rsinfo->setDesc, values, nulls);
+  }
+  PG_RETURN_NULL();
+}
