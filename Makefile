@@ -1,53 +1,47 @@
 # idgen: unique IDs generated inside PostgreSQL.
 #
 #   make demo   build, install, and show idgen on a throwaway cluster
-#   make test   unit tests, regression tests and multi-session tests
+#   make test   unit tests, then regression, multi-session and TAP tests on PostgreSQL 15, 17, 18
 #
 # Both install the build dependencies when they are missing (apt-get), so that a fresh Debian
 # machine with PostgreSQL needs nothing else. The rest is plain PGXS: make, make install,
-# make installcheck (against a running server that preloads idgen).
-
-EXTENSION  = idgen
-MODULE_big = idgen
-DATA       = $(wildcard sql/idgen--*.sql)
-
-CORE_SRCS = $(sort $(wildcard src/core/*.cpp))
-PG_SRCS   = $(sort $(wildcard src/pg/*.cpp))
-OBJS      = $(CORE_SRCS:.cpp=.o) $(PG_SRCS:.cpp=.o)
-SRC_HPP = $(wildcard src/core/*.hpp src/pg/*.hpp)
-
-PG_CPPFLAGS = -Isrc
-PG_CXXFLAGS = -std=c++20 -O2 -Wno-register -Wno-missing-field-initializers
-SHLIB_LINK  = -lstdc++
-# The server was built with LLVM JIT; PGXS would try to emit bitcode for C++ files.
-override with_llvm := no
-
-# Regression tests that need the library preloaded (the default); test/run.sh also runs
-# REGRESS_NOT_PRELOADED against a server that does not preload it.
-REGRESS = extension guard uuidv7 layout typeid token codec objectid
-REGRESS_NOT_PRELOADED = not_preloaded
-REGRESS_OPTS = --inputdir=. --outputdir=build/regress
-EXTRA_CLEAN = build
+# make installcheck, for the server of PG_CONFIG (make PG_CONFIG=/usr/lib/postgresql/17/bin/pg_config).
+# The objects of each major live in their own directory, build/pg<major>-idgen/.
 
 PG_CONFIG ?= pg_config
-PGXS := $(shell $(PG_CONFIG) --pgxs 2>/dev/null)
-ifneq ($(wildcard $(PGXS)),)
-include $(PGXS)
-$(OBJS): $(SRC_HPP)
-endif
+SRC := $(dir $(firstword $(MAKEFILE_LIST)))
+
+# The regression tests (sql/<name>.sql, expected/<name>.out): those that need idgen's state shared
+# (preloaded, or any server from 17 on), and the one that checks a server that does not preload it.
+REGRESS = extension guard uuidv7 uuidv7_core layout typeid token codec objectid
+REGRESS_NOT_PRELOADED = not_preloaded
+
+ifeq ($(SRC),./)
+# ---- in the source tree: PGXS targets run out of tree, one directory per major ------------------
+
+PG_MAJOR := $(shell $(PG_CONFIG) --version 2>/dev/null | sed -E 's/^PostgreSQL ([0-9]+).*/\1/')
+OBJDIR := build/pg$(PG_MAJOR)-idgen
+
+.PHONY: all install uninstall installcheck clean deps unit demo test bench fuzz
+all install uninstall installcheck:
+	@test -n "$(PG_MAJOR)" || { echo "no PostgreSQL at PG_CONFIG=$(PG_CONFIG) (make deps installs one)" >&2; exit 1; }
+	@mkdir -p $(OBJDIR)
+	@$(MAKE) --no-print-directory -C $(OBJDIR) -f $(CURDIR)/Makefile PG_CONFIG=$(PG_CONFIG) $@
+
+clean:
+	rm -rf build
 
 # ---- unit tests: the pure cores, no server ---------------------------------------------------
 
+CORE_SRCS = $(sort $(wildcard src/core/*.cpp))
 UNIT_SRCS = $(sort $(wildcard test/unit/*_test.cpp))
 UNIT_CXXFLAGS = -std=c++20 -O1 -g -Wall -Wextra -Isrc -Itest/unit -fsanitize=address,undefined -fno-sanitize-recover=all
 
-build/unit_tests: $(CORE_SRCS) $(UNIT_SRCS) $(SRC_HPP) $(wildcard test/unit/*.hpp)
+build/unit_tests: $(CORE_SRCS) $(UNIT_SRCS) $(wildcard src/core/*.hpp test/unit/*.hpp)
 	@mkdir -p build
 	g++ $(UNIT_CXXFLAGS) $(CORE_SRCS) $(UNIT_SRCS) -lgtest -lgtest_main -pthread -o $@
 
 # ---- the README's commands -------------------------------------------------------------------
-
-.PHONY: deps unit demo test bench
 
 print-%:
 	@echo $($*)
@@ -64,10 +58,36 @@ demo: deps
 	@scripts/demo.sh
 
 test: deps
-	@$(MAKE) --no-print-directory install
 	@$(MAKE) --no-print-directory build/unit_tests
-	@REGRESS="$(REGRESS)" REGRESS_NOT_PRELOADED="$(REGRESS_NOT_PRELOADED)" test/run.sh
+	@test/run.sh
 
 bench: deps
 	@$(MAKE) --no-print-directory install
 	@scripts/bench.sh
+
+else
+# ---- out of tree (build/pg<major>-idgen): plain PGXS -------------------------------------------
+
+EXTENSION  = idgen
+MODULE_big = idgen
+DATA       = $(patsubst $(SRC)%,%,$(wildcard $(SRC)sql/idgen--*.sql))
+OBJS       = $(patsubst $(SRC)%.cpp,%.o,$(sort $(wildcard $(SRC)src/core/*.cpp $(SRC)src/pg/*.cpp)))
+
+PG_CPPFLAGS = -I$(SRC)src
+PG_CXXFLAGS = -std=c++20 -O2 -Wno-register -Wno-missing-field-initializers
+SHLIB_LINK  = -lstdc++
+# The server may have been built with LLVM JIT; PGXS would try to emit bitcode for C++ files.
+override with_llvm := no
+
+# make installcheck: REGRESS against your own running server that preloads idgen (or any 17+ server).
+REGRESS_OPTS = --inputdir=$(SRC)
+
+VPATH := $(SRC)
+PGXS := $(shell $(PG_CONFIG) --pgxs)
+include $(PGXS)
+
+# (absolute, or VPATH would find the source tree's directories)
+$(OBJS): $(wildcard $(SRC)src/core/*.hpp $(SRC)src/pg/*.hpp) | $(CURDIR)/src/core $(CURDIR)/src/pg
+$(CURDIR)/src/core $(CURDIR)/src/pg:
+	@mkdir -p $@
+endif

@@ -47,7 +47,7 @@ version=$(basename "$tarball" | sed -E 's/^postgresql-[0-9]+_(.*)\.orig\.tar\.bz
 
 # What the build and the TAP framework need, from Debian's packages.
 need=()
-for pkg in bison flex libipc-run-perl make gcc; do
+for pkg in libipc-run-perl make gcc; do
   dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q 'install ok installed' || need+=("$pkg")
 done
 if [ ${#need[@]} -ne 0 ]; then
@@ -73,7 +73,6 @@ start=$(date +%s)
   ./configure "${options[@]}"
   make -j"$(nproc)" -s
   make -s install
-  make -s -C contrib/pg_stat_statements install
 } >"$log" 2>&1 || { say "build failed; the end of $log:"; tail -n 40 "$log" >&2; exit 1; }
 echo "$version" >"$dest/.complete"
 cd "$cache" && rm -rf "$work"

@@ -127,5 +127,5 @@ DROP EXTENSION idgen;
 RESET ROLE;
 REVOKE CREATE ON DATABASE idgen_regression FROM idgen_db_owner;
 DROP SCHEMA app;
+DROP SCHEMA idgen;  -- first: from PostgreSQL 17, its initial privileges name the role
 DROP ROLE idgen_db_owner;
-DROP SCHEMA idgen;

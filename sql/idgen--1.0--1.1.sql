@@ -181,7 +181,7 @@ SELECT pg_catalog.pg_extension_config_dump('idgen.trace_mark', '');
 
 ---------------------------------------------------------------------------------------------------
 -- ObjectId, usable like a built-in type. Its comparison operators move to pg_catalog, which every
--- search_path searches first: `WHERE id = '507f…'` works with the default search_path, and no
+-- search_path searches first: `WHERE id = '507f...'` works with the default search_path, and no
 -- operator planted in another schema can take their place. They keep their OIDs, so indexes and
 -- operator classes built on them are untouched. min() and max() join them there.
 ---------------------------------------------------------------------------------------------------
@@ -224,3 +224,23 @@ CREATE OPERATOR CLASS idgen.objectid_minmax_ops DEFAULT FOR TYPE idgen.objectid 
 COMMENT ON OPERATOR CLASS idgen.objectid_minmax_ops USING brin IS
 'default BRIN (minmax) operator class of objectid: a tiny index for time ranges of append-only tables';
 COMMENT ON OPERATOR FAMILY idgen.objectid_minmax_ops USING brin IS 'BRIN minmax operators of objectid';
+
+---------------------------------------------------------------------------------------------------
+-- idgen.stats tells the generator's own lead (UUIDv7 beyond 65,536 per millisecond) from a step
+-- back of the clock.
+---------------------------------------------------------------------------------------------------
+
+DROP VIEW idgen.stats;
+DROP FUNCTION idgen.stats();
+CREATE FUNCTION idgen.stats(
+    OUT family text, OUT scope text, OUT issued bigint, OUT exhaustion_waits bigint,
+    OUT clock_regressions bigint, OUT max_clock_regression interval, OUT max_lead interval)
+RETURNS SETOF record
+AS 'MODULE_PATHNAME', 'idgen_stats'
+LANGUAGE C VOLATILE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION idgen.stats() IS
+'per generator family: IDs issued; waits for the clock (a used-up sequence, or UUIDv7 one millisecond ahead); calls that found the clock stepped back behind the last ID, and the largest such step; the furthest a value ran ahead of the clock by its own count';
+CREATE VIEW idgen.stats AS SELECT * FROM idgen.stats();
+GRANT SELECT ON idgen.stats TO PUBLIC;
+COMMENT ON VIEW idgen.stats IS
+'per generator family: IDs issued, waits for the clock, steps back of the clock, the generator''s own lead; cluster-wide when the state is shared, this session''s otherwise';

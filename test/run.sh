@@ -1,96 +1,146 @@
 #!/usr/bin/env bash
-# Every test of idgen: unit tests, then on a throwaway cluster with idgen preloaded the regression
-# and multi-session tests, then the same cluster restarted without preload for the fallbacks, then
-# the bench in smoke mode.
-# Exits non-zero when anything failed, after printing what failed.
+# Every test of idgen. The unit tests once; then, for each PostgreSQL major (15 from Debian; 17 and
+# 18 built once from Debian's source packages into build/pg/), idgen built and installed for it and:
+# the regression and multi-session tests on a throwaway cluster that preloads idgen, the same
+# cluster restarted without preload, and the TAP tests (restarts, crashes, clock steps, standbys,
+# many servers). Then the bench in smoke mode. Prints the time of each part, and exits non-zero
+# when anything failed, after printing what failed.
 #
-#   test/run.sh                      everything (what `make test` runs, after building)
-#   ONLY="uuidv7 guard" test/run.sh  only these regression and multi-session tests (by name)
+#   test/run.sh                          everything (what `make test` runs)
+#   MAJORS="17" test/run.sh              one major
+#   ONLY="uuidv7 guard" test/run.sh      only these regression, multi-session and TAP tests (by name)
 #   GTEST_FILTER='Uuidv7*' test/run.sh   only these unit tests (GoogleTest's own variable)
+#   PER_CLIENT=1000 test/run.sh          smaller multi-session tests, for a quick run
 set -uo pipefail
 cd "$(dirname "$0")/.."
-source scripts/cluster.sh
-
-REGRESS=${REGRESS:-$(make -s print-REGRESS)}
-REGRESS_NOT_PRELOADED=${REGRESS_NOT_PRELOADED:-$(make -s print-REGRESS_NOT_PRELOADED)}
+ROOT=$PWD
+MAJORS=${MAJORS:-15 17 18}
 ONLY=${ONLY:-}
-PG_REGRESS="$("$PG_CONFIG" --pkglibdir)/pgxs/src/test/regress/pg_regress"
-failed=()
+REGRESS=$(make -s print-REGRESS)
+REGRESS_NOT_PRELOADED=$(make -s print-REGRESS_NOT_PRELOADED)
+FAILURES=$ROOT/build/test-failures
+TIMES=$ROOT/build/test-times
+mkdir -p build
+: >"$FAILURES"
+: >"$TIMES"
 
 step() { printf '\n== %s\n' "$*"; }
+failed() { echo "$*" >>"$FAILURES"; }
+selected() { [ -z "$ONLY" ] || [[ " $ONLY " == *" $1 "* ]]; }
+only() {  # the names among "$@" selected by ONLY
+  local t
+  for t in "$@"; do selected "$t" && echo "$t"; done
+}
+# timed <label> <command...>: runs the command and records how long it took.
+timed() {
+  local label=$1 start=$SECONDS
+  shift
+  "$@"
+  local status=$?
+  printf '%-44s %5d s\n' "$label" $((SECONDS - start)) >>"$TIMES"
+  return $status
+}
+
+# The server reads idgen's files from the checkout (17 and 18 install into build/pg/) as the
+# unprivileged user that runs it: the checkout must be traversable (a fresh mktemp -d is not).
+if [ "$(id -u)" -eq 0 ] && [ "$(stat -c %a "$ROOT" | cut -c3)" != 5 ] && [ "$(stat -c %a "$ROOT" | cut -c3)" != 7 ]; then
+  chmod o+rx "$ROOT"
+fi
+
+pg_config_for() {  # the pg_config of a major: Debian's 15, or a build from source in build/pg/
+  if [ "$1" = 15 ]; then
+    echo /usr/lib/postgresql/15/bin/pg_config
+  else
+    scripts/pg-build.sh "$1"
+  fi
+}
 
 run_unit() {
   step "unit tests"
-  build/unit_tests --gtest_brief=1 || failed+=("unit tests")
+  build/unit_tests --gtest_brief=1 || failed "unit tests"
 }
 
-run_regress() {  # run_regress <label> <tests...>
-  local label=$1
-  shift
-  [ $# -eq 0 ] && return
-  step "regression tests ($label): $*"
-  local out="build/regress/$label"
-  rm -rf "$out" && mkdir -p "$out"
-  if ! "$PG_REGRESS" --inputdir=. --outputdir="$out" --bindir="$PG_BIN" --host="$PGHOST" --port="$PGPORT" \
-      --user="$PGUSER" --dbname=idgen_regression "$@"; then
-    failed+=("regression tests ($label)")
-    [ -f "$out/regression.diffs" ] && cat "$out/regression.diffs"
-  fi
-}
+# ---- one major -------------------------------------------------------------------------------
 
-run_multi() {  # run_multi <preloaded|not_preloaded>
-  local script name
-  for script in test/multi/*.sh; do
-    name=$(basename "$script" .sh)
-    [ "$name" = lib ] || [ "$name" = restart ] && continue
-    if [ -n "$ONLY" ] && [[ " $ONLY " != *" $name "* ]]; then continue; fi
-    step "multi-session test $name ($1)"
-    if ! IDGEN_MODE=$1 bash "$script"; then
-      failed+=("multi-session $name ($1)")
+suite() {  # runs in a subshell with PG_CONFIG set; the cluster goes away with it
+  local major=$1
+  source scripts/cluster.sh
+  local pg_regress
+  pg_regress="$(dirname "$("$PG_CONFIG" --pgxs)")/../test/regress/pg_regress"
+
+  run_regress() {  # run_regress <label> <tests...>
+    local label=$1
+    shift
+    [ $# -eq 0 ] && return
+    step "PostgreSQL $major: regression tests ($label): $*"
+    local out="build/regress/$major/$label"
+    rm -rf "$out" && mkdir -p "$out"
+    if ! "$pg_regress" --inputdir=. --outputdir="$out" --bindir="$PG_BIN" --host="$PGHOST" --port="$PGPORT" \
+        --user="$PGUSER" --dbname=idgen_regression "$@"; then
+      failed "PostgreSQL $major: regression tests ($label)"
+      [ -f "$out/regression.diffs" ] && cat "$out/regression.diffs"
     fi
-  done
-}
+  }
 
-only() {  # the tests among "$@" selected by ONLY
-  local t
-  for t in "$@"; do
-    if [ -z "$ONLY" ] || [[ " $ONLY " == *" $t "* ]]; then echo "$t"; fi
-  done
-}
+  run_multi() {  # run_multi <preloaded|not_preloaded>
+    local script name
+    for script in test/multi/*.sh; do
+      name=$(basename "$script" .sh)
+      [ "$name" = lib ] && continue
+      selected "$name" || continue
+      step "PostgreSQL $major: multi-session test $name ($1)"
+      IDGEN_MODE=$1 IDGEN_MAJOR=$major bash "$script" || failed "PostgreSQL $major: multi-session $name ($1)"
+    done
+  }
 
-run_unit
+  step "PostgreSQL $major: a cluster with shared_preload_libraries = 'idgen'"
+  cluster_start preload || { failed "PostgreSQL $major: the cluster did not start"; return; }
+  # shellcheck disable=SC2046
+  timed "PostgreSQL $major: regression, preloaded" run_regress preloaded $(only $REGRESS)
+  timed "PostgreSQL $major: multi-session, preloaded" run_multi preloaded
 
-step "cluster with shared_preload_libraries = 'idgen'"
-cluster_start preload || exit 1
-# shellcheck disable=SC2046
-run_regress preloaded $(only $REGRESS)
-run_multi preloaded
+  step "PostgreSQL $major: the same cluster restarted without preloading idgen"
+  cluster_start no-preload || { failed "PostgreSQL $major: the cluster did not restart"; return; }
+  # shellcheck disable=SC2046
+  timed "PostgreSQL $major: regression, not preloaded" run_regress not_preloaded $(only $REGRESS_NOT_PRELOADED)
+  timed "PostgreSQL $major: multi-session, not preloaded" run_multi not_preloaded
+  cluster_stop
 
-if [ -z "$ONLY" ] || [[ " $ONLY " == *" restart "* ]]; then
-  step "restart and crash"
-  if ! { IDGEN_PHASE=before bash test/multi/restart.sh && cluster_start preload &&
-         IDGEN_PHASE=restarted bash test/multi/restart.sh && cluster_crash_restart &&
-         IDGEN_PHASE=crashed bash test/multi/restart.sh; }; then
-    failed+=("restart and crash")
+  timed "PostgreSQL $major: TAP tests" test/tap/run.sh "$major" || failed "PostgreSQL $major: TAP tests"
+  if [ -s "$FAILURES" ] && grep -q "PostgreSQL $major" "$FAILURES"; then
+    echo "server log of PostgreSQL $major: the last lines"
+    cluster_log | tail -n 30
   fi
-fi
+}
 
-step "the same cluster restarted without preloading idgen"
-cluster_start no-preload || exit 1
-# shellcheck disable=SC2046
-run_regress not_preloaded $(only $REGRESS_NOT_PRELOADED)
-run_multi not_preloaded
+timed "unit tests" run_unit
 
-if [ -z "$ONLY" ] || [[ " $ONLY " == *" bench "* ]]; then
+for major in $MAJORS; do
+  step "PostgreSQL $major: build PostgreSQL (when not cached) and idgen"
+  if ! pg_config=$(timed "PostgreSQL $major: build of the server" pg_config_for "$major"); then
+    failed "PostgreSQL $major: could not build the server"
+    continue
+  fi
+  if ! timed "PostgreSQL $major: build of idgen" make -s install PG_CONFIG="$pg_config" >/dev/null; then
+    failed "PostgreSQL $major: could not build idgen"
+    continue
+  fi
+  (PG_CONFIG=$pg_config suite "$major")
+done
+
+if selected bench; then
   step "bench, smoke mode (tiny sizes, its own cluster): make bench cannot rot"
-  scripts/bench.sh --smoke >build/bench-smoke.log 2>&1 || { failed+=("bench smoke"); tail -n 20 build/bench-smoke.log; }
+  timed "bench, smoke mode" scripts/bench.sh --smoke >build/bench-smoke.log 2>&1 ||
+    { failed "bench smoke"; tail -n 20 build/bench-smoke.log; }
 fi
 
 echo
-if [ ${#failed[@]} -ne 0 ]; then
-  echo "FAILED: ${failed[*]}"
-  echo "server log: the last lines"
-  cluster_log | tail -n 30
+echo "time of each part:"
+cat "$TIMES"
+if [ -s "$FAILURES" ]; then
+  echo
+  echo "FAILED:"
+  sed 's/^/  /' "$FAILURES"
   exit 1
 fi
 echo "all tests passed"

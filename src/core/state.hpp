@@ -33,6 +33,7 @@ struct FamilyStats {
   std::atomic<uint64_t> waits{0};              // the caller waited for the clock (sequence exhausted, or lead)
   std::atomic<uint64_t> regressions{0};        // calls that found the clock stepped back behind the word
   std::atomic<uint64_t> max_regression_us{0};  // the largest such gap
+  std::atomic<uint64_t> max_lead_us{0};        // the furthest a value ran ahead of the clock by its own count
   std::atomic<int64_t> word_epoch_ms{kNoEpoch};  // layouts: the epoch of the last value issued
 };
 
@@ -54,6 +55,7 @@ struct NextWord {
 };
 
 void RecordRegression(FamilyStats& stats, uint64_t regression_ticks, const AdvanceRules& rules) noexcept;
+void RecordLead(FamilyStats& stats, uint64_t lead_ticks, const AdvanceRules& rules) noexcept;
 
 // now_ticks() reads the clock, in ticks. It is read after the word, and again after every failed
 // compare-and-swap, so a clock reading that is behind the word is a step back of the clock (or a
@@ -76,7 +78,11 @@ NextWord Advance(StateWord& state, FamilyStats& stats, const AdvanceRules& rules
       return NextWord{NextWord::kWait, 0, next_tick - rules.max_lead, 0};
     }
     if (state.value.compare_exchange_weak(old, next, std::memory_order_acq_rel, std::memory_order_acquire)) {
-      if (stepped_back) RecordRegression(stats, regression, rules);
+      if (stepped_back) {
+        RecordRegression(stats, regression, rules);
+      } else if (next_tick > now) {
+        RecordLead(stats, next_tick - now, rules);
+      }
       return NextWord{NextWord::kIssued, next, 0, 0};
     }
   }

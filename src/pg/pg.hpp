@@ -36,11 +36,15 @@ inline constexpr int64_t kUnixToPostgresUs = int64_t{POSTGRES_EPOCH_JDATE - UNIX
 // A timestamptz argument as Unix microseconds. infinity and -infinity are no instant of any ID:
 // 22008, as every time outside a family's range.
 inline int64_t UnixUs(TimestampTz ts) {
-  int64_t unix_us;
-  if (TIMESTAMP_NOT_FINITE(ts) || __builtin_add_overflow(ts, kUnixToPostgresUs, &unix_us)) {
+  if (TIMESTAMP_NOT_FINITE(ts)) {
     Raise(ErrorKind::kDatetimeOutOfRange, TIMESTAMP_IS_NOBEGIN(ts) ? "timestamp -infinity is not an instant of an ID"
                                                                    : "timestamp infinity is not an instant of an ID",
           "IDs hold finite times only.");
+  }
+  int64_t unix_us;
+  if (__builtin_add_overflow(ts, kUnixToPostgresUs, &unix_us)) {
+    Raise(ErrorKind::kDatetimeOutOfRange, "timestamp out of range for IDs",
+          "Microseconds since 1970 fit 64 bits until the year 294247; no ID holds a later time.");
   }
   return unix_us;
 }

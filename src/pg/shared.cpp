@@ -169,15 +169,18 @@ IDGEN_FUNCTION(idgen_stats) {
     const idgen::FamilyStats& stats = ref.state.stats[family];
     auto* max_regression = static_cast<Interval*>(palloc0(sizeof(Interval)));
     max_regression->time = static_cast<int64>(stats.max_regression_us.load(std::memory_order_relaxed));
-    Datum values[6] = {
+    auto* max_lead = static_cast<Interval*>(palloc0(sizeof(Interval)));
+    max_lead->time = static_cast<int64>(stats.max_lead_us.load(std::memory_order_relaxed));
+    Datum values[7] = {
         CStringGetTextDatum(kFamilyNames[family]),
         CStringGetTextDatum(ref.shared ? "cluster" : "backend"),
         Int64GetDatum(static_cast<int64>(issued)),
         Int64GetDatum(static_cast<int64>(stats.waits.load(std::memory_order_relaxed))),
         Int64GetDatum(static_cast<int64>(stats.regressions.load(std::memory_order_relaxed))),
         IntervalPGetDatum(max_regression),
+        IntervalPGetDatum(max_lead),
     };
-    bool nulls[6] = {};
+    bool nulls[7] = {};
     tuplestore_putvalues(rsinfo->setResult, rsinfo->setDesc, values, nulls);
   }
   PG_RETURN_NULL();

@@ -1,9 +1,13 @@
-# Shared by the multi-session tests: run from test/run.sh, with PGHOST/PGPORT/PGUSER set and
-# IDGEN_MODE = preloaded | not_preloaded.
+# Shared by the multi-session tests: run from test/run.sh, with PGHOST/PGPORT/PGUSER set,
+# IDGEN_MODE = preloaded | not_preloaded and IDGEN_MAJOR the PostgreSQL major.
 set -euo pipefail
 PG_BIN=$("${PG_CONFIG:-pg_config}" --bindir)
 q() { "$PG_BIN/psql" -X -q -v ON_ERROR_STOP=1 -At "$@"; }
 fail() { echo "FAIL: $*" >&2; exit 1; }
+
+# Whether the generators' state is shared by every session: preloaded, or (from PostgreSQL 17, a
+# named DSM segment) always.
+state_is_shared() { [ "$IDGEN_MODE" = preloaded ] || [ "${IDGEN_MAJOR:-15}" -ge 17 ]; }
 pass() { echo "ok: $*"; }
 
 # expect <what> <expected> <actual>

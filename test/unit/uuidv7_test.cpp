@@ -165,6 +165,7 @@ TEST(Uuidv7, AFrozenClockGetsAtMostOneMillisecondAhead) {
   EXPECT_EQ(TimeBits(previous), (uint64_t{kRfcMs} << 12) + kStepsPerMs);
   EXPECT_EQ(g.stats.waits.load(), 1u);
   EXPECT_EQ(g.stats.regressions.load(), 0u);  // its own lead is not a step back of the clock
+  EXPECT_EQ(g.stats.max_lead_us.load(), 1000u);  // but its lead, measured at the moment it issued
   g.clock.ns += 245;  // one step of the clock frees sixteen more
   for (int i = 0; i < 16; ++i) ASSERT_TRUE(g.Try().issued);
   EXPECT_FALSE(g.Try().issued);
@@ -187,6 +188,7 @@ TEST(Uuidv7, AClockSteppedBackIsRiddenOutWithoutWaiting) {
   EXPECT_GE(g.stats.max_regression_us.load(), 10000000u);
   EXPECT_LT(g.stats.max_regression_us.load(), 10001600u);
   EXPECT_EQ(g.stats.waits.load(), 0u);
+  EXPECT_EQ(g.stats.max_lead_us.load(), 0u);  // riding out a step back is no lead of its own
   g.clock.SetMs(kRfcMs + 5);  // the clock catches up: back to the clock's time
   EXPECT_EQ(TimeUs(g.Next()) / 1000, kRfcMs + 5);
 }

@@ -1,0 +1,95 @@
+# Helpers shared by idgen's TAP tests (PostgreSQL::Test::Cluster).
+package IdgenTest;
+
+use strict;
+use warnings;
+use Exporter 'import';
+use PostgreSQL::Test::Cluster;
+use PostgreSQL::Test::Utils;
+use Test::More;
+
+our @EXPORT = qw(idgen_node start_after_kill9 with_clock_offset sqlstate_of families family_gaps);
+
+my $faketime = '/usr/lib/x86_64-linux-gnu/faketime/libfaketime.so.1';
+
+# A node that preloads idgen (unless no_preload), with extra configuration lines.
+sub idgen_node
+{
+	my ($name, %opts) = @_;
+	my $node = PostgreSQL::Test::Cluster->new($name);
+	$node->init(allows_streaming => $opts{allows_streaming} // 0);
+	$node->append_conf('postgresql.conf', "shared_preload_libraries = 'idgen'")
+	  unless $opts{no_preload};
+	$node->append_conf('postgresql.conf', $opts{conf}) if $opts{conf};
+	return $node;
+}
+
+# Starts a node whose postmaster was killed: until the old processes are gone and reaped, the lock
+# file still names a live process (PostgreSQL 17's poll_start, for every major).
+sub start_after_kill9
+{
+	my ($node) = @_;
+	for my $attempt (1 .. 100)
+	{
+		return if $node->start(fail_ok => 1);
+		$node->{_pid} = undef;    # a failed start read the stale lock file
+		select(undef, undef, undef, 0.1);
+	}
+	BAIL_OUT("node " . $node->name . " did not start after kill9");
+}
+
+# Runs code (a start or restart of a node) with the clock of the server offset by that many
+# seconds: libfaketime in the environment of pg_ctl reaches the postmaster and every backend it
+# forks. The monotonic clock, which PostgreSQL's timeouts use, is left alone.
+sub with_clock_offset
+{
+	my ($seconds, $code) = @_;
+	die "libfaketime is not installed at $faketime" unless -e $faketime;
+	local $ENV{LD_PRELOAD} = $faketime;
+	local $ENV{FAKETIME} = sprintf('%+d', $seconds);
+	local $ENV{FAKETIME_DONT_FAKE_MONOTONIC} = 1;
+	return $code->();
+}
+
+# The SQLSTATE, message and hint of a statement that fails ('' when it succeeds).
+sub sqlstate_of
+{
+	my ($node, $sql) = @_;
+	my ($ret, $stdout, $stderr) = $node->psql('postgres', $sql,
+		extra_params => [ '-v', 'VERBOSITY=verbose' ]);
+	return ('', '', '') if $ret == 0;
+	my ($state, $message) = $stderr =~ /ERROR:\s+([0-9A-Z]{5}):\s+(.*)/;
+	my ($hint) = $stderr =~ /HINT:\s+(.*)/;
+	return ($state // 'none', $message // $stderr, $hint // '');
+}
+
+# The generated columns of the durable tests: family => SQL DEFAULT.
+sub families
+{
+	return (
+		u => 'idgen.uuidv7()',
+		i => 'idgen.instagram_id(3)',
+		s => 'idgen.snowflake_id()',
+		y => 'idgen.sonyflake_id()',
+		t => 'idgen.trace_id()');
+}
+
+# Per column of table r (phase, u, i, s, y, t): the smallest ID of the phase minus the largest of
+# every earlier phase (for the uuid column: of its first 64 bits, as a number), and the row counts.
+sub family_gaps
+{
+	my ($node, $db, $phase) = @_;
+	my %gaps;
+	for my $c (qw(u i s y t))
+	{
+		my $expr =
+		  $c eq 'u'
+		  ? "('x' || substr(replace(${c}::text, '-', ''), 1, 16))::bit(64)::bigint"
+		  : $c;
+		$gaps{$c} = $node->safe_psql($db,
+			"SELECT (SELECT min($expr) FROM r WHERE phase = $phase) - (SELECT max($expr) FROM r WHERE phase < $phase)");
+	}
+	return %gaps;
+}
+
+1;

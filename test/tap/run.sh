@@ -1,0 +1,46 @@
+#!/usr/bin/env bash
+# The TAP tests of one PostgreSQL major: PostgreSQL's own framework (PostgreSQL::Test::Cluster, run
+# by prove), for what needs restarts, crashes, a clock stepped back (libfaketime around the server),
+# standbys and several servers. initdb refuses root, so they run as an unprivileged user, in a
+# scratch directory that is removed afterwards (kept, with its logs, when a test fails).
+#
+#   test/tap/run.sh 17                   every TAP test against PostgreSQL 17
+#   ONLY="durable" test/tap/run.sh 15    one of them
+set -uo pipefail
+cd "$(dirname "$0")/../.."
+ROOT=$PWD
+major=${1:?usage: test/tap/run.sh <major>}
+ONLY=${ONLY:-}
+
+if [ "$major" = 15 ]; then pg_config=/usr/lib/postgresql/15/bin/pg_config; else pg_config=$(scripts/pg-build.sh "$major") || exit 1; fi
+bindir=$("$pg_config" --bindir)
+pgxs_src="$(dirname "$("$pg_config" --pgxs)")/.."
+
+tests=()
+for t in test/tap/t/*.pl; do
+  name=$(basename "$t" .pl)
+  if [ -z "$ONLY" ] || [[ " $ONLY " == *" $name "* ]]; then tests+=("$ROOT/$t"); fi
+done
+[ ${#tests[@]} -eq 0 ] && exit 0
+
+user=$(id -un)
+if [ "$(id -u)" -eq 0 ]; then
+  user=postgres
+  id "$user" >/dev/null 2>&1 || useradd --system --no-create-home --shell /usr/sbin/nologin "$user"
+fi
+work=$(mktemp -d "${TMPDIR:-/tmp}/idgen-tap.XXXXXX")
+chown "$user" "$work"
+chmod 755 "$work"
+
+status=0
+runuser -u "$user" -- env -C "$work" PATH="$bindir:$PATH" PERL5LIB="$pgxs_src/test/perl:$ROOT/test/tap" \
+  PG_REGRESS="$pgxs_src/test/regress/pg_regress" TESTDIR="$work" TESTDATADIR="$work/tmp_check" \
+  TESTLOGDIR="$work/log" IDGEN_MAJOR="$major" IDGEN_FANIN_SECONDS="${IDGEN_FANIN_SECONDS:-}" \
+  prove --timer "${tests[@]}" || status=$?
+if [ $status -ne 0 ]; then
+  echo "TAP logs kept in $work/log:"
+  for f in "$work"/log/*; do [ -f "$f" ] && { echo "--- $f (last lines)"; tail -n 40 "$f"; }; done
+else
+  rm -rf "$work"
+fi
+exit $status
