@@ -8,7 +8,7 @@ use PostgreSQL::Test::Cluster;
 use PostgreSQL::Test::Utils;
 use Test::More;
 
-our @EXPORT = qw(idgen_node start_after_kill9 with_clock_offset sqlstate_of families family_gaps);
+our @EXPORT = qw(idgen_node remove_conf start_after_kill9 with_clock_offset sqlstate_of families family_gaps);
 
 my $faketime = '/usr/lib/x86_64-linux-gnu/faketime/libfaketime.so.1';
 
@@ -22,6 +22,18 @@ sub idgen_node
 	  unless $opts{no_preload};
 	$node->append_conf('postgresql.conf', $opts{conf}) if $opts{conf};
 	return $node;
+}
+
+# Removes every line that sets name from the node's postgresql.conf.
+sub remove_conf
+{
+	my ($node, $name) = @_;
+	my $conf = $node->data_dir . '/postgresql.conf';
+	my @kept = grep { !/^\s*\Q$name\E\s*=/ } split /\n/, slurp_file($conf);
+	open my $fh, '>', $conf or die "could not write $conf: $!";
+	print $fh join("\n", @kept), "\n";
+	close $fh;
+	return;
 }
 
 # Starts a node whose postmaster was killed: until the old processes are gone and reaped, the lock

@@ -1,0 +1,93 @@
+# A configuration that idgen cannot use makes the generators that read it refuse, naming the file
+# and line, instead of falling back to a default that could repeat another server's IDs: a value
+# PostgreSQL rejects (idgen.node_id = 70000) and a misspelt name (idgen.nodeid = 7), preloaded or
+# not. And a secret never reaches the server log, not on reload, not in an error.
+use strict;
+use warnings;
+use PostgreSQL::Test::Cluster;
+use PostgreSQL::Test::Utils;
+use Test::More;
+use IdgenTest;
+
+my $major = $ENV{IDGEN_MAJOR} // 15;
+
+for my $preload (1, 0)
+{
+	my $how = $preload ? 'preloaded' : 'not preloaded';
+	my $node = idgen_node("settings_$preload", no_preload => !$preload);
+	$node->append_conf('postgresql.conf', "idgen.node_id = 70000\n");
+	my $conf = $node->data_dir . '/postgresql.conf';
+	my @lines = split /\n/, slurp_file($conf);
+	my ($line) = grep { $lines[ $_ - 1 ] =~ /^idgen\.node_id = 70000/ } 1 .. @lines;
+	$node->start;
+	$node->safe_psql('postgres', 'CREATE EXTENSION idgen');
+
+	my $shared = $preload || $major >= 17;
+	for my $family (qw(snowflake sonyflake trace))
+	{
+		my ($state, $message) = sqlstate_of($node, "SELECT idgen.${family}_id()");
+		is($state, '55000', "$how: a rejected idgen.node_id makes $family refuse");
+		like($message, qr/^invalid value for idgen\.node_id: "70000"/, "$how: $family says which setting: $message");
+	}
+	my ($ret, $out, $err) = $node->psql('postgres', 'SELECT idgen.snowflake_id()',
+		extra_params => [ '-v', 'VERBOSITY=verbose' ]);
+	like($err, qr/DETAIL:.*It is set in \Q$conf\E line $line\./, "$how: the detail names $conf line $line");
+	is(($node->psql('postgres', 'SELECT idgen.uuidv7() IS NOT NULL'))[1], 't', "$how: UUIDv7 reads no setting and works");
+	if ($shared)
+	{
+		is(($node->psql('postgres', 'SELECT idgen.instagram_id(1) > 0'))[1], 't', "$how: Instagram does not read idgen.node_id");
+	}
+
+	# A misspelt idgen setting: every generator that reads settings refuses.
+	$node->adjust_conf('postgresql.conf', 'idgen.node_id', '7');
+	$node->append_conf('postgresql.conf', "idgen.nodeid = 7\n");
+	$node->restart;
+	for my $call ('idgen.snowflake_id()', 'idgen.instagram_id(1)', 'idgen.trace_id()')
+	{
+		my ($state, $message) = sqlstate_of($node, "SELECT $call");
+		is($state, '55000', "$how: a misspelt setting makes $call refuse");
+		like($message, qr/^"idgen\.nodeid" is not an idgen setting/, "$how: and names it");
+	}
+	is(($node->psql('postgres', 'SELECT idgen.uuidv7() IS NOT NULL'))[1], 't', "$how: UUIDv7 still works");
+
+	# Corrected, the next start (or, where idgen is not preloaded, the next session) uses it.
+	remove_conf($node, 'idgen.nodeid');
+	$node->restart;
+	if ($shared)
+	{
+		is($node->safe_psql('postgres', 'SELECT node FROM idgen.snowflake_parse(idgen.snowflake_id())'),
+			'7', "$how: corrected and restarted, Snowflake uses node 7");
+	}
+	$node->stop;
+}
+
+# Secrets: set with ALTER SYSTEM and changed, reloaded, rejected; none of it reaches the log.
+my $node = idgen_node('secrets', conf => "log_min_messages = debug2\nlog_statement = none");
+$node->start;
+$node->safe_psql('postgres', 'CREATE EXTENSION idgen');
+my @secrets = ('first-secret-0123456789abcdef0123456789', 'second-secret-0123456789abcdef012345678');
+for my $secret (@secrets)
+{
+	$node->safe_psql('postgres', "ALTER SYSTEM SET idgen.token_secret = '$secret'");
+	$node->reload;
+	$node->poll_query_until('postgres', "SELECT current_setting('idgen.token_secret') = '$secret'");
+}
+my ($ret, $out, $err) = $node->psql('postgres', "ALTER SYSTEM SET idgen.token_secret = 'short-and-secret'");
+like($err, qr/must be at least 32 bytes/, 'a short secret is refused when set');
+unlike($err, qr/short-and-secret/, 'and the error does not echo it');
+# Written by hand into the file, a short one is refused at reload, in the log.
+$node->safe_psql('postgres', 'ALTER SYSTEM RESET idgen.token_secret');
+my $offset = -s $node->logfile;
+$node->append_conf('postgresql.conf', "idgen.token_secret = 'short-and-secret-too'");
+$node->reload;
+$node->wait_for_log(qr/invalid value for parameter "idgen\.token_secret"/, $offset);
+$node->stop;
+my $log = slurp_file($node->logfile);
+for my $secret (@secrets, 'short-and-secret-too')
+{
+	unlike($log, qr/\Q$secret\E/, "the server log never holds the secret $secret");
+}
+unlike($log, qr/parameter "idgen\.token_secret" changed to/, 'a reload logs no change of the secret');
+like($log, qr/invalid value for parameter "idgen\.token_secret": ""/, 'a rejected secret is logged without its value');
+
+done_testing();
