@@ -19,7 +19,7 @@ INSERT INTO events (what) VALUES ('signed up'), ('logged in'), ('posted'), ('log
 SELECT id, what, idgen.uuidv7_time(id) AS created FROM events ORDER BY id;
 
 \echo '== Backfill: a UUIDv7 for a past instant, and the range scan over the primary key'
-INSERT INTO events (id, what) VALUES (idgen.uuidv7('2026-01-15 09:30:00+00'), 'imported from January');
+INSERT INTO events (id, what) VALUES (idgen.uuidv7(timestamptz '2026-01-15 09:30:00+00'), 'imported from January');
 EXPLAIN (COSTS OFF)
 SELECT * FROM events WHERE id >= idgen.uuidv7_min('2026-01-01') AND id < idgen.uuidv7_min('2026-02-01');
 SELECT id, what, idgen.uuidv7_time(id) AS created FROM events

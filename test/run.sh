@@ -128,6 +128,11 @@ for major in $MAJORS; do
   (PG_CONFIG=$pg_config suite "$major")
 done
 
+if selected demo; then
+  step "make demo, as a newcomer runs it (its own cluster): the demo cannot rot"
+  timed "demo" scripts/demo.sh >build/demo.log 2>&1 || { failed "demo"; tail -n 20 build/demo.log; }
+fi
+
 if selected bench; then
   step "bench, smoke mode (tiny sizes, its own cluster): make bench cannot rot"
   timed "bench, smoke mode" scripts/bench.sh --smoke >build/bench-smoke.log 2>&1 ||
