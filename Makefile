@@ -13,7 +13,7 @@ SRC := $(dir $(firstword $(MAKEFILE_LIST)))
 
 # The regression tests (sql/<name>.sql, expected/<name>.out): those that need idgen's state shared
 # (preloaded, or any server from 17 on), and the one that checks a server that does not preload it.
-REGRESS = extension guard uuidv7 uuidv7_core layout typeid token codec objectid
+REGRESS = extension guard uuidv7 uuidv7_core layout typeid token codec objectid decimal_id uid20 ns_id public_id ticket convert_column
 REGRESS_NOT_PRELOADED = not_preloaded
 
 ifeq ($(SRC),./)

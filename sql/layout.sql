@@ -134,6 +134,23 @@ SELECT count(*) AS posts_this_hour FROM posts
 WHERE id >= idgen.instagram_min(now() - interval '1 hour') AND id < idgen.instagram_min(now() + interval '1 hour');
 DROP TABLE posts;
 
+-- JS-safe IDs: from 1 to 2^53 - 1, so that JavaScript numbers hold them exactly.
+SELECT * FROM idgen.js_parse(9007199254740991);
+SELECT idgen.js_min('2026-01-01 00:00:00+00') AS at_the_epoch, idgen.js_min('2113-02-08 13:44:29.439+00') AS last_tick;
+SET idgen.node_id = 31;
+CREATE TEMP TABLE js AS SELECT n, idgen.js_id() AS id FROM generate_series(1, 20000) AS n;
+SELECT count(DISTINCT id) AS distinct_ids, bool_and(idgen.is_js_safe(id)) AS all_safe,
+       min((idgen.js_parse(id)).node) AS node, max((idgen.js_parse(id)).seq) <= 1023 AS seq_in_range FROM js;
+SELECT count(*) AS out_of_order FROM (SELECT id, lag(id) OVER (ORDER BY n) AS prev FROM js) s WHERE id <= prev;
+SELECT ts BETWEEN date_trunc('second', now()) AND clock_timestamp() AS time_is_now FROM idgen.js_parse(idgen.js_id());
+SET idgen.node_id = 32;
+SELECT idgen.js_id();
+\echo :LAST_ERROR_SQLSTATE
+RESET idgen.node_id;
+SELECT v, idgen.is_js_safe(v) FROM (VALUES (0::bigint), (1), (9007199254740991), (9007199254740992), (-1)) AS t(v);
+SELECT idgen.js_min('2113-02-08 13:44:29.440+00');
+\echo :LAST_ERROR_SQLSTATE
+
 -- Statistics.
 SELECT family, scope, issued > 0 AS issued FROM idgen.stats WHERE family <> 'uuidv7' ORDER BY family;
 

@@ -117,7 +117,7 @@ NextId Next(const Layout& layout, const Settings& settings, std::span<StateWord>
             Clock& clock, int64_t node) {
   CheckNode(layout, node);
   StateWord& word = words.size() == 1 ? words[0] : words[static_cast<size_t>(node)];
-  const AdvanceRules rules{layout.seq_bits, 0, true,
+  const AdvanceRules rules{layout.seq_bits, layout.max_seq(), 0, true,
                            static_cast<uint64_t>(ToTicks(layout, std::max<int64_t>(settings.max_regression_ms, 0))),
                            static_cast<double>(layout.unit_ms) * 1000.0};
   const NextWord next = Advance(word, stats, rules, [&] {

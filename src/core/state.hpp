@@ -1,7 +1,7 @@
 // The state of one coordinated generator is one 64-bit word, (tick << seq_bits) | seq, of the last
-// value handed out. Every caller, in every backend, advances it with a compare-and-swap to
-// max(old + 1, now << seq_bits): the word never decreases and never repeats, whatever the clock
-// does. The word lives in shared memory (preloaded, or a named DSM segment) or in the process.
+// value handed out. Every caller, in every backend, advances it with a compare-and-swap to the
+// first value of the clock's tick when the clock has moved past the word, to old + 1 otherwise:
+// the word never decreases and never repeats, whatever the clock does. The word lives in shared memory (preloaded, or a named DSM segment) or in the process.
 //
 // How far the word may run ahead of the clock by its own count is a rule of the family:
 // - the 64-bit layouts never run ahead: an exhausted sequence waits for the clock's next tick;
@@ -39,6 +39,7 @@ struct FamilyStats {
 
 struct AdvanceRules {
   unsigned seq_bits;          // low bits of the word that count within one tick
+  uint64_t seq_limit;         // the largest sequence value of a tick (decimal layouts stop short of the bits)
   uint64_t max_lead;          // ticks the word may run ahead of the clock by its own count
   bool ride_out_by_waiting;   // in a regression, wait for the clock (layouts) or carry on (UUIDv7)
   uint64_t max_regression;    // in ticks; a clock further behind the word is refused
@@ -59,16 +60,21 @@ void RecordLead(FamilyStats& stats, uint64_t lead_ticks, const AdvanceRules& rul
 
 // now_ticks() reads the clock, in ticks. It is read after the word, and again after every failed
 // compare-and-swap, so a clock reading that is behind the word is a step back of the clock (or a
-// raised mark), never a race with another backend.
+// raised mark), never a race with another backend. A tick that the clock opens starts its sequence
+// at first_seq (0, or a random start), at most rules.seq_limit; past the limit, the sequence
+// moves on to the next tick.
 template <typename NowTicks>
-NextWord Advance(StateWord& state, FamilyStats& stats, const AdvanceRules& rules, NowTicks now_ticks) {
+NextWord Advance(StateWord& state, FamilyStats& stats, const AdvanceRules& rules, NowTicks now_ticks,
+                 uint64_t first_seq = 0) {
+  const uint64_t seq_mask = (uint64_t{1} << rules.seq_bits) - 1;
   uint64_t old = state.value.load(std::memory_order_acquire);
   for (;;) {
     const uint64_t now = now_ticks();
     const uint64_t last = old >> rules.seq_bits;
     const uint64_t regression = last > now ? last - now : 0;
     if (regression > rules.max_regression) return NextWord{NextWord::kTooFarBehind, 0, 0, regression};
-    const uint64_t next = std::max(old + 1, now << rules.seq_bits);
+    uint64_t next = now > last ? (now << rules.seq_bits) | first_seq : old + 1;
+    if ((next & seq_mask) > rules.seq_limit) next = ((next >> rules.seq_bits) + 1) << rules.seq_bits;
     const uint64_t next_tick = next >> rules.seq_bits;
     const bool stepped_back = regression > rules.max_lead;
     // A new tick ahead of what the clock allows: wait for the clock, unless the family carries on

@@ -26,7 +26,8 @@ inline constexpr uint64_t kStepsPerMs = uint64_t{1} << kFractionBits;
 inline constexpr int64_t kMaxMs = (int64_t{1} << 48) - 1;  // 10889-08-02 05:31:50.655 UTC
 
 // The state word of the family: time bits above the counter; the lead of at most one millisecond.
-inline constexpr AdvanceRules kRules{kCounterBits, kStepsPerMs, false, kAnyRegression, 1000.0 / kStepsPerMs};
+inline constexpr AdvanceRules kRules{kCounterBits, (uint64_t{1} << kCounterBits) - 1, kStepsPerMs, false, kAnyRegression,
+                                     1000.0 / kStepsPerMs};
 
 // The 60 time bits for an instant: unix_ms in 0..kMaxMs, ns_in_ms in 0..999999. The fraction is
 // floor(ns_in_ms * 4096 / 10^6), as RFC 9562 method 3 says.

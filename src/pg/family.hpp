@@ -6,11 +6,25 @@
 
 namespace idgen::pg {
 
-enum Family : int { kFamilyUuidv7, kFamilyInstagram, kFamilySnowflake, kFamilySonyflake, kFamilyTrace, kFamilyCount };
+enum Family : int {
+  kFamilyUuidv7,
+  kFamilyInstagram,
+  kFamilySnowflake,
+  kFamilySonyflake,
+  kFamilyTrace,
+  kFamilyJs,
+  kFamilyUid20,
+  kFamilyUid20Sec,
+  kFamilyNs,
+  kFamilyDecimal,
+  kFamilyCount
+};
 
-inline constexpr const char* kFamilyNames[kFamilyCount] = {"uuidv7", "instagram", "snowflake", "sonyflake", "trace"};
+inline constexpr const char* kFamilyNames[kFamilyCount] = {"uuidv7", "instagram", "snowflake", "sonyflake", "trace",
+                                                           "js",     "uid20",     "uid20_sec", "ns",        "decimal"};
 
-// The layout of each 64-bit family (none for UUIDv7).
-inline constexpr const Layout* kLayouts[kFamilyCount] = {nullptr, &kInstagram, &kSnowflake, &kSonyflake, &kTrace};
+// The layout of each 64-bit layout family (none for the others).
+inline constexpr const Layout* kLayouts[kFamilyCount] = {nullptr, &kInstagram, &kSnowflake, &kSonyflake, &kTrace,
+                                                         &kJs,    nullptr,     nullptr,     nullptr,     nullptr};
 
 }  // namespace idgen::pg

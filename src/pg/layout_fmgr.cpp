@@ -3,7 +3,7 @@
 #include <algorithm>
 
 #include "core/layout.hpp"
-#include "pg/compat.hpp"
+#include "pg/generator.hpp"
 #include "pg/guard.hpp"
 #include "pg/mark.hpp"
 #include "pg/module.hpp"
@@ -13,9 +13,6 @@
 
 extern "C" {
 #include "access/xact.h"
-#include "access/xlog.h"
-#include "storage/latch.h"
-#include "utils/wait_event.h"
 }
 
 using namespace idgen;
@@ -23,29 +20,10 @@ using namespace idgen::pg;
 
 namespace {
 
-// Everything that must hold before a 64-bit generator touches its state.
-void CheckCanGenerate(Family family, const Layout& layout, const StateRef& ref, int64_t node, bool node_is_setting) {
-  settings::CheckConfigured(settings::Of(family));
+// What a 64-bit layout checks beyond CheckCanGenerate: a node id from the settings that fits its
+// field, and for Instagram a shard this server owns.
+void CheckNode(Family family, const Layout& layout, int64_t node, bool node_is_setting) {
   char message[160], detail[320], hint[320];
-  if (RecoveryInProgress()) {
-    snprintf(message, sizeof message, "cannot generate %s IDs during recovery", layout.title);
-    snprintf(detail, sizeof detail,
-             "A standby has its primary's %s settings: %s IDs made here could repeat the primary's.", layout.title,
-             layout.title);
-    Raise(ErrorKind::kPrerequisite, message, detail,
-          "Generate them on the primary. Once this server is promoted, it generates above every ID whose durable "
-          "mark reached it.");
-  }
-  if (!ref.shared) {
-    snprintf(message, sizeof message, "idgen must be loaded via shared_preload_libraries to generate %s IDs",
-             layout.title);
-    snprintf(detail, sizeof detail,
-             "%s IDs are kept unique across sessions by state in shared memory, which on PostgreSQL 15 and 16 only a "
-             "preloaded library has.",
-             layout.title);
-    Raise(ErrorKind::kPrerequisite, message, detail,
-          "Add idgen to shared_preload_libraries in postgresql.conf and restart the server.");
-  }
   if (node_is_setting && node > layout.max_node()) {
     snprintf(message, sizeof message, "idgen.node_id %lld does not fit %s IDs", static_cast<long long>(node),
              layout.title);
@@ -65,25 +43,11 @@ void CheckCanGenerate(Family family, const Layout& layout, const StateRef& ref, 
   }
 }
 
-// Waits for the clock's next tick, holding nothing: on the latch (a cancel wakes it at once) for a
-// millisecond or more, a plain sleep below that; pg_stat_activity shows the wait either way.
-void WaitForClock(int64_t wait_us) {
-  const uint32 event = compat::ClockWaitEvent();
-  if (wait_us >= 1000) {
-    (void)WaitLatch(MyLatch, WL_LATCH_SET | WL_TIMEOUT | WL_EXIT_ON_PM_DEATH, static_cast<long>(wait_us / 1000), event);
-    ResetLatch(MyLatch);
-  } else {
-    pgstat_report_wait_start(event);
-    pg_usleep(wait_us);
-    pgstat_report_wait_end();
-  }
-  CHECK_FOR_INTERRUPTS();
-}
-
 Datum NextId(Family family, int64_t node, bool node_is_setting) {
   const Layout& layout = *kLayouts[family];
   const StateRef ref = GeneratorState();
-  CheckCanGenerate(family, layout, ref, node, node_is_setting);
+  CheckCanGenerate(family, layout.title, ref);
+  CheckNode(family, layout, node, node_is_setting);
   DatabaseLeases* leases = marks::Prepare(family, ref);
   const std::span<StateWord> words = ref.state.words(family);
   const layout::Settings settings{settings::EpochMs(family), settings::max_clock_regression_ms};
@@ -128,6 +92,14 @@ IDGEN_FUNCTION(idgen_snowflake_min) { return MinId(kFamilySnowflake, fcinfo); }
 IDGEN_FUNCTION(idgen_sonyflake_id) { return NextId(kFamilySonyflake, settings::node_id, true); }
 IDGEN_FUNCTION(idgen_sonyflake_parse) { return ParseId(kFamilySonyflake, fcinfo); }
 IDGEN_FUNCTION(idgen_sonyflake_min) { return MinId(kFamilySonyflake, fcinfo); }
+
+IDGEN_FUNCTION(idgen_js_id) { return NextId(kFamilyJs, settings::node_id, true); }
+IDGEN_FUNCTION(idgen_js_parse) { return ParseId(kFamilyJs, fcinfo); }
+IDGEN_FUNCTION(idgen_js_min) { return MinId(kFamilyJs, fcinfo); }
+IDGEN_FUNCTION(idgen_is_js_safe) {
+  const int64 value = PG_GETARG_INT64(0);
+  PG_RETURN_BOOL(value >= 1 && value <= kJsMaxSafe);
+}
 
 IDGEN_FUNCTION(idgen_trace_id) { return NextId(kFamilyTrace, settings::node_id, true); }
 IDGEN_FUNCTION(idgen_trace_parse) { return ParseId(kFamilyTrace, fcinfo); }

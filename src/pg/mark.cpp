@@ -4,6 +4,8 @@
 #include <algorithm>
 #include <limits>
 
+#include "core/decimal_id.hpp"
+#include "core/uid20.hpp"
 #include "core/uuidv7.hpp"
 #include "pg/guard.hpp"
 
@@ -29,17 +31,47 @@ constexpr uint32 kSequenceMagic = 0x1717;
 
 // About a second of the family's ticks: one small WAL flush per second per database, not per ID.
 uint64_t LeaseTicks(Family family) {
-  if (family == kFamilyUuidv7) return uint64_t{1000} * uuidv7::kStepsPerMs;
-  return static_cast<uint64_t>(std::max<int64_t>(1, 1000 / kLayouts[family]->unit_ms));
+  switch (family) {
+    case kFamilyUuidv7:
+      return uint64_t{1000} * uuidv7::kStepsPerMs;
+    case kFamilyUid20:
+      return 1000;
+    case kFamilyUid20Sec:
+      return 1;
+    case kFamilyNs:
+      return 1000000000;
+    default:
+      return static_cast<uint64_t>(std::max<int64_t>(1, 1000 / kLayouts[family]->unit_ms));
+  }
+}
+
+// The state word of a durable mark: the mark's tick taken as the last one issued.
+uint64_t WordAt(Family family, uint64_t mark) {
+  switch (family) {
+    case kFamilyUuidv7:
+      return mark << uuidv7::kCounterBits;
+    case kFamilyUid20:
+      return mark << uid20::kMillis.seq_bits;
+    case kFamilyUid20Sec:
+      return mark << uid20::kSeconds.seq_bits;
+    case kFamilyNs:
+      return mark;
+    default:
+      return layout::WordAt(*kLayouts[family], mark);
+  }
+}
+
+Oid SequenceNamed(const char* name) {
+  const Oid schema = get_namespace_oid("idgen", true);
+  if (!OidIsValid(schema)) return InvalidOid;
+  const Oid relation = get_relname_relid(name, schema);
+  return OidIsValid(relation) && get_rel_relkind(relation) == RELKIND_SEQUENCE ? relation : InvalidOid;
 }
 
 Oid MarkRelation(Family family) {
   char name[NAMEDATALEN];
   snprintf(name, sizeof name, "%s_mark", kFamilyNames[family]);
-  const Oid schema = get_namespace_oid("idgen", true);
-  if (!OidIsValid(schema)) return InvalidOid;
-  const Oid relation = get_relname_relid(name, schema);
-  return OidIsValid(relation) && get_rel_relkind(relation) == RELKIND_SEQUENCE ? relation : InvalidOid;
+  return SequenceNamed(name);
 }
 
 [[noreturn]] void RaiseMissing(Family family) {
@@ -91,9 +123,7 @@ void WriteMark(Oid relation_id, int64 value) {
 }
 
 void RaiseWords(Family family, SharedState& state, uint64_t mark) {
-  for (StateWord& word : state.words(family)) {
-    RaiseTo(word, family == kFamilyUuidv7 ? mark << uuidv7::kCounterBits : layout::WordAt(*kLayouts[family], mark));
-  }
+  for (StateWord& word : state.words(family)) RaiseTo(word, WordAt(family, mark));
 }
 
 }  // namespace
@@ -136,6 +166,29 @@ void Renew(Family family, const StateRef& ref, DatabaseLeases& leases, uint64_t 
     leases.lease_end[family].store(end, std::memory_order_release);
   }
   LWLockRelease(lock);
+}
+
+int64_t TakeGeneratorId(const StateRef& ref) {
+  LWLock* lock = &ref.state.family_locks[kFamilyDecimal].lock;
+  LWLockAcquire(lock, LW_EXCLUSIVE);
+  const Oid relation = SequenceNamed("decimal_generator");
+  if (!OidIsValid(relation)) {
+    LWLockRelease(lock);
+    Raise(ErrorKind::kPrerequisite, "the sequence idgen.decimal_generator does not exist in this database", "",
+          "Run ALTER EXTENSION idgen UPDATE in this database.");
+  }
+  const int64 taken = ReadMark(relation);
+  if (taken > decimal_id::kMaxGenerator) {
+    LWLockRelease(lock);
+    ereport(ERROR, errcode(ERRCODE_CONFIGURATION_LIMIT_EXCEEDED),
+            errmsg("every DecimalId generator id of this database is used"),
+            errdetail("A generator id is taken at each start of the server and whenever a counter runs out; there are "
+                      "100000, and none is ever used twice."),
+            errhint("Give this deployment a new idgen.launch_id: its IDs then differ from every earlier one."));
+  }
+  WriteMark(relation, taken + 1);
+  LWLockRelease(lock);
+  return taken;
 }
 
 }  // namespace idgen::pg::marks

@@ -32,6 +32,10 @@ DatabaseLeases* Prepare(Family family, const StateRef& state);
 // After taking a value at tick, before returning it: renews the lease when tick reaches its end.
 void Renew(Family family, const StateRef& state, DatabaseLeases& leases, uint64_t tick);
 
+// A new DecimalId generator id for this database: the next value of its sequence
+// idgen.decimal_generator, written and flushed (as a mark) before it is used. C zone.
+int64_t TakeGeneratorId(const StateRef& state);
+
 inline void Cover(Family family, const StateRef& state, DatabaseLeases* leases, uint64_t tick) {
   if (leases != nullptr && tick >= leases->lease_end[family].load(std::memory_order_acquire)) {
     Renew(family, state, *leases, tick);

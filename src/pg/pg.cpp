@@ -3,6 +3,8 @@
 
 extern "C" {
 #include "access/htup_details.h"
+#include "common/cryptohash.h"
+#include "common/hmac.h"
 }
 
 namespace idgen::pg {
@@ -15,6 +17,19 @@ Datum RowDatum(FunctionCallInfo fcinfo, const Datum* values, int count) {
   bool nulls[16] = {};
   Assert(count <= 16);
   return HeapTupleGetDatum(heap_form_tuple(BlessTupleDesc(desc), const_cast<Datum*>(values), nulls));
+}
+
+void HmacSha256(std::string_view key, std::string_view message, uint8_t (&out)[32]) {
+  pg_hmac_ctx* ctx = pg_hmac_create(PG_SHA256);
+  if (ctx == nullptr) ereport(ERROR, errcode(ERRCODE_OUT_OF_MEMORY), errmsg("out of memory"));
+  if (pg_hmac_init(ctx, reinterpret_cast<const uint8*>(key.data()), key.size()) < 0 ||
+      pg_hmac_update(ctx, reinterpret_cast<const uint8*>(message.data()), message.size()) < 0 ||
+      pg_hmac_final(ctx, out, sizeof out) < 0) {
+    const char* reason = pg_hmac_error(ctx);
+    pg_hmac_free(ctx);
+    ereport(ERROR, errcode(ERRCODE_INTERNAL_ERROR), errmsg("could not compute HMAC-SHA256: %s", reason));
+  }
+  pg_hmac_free(ctx);
 }
 
 }  // namespace idgen::pg

@@ -85,4 +85,7 @@ inline Datum ToDatum(const Uuid& id) {
 // A composite result (OUT parameters) from its column values, none null.
 Datum RowDatum(FunctionCallInfo fcinfo, const Datum* values, int count);
 
+// HMAC-SHA256 with PostgreSQL's pg_hmac. C zone (it may raise errors).
+void HmacSha256(std::string_view key, std::string_view message, uint8_t (&out)[32]);
+
 }  // namespace idgen::pg

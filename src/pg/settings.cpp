@@ -11,6 +11,8 @@
 #include <cstdlib>
 #include <cstring>
 
+#include "core/decimal_id.hpp"
+#include "core/uid20.hpp"
 #include "pg/compat.hpp"
 #include "pg/guard.hpp"
 #include "pg/module.hpp"
@@ -23,11 +25,15 @@ namespace idgen::pg::settings {
 
 int node_id = 0;
 int max_clock_regression_ms = 5000;
+int uid20_server = 0;
+int launch_id = -1;
 
 namespace {
 
-constexpr uint32_t kLayoutFamilies = Of(kFamilyInstagram) | Of(kFamilySnowflake) | Of(kFamilySonyflake) | Of(kFamilyTrace);
-constexpr uint32_t kEveryConsumer = kLayoutFamilies | kTokens | kPublicIds;
+constexpr uint32_t kLayoutFamilies =
+    Of(kFamilyInstagram) | Of(kFamilySnowflake) | Of(kFamilySonyflake) | Of(kFamilyTrace) | Of(kFamilyJs);
+constexpr uint32_t kUid20Families = Of(kFamilyUid20) | Of(kFamilyUid20Sec);
+constexpr uint32_t kEveryConsumer = kLayoutFamilies | kUid20Families | Of(kFamilyDecimal) | kTokens | kPublicIds;
 
 // ---- epochs: text settings (a bigint does not fit an integer GUC), parsed once -----------------
 
@@ -53,20 +59,26 @@ bool CheckEpoch(char** value, void** extra, GucSource) {
 template <Family family>
 void AssignEpoch(const char*, void* extra) {
   epoch_ms[family] = *static_cast<int64_t*>(extra);
+  if (family == kFamilyUid20) epoch_ms[kFamilyUid20Sec] = epoch_ms[family];  // one setting for both
 }
 
+// idgen.<name>_epoch_ms, defaulting to the published epoch of the scheme.
 template <Family family>
-void DefineEpoch() {
+void DefineEpoch(const char* name_part, int64_t default_ms, const char* title) {
   static char default_text[24], name[64], description[128];
-  snprintf(default_text, sizeof default_text, "%lld", static_cast<long long>(kLayouts[family]->epoch_ms));
-  snprintf(name, sizeof name, "idgen.%s_epoch_ms", kLayouts[family]->family);
-  snprintf(description, sizeof description, "Epoch of %s IDs, in milliseconds since 1970-01-01 00:00:00 UTC.",
-           kLayouts[family]->title);
+  snprintf(default_text, sizeof default_text, "%lld", static_cast<long long>(default_ms));
+  snprintf(name, sizeof name, "idgen.%s_epoch_ms", name_part);
+  snprintf(description, sizeof description, "Epoch of %s IDs, in milliseconds since 1970-01-01 00:00:00 UTC.", title);
   DefineCustomStringVariable(name, description,
                              "Changing it on a live system changes how existing IDs decode; moving it later "
                              "can make new IDs repeat old ones.",
                              &epoch_text[family], default_text, PGC_SUSET, 0, CheckEpoch, AssignEpoch<family>,
                              nullptr);
+}
+
+template <Family family>
+void DefineEpoch() {
+  DefineEpoch<family>(kLayouts[family]->family, kLayouts[family]->epoch_ms, kLayouts[family]->title);
 }
 
 // ---- idgen.instagram_shards: "0-2047", "5,9,100-199" -------------------------------------------
@@ -195,12 +207,16 @@ struct Reader {
   uint32_t consumers;
 };
 constexpr Reader kReaders[] = {
-    {"idgen.node_id", Of(kFamilySnowflake) | Of(kFamilySonyflake) | Of(kFamilyTrace)},
-    {"idgen.max_clock_regression", kLayoutFamilies},
+    {"idgen.node_id", Of(kFamilySnowflake) | Of(kFamilySonyflake) | Of(kFamilyTrace) | Of(kFamilyJs)},
+    {"idgen.max_clock_regression", kLayoutFamilies | kUid20Families},
     {"idgen.instagram_epoch_ms", Of(kFamilyInstagram)},
     {"idgen.snowflake_epoch_ms", Of(kFamilySnowflake)},
     {"idgen.sonyflake_epoch_ms", Of(kFamilySonyflake)},
     {"idgen.trace_epoch_ms", Of(kFamilyTrace)},
+    {"idgen.js_epoch_ms", Of(kFamilyJs)},
+    {"idgen.uid20_epoch_ms", kUid20Families},
+    {"idgen.uid20_server", kUid20Families},
+    {"idgen.launch_id", Of(kFamilyDecimal)},
     {"idgen.instagram_shards", Of(kFamilyInstagram)},
     {"idgen.token_secret", kTokens},
     {"idgen.public_id_key", kPublicIds},
@@ -364,6 +380,15 @@ void Define() {
   DefineEpoch<kFamilySnowflake>();
   DefineEpoch<kFamilySonyflake>();
   DefineEpoch<kFamilyTrace>();
+  DefineEpoch<kFamilyJs>();
+  DefineEpoch<kFamilyUid20>("uid20", uid20::kDefaultEpochMs, "UID20");
+  DefineCustomIntVariable("idgen.uid20_server", "The server digit of this server's UID20 IDs.",
+                          "The last digit of idgen.uid20() and idgen.uid20_sec(): give every server its own.",
+                          &uid20_server, 0, 0, uid20::kMaxServer, PGC_SUSET, 0, nullptr, nullptr, nullptr);
+  DefineCustomIntVariable("idgen.launch_id", "The launch id of this deployment's DecimalIds (1 to 99999).",
+                          "The last five digits of idgen.decimal_id(); -1, the default, means not set: DecimalIds are "
+                          "refused until it is. 0 is for tests.",
+                          &launch_id, -1, -1, decimal_id::kMaxLaunch, PGC_SUSET, 0, nullptr, nullptr, nullptr);
   DefineCustomStringVariable("idgen.instagram_shards", "The Instagram shards this server owns, such as 0-2047.",
                              "idgen.instagram_id(shard) refuses any other shard. Give every server its own range.",
                              &shards_text, "0-8191", PGC_SUSET, 0, CheckShards, AssignShards, nullptr);

@@ -25,7 +25,9 @@ void CheckConfigured(uint32_t consumers);
 
 extern int node_id;                  // idgen.node_id: 0..65535, each family checks its own width
 extern int max_clock_regression_ms;  // idgen.max_clock_regression
-int64_t EpochMs(Family family);      // idgen.<family>_epoch_ms, for the families with an epoch
+int64_t EpochMs(Family family);      // idgen.<family>_epoch_ms (idgen.uid20_epoch_ms for both UID20s)
+extern int uid20_server;             // idgen.uid20_server: 0..9
+extern int launch_id;                // idgen.launch_id: -1 (not set) or 0..99999
 
 // idgen.instagram_shards: whether this server owns the shard, and the setting's text for messages.
 bool OwnsShard(int64_t shard);

@@ -93,6 +93,15 @@ std::span<StateWord> SharedState::words(Family family) {
       return {&sonyflake, 1};
     case kFamilyTrace:
       return {&trace, 1};
+    case kFamilyJs:
+      return {&js, 1};
+    case kFamilyUid20:
+      return {&uid20, 1};
+    case kFamilyUid20Sec:
+      return {&uid20_sec, 1};
+    case kFamilyNs:
+      return {&ns, 1};
+    case kFamilyDecimal:  // its state is per database: DatabaseLeases::decimal
     case kFamilyCount:
       break;
   }

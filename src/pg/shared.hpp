@@ -25,6 +25,7 @@ inline constexpr int kMaxDatabases = 1024;
 struct DatabaseLeases {
   std::atomic<uint32_t> database{0};  // its OID; 0: a free entry
   std::atomic<uint64_t> lease_end[kFamilyCount] = {};
+  std::atomic<uint64_t> decimal{0};   // the database's DecimalId generator (core/decimal_id.hpp)
 };
 
 struct SharedState {
@@ -33,6 +34,10 @@ struct SharedState {
   StateWord snowflake;                             // this server is one node
   StateWord sonyflake;
   StateWord trace;
+  StateWord js;
+  StateWord uid20;
+  StateWord uid20_sec;
+  StateWord ns;
   FamilyStats stats[kFamilyCount];
   int lock_tranche = 0;
   LWLockPadded family_locks[kFamilyCount];  // serialise the reading and renewing of marks

@@ -8,11 +8,6 @@
 #include "pg/pg.hpp"
 #include "pg/settings.hpp"
 
-extern "C" {
-#include "common/cryptohash.h"
-#include "common/hmac.h"
-}
-
 using namespace idgen;
 using namespace idgen::pg;
 
@@ -31,20 +26,6 @@ std::string_view Secret() {
   return secret;
 }
 
-// HMAC-SHA256 with PostgreSQL's pg_hmac (C zone: it may ereport).
-void Hmac(std::string_view secret, std::string_view message, uint8_t (&tag)[token::kTagBytes]) {
-  pg_hmac_ctx* ctx = pg_hmac_create(PG_SHA256);
-  if (ctx == nullptr) ereport(ERROR, (errcode(ERRCODE_OUT_OF_MEMORY), errmsg("out of memory")));
-  if (pg_hmac_init(ctx, reinterpret_cast<const uint8*>(secret.data()), secret.size()) < 0 ||
-      pg_hmac_update(ctx, reinterpret_cast<const uint8*>(message.data()), message.size()) < 0 ||
-      pg_hmac_final(ctx, tag, sizeof tag) < 0) {
-    const char* reason = pg_hmac_error(ctx);
-    pg_hmac_free(ctx);
-    ereport(ERROR, (errcode(ERRCODE_INTERNAL_ERROR), errmsg("could not compute HMAC-SHA256: %s", reason)));
-  }
-  pg_hmac_free(ctx);
-}
-
 }  // namespace
 
 IDGEN_FUNCTION(idgen_signed_token) {
@@ -56,7 +37,7 @@ IDGEN_FUNCTION(idgen_signed_token) {
     return token::Message(prefix, random);
   });
   uint8_t tag[token::kTagBytes];
-  Hmac(secret, message.view(), tag);
+  HmacSha256(secret, message.view(), tag);
   const token::Text out = Guarded([&] { return token::Sign(message, tag); });
   return TextDatum(out.view());
 }
@@ -76,6 +57,6 @@ IDGEN_FUNCTION(idgen_verify_token) {
   });
   if (!split.ok) PG_RETURN_BOOL(false);
   uint8_t expected[token::kTagBytes];
-  Hmac(secret, split.message, expected);
+  HmacSha256(secret, split.message, expected);
   PG_RETURN_BOOL(ConstantTimeEqual(expected, split.tag));
 }

@@ -118,8 +118,23 @@ TEST(Trace, SecondsWrapEvery388DaysByDesign) {
   EXPECT_EQ(Decompose(kTrace, 0, id, t).seq, 1);
 }
 
+TEST(Js, EveryIdIsSafeForJavaScript) {
+  EXPECT_EQ(Compose(kJs, kJs.max_ticks(), kJs.max_node(), kJs.max_seq()), kJsMaxSafe);  // 2^53 - 1
+  EXPECT_EQ(kJs.max_ticks(), (uint64_t{1} << 38) - 1);
+  EXPECT_EQ(FormatUtc(LastMs(kJs, kJs.epoch_ms)), "2113-02-08 13:44:29.439 UTC");
+  EXPECT_EQ(kJs.max_node(), 31);
+  EXPECT_EQ(kJs.max_seq(), 1023u);
+  Generator g(kJs);
+  g.clock.SetMs(kJs.epoch_ms);
+  EXPECT_EQ(g.IssueId(0), 1);  // never 0
+  g.clock.SetMs(LastMs(kJs, kJs.epoch_ms));
+  EXPECT_LE(g.IssueId(31), kJsMaxSafe);
+  g.clock.SetMs(LastMs(kJs, kJs.epoch_ms) + 1);
+  EXPECT_EQ(KindOf([&] { g.Next(0); }), ErrorKind::kDatetimeOutOfRange);
+}
+
 TEST(Layouts, EveryPresetRoundTripsItsFields) {
-  for (const Layout* l : {&kInstagram, &kSnowflake, &kSonyflake, &kTrace}) {
+  for (const Layout* l : {&kInstagram, &kSnowflake, &kSonyflake, &kTrace, &kJs}) {
     for (uint64_t tick : {uint64_t{0}, uint64_t{1}, uint64_t{123456789}, l->max_ticks()}) {
       for (int64_t node : {int64_t{0}, int64_t{1}, l->max_node()}) {
         for (uint64_t seq : {uint64_t{0}, uint64_t{1}, l->max_seq()}) {
@@ -139,7 +154,7 @@ TEST(Layouts, EveryPresetRoundTripsItsFields) {
 // the bound of its decoded time is at or below it, and an ID made at t decodes to t (the start of
 // t's tick), for every microsecond of a tick (every 997th for TraceId's one-second ticks).
 TEST(Layouts, DecodesLieInTheirTickAboveTheirBoundAndRoundTrip) {
-  for (const Layout* l : {&kInstagram, &kSnowflake, &kSonyflake, &kTrace}) {
+  for (const Layout* l : {&kInstagram, &kSnowflake, &kSonyflake, &kTrace, &kJs}) {
     const int64_t unit_us = l->unit_ms * 1000;
     for (uint64_t tick : {uint64_t{0}, uint64_t{1}, uint64_t{123456789} % l->max_ticks(), l->max_ticks()}) {
       const int64_t start_ms = l->epoch_ms + static_cast<int64_t>(tick) * l->unit_ms;
@@ -173,7 +188,7 @@ TEST(Layouts, NegativeBigintsAreNotIds) {
 }
 
 TEST(Layouts, NodeBounds) {
-  for (const Layout* l : {&kInstagram, &kSnowflake, &kSonyflake, &kTrace}) {
+  for (const Layout* l : {&kInstagram, &kSnowflake, &kSonyflake, &kTrace, &kJs}) {
     EXPECT_EQ(KindOf([l] { CheckNode(*l, -1); }), ErrorKind::kBadArgument);
     EXPECT_NO_THROW(CheckNode(*l, 0));
     EXPECT_NO_THROW(CheckNode(*l, l->max_node()));

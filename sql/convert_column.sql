@@ -1,0 +1,48 @@
+-- Moving an existing table to idgen: a bigserial or identity column gets an idgen default.
+CREATE EXTENSION idgen;
+\set SHOW_CONTEXT never
+
+CREATE TABLE orders (id bigserial PRIMARY KEY, what text);
+CREATE TABLE lines (id bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY, order_id bigint REFERENCES orders, n int);
+INSERT INTO orders (what) SELECT 'order ' || n FROM generate_series(1, 1000) AS n;
+INSERT INTO lines (order_id, n) SELECT o.id, n FROM orders o, generate_series(1, 3) AS n;
+
+SELECT regexp_replace(idgen.convert_column('orders', 'id', 'snowflake'), 'start at \d+', 'start at ...');
+SELECT regexp_replace(idgen.convert_column('lines', 'id', 'instagram', shard => 5), 'start at \d+', 'start at ...');
+-- The type, the values and the foreign keys are kept; new rows get the new IDs, above the old.
+SELECT pg_get_expr(d.adbin, d.adrelid), a.attidentity FROM pg_attribute a JOIN pg_attrdef d ON d.adrelid = a.attrelid AND d.adnum = a.attnum
+WHERE a.attrelid = 'orders'::regclass AND a.attname = 'id';
+SELECT a.atttypid::regtype, a.attidentity = '' AS no_identity FROM pg_attribute a WHERE a.attrelid = 'lines'::regclass AND a.attname = 'id';
+INSERT INTO orders (what) VALUES ('new') RETURNING id > 1000 AS above_the_old;
+INSERT INTO lines (order_id, n) SELECT max(id), 1 FROM orders RETURNING (idgen.instagram_parse(id)).shard;
+SELECT count(*) AS orders, count(*) FILTER (WHERE id <= 1000) AS old_ids FROM orders;
+SELECT count(*) AS lines_with_their_order FROM lines JOIN orders ON orders.id = lines.order_id;
+
+-- Refused: values that new IDs could reach, a column that is not bigint, unknown families.
+CREATE TABLE big (id bigint PRIMARY KEY);
+INSERT INTO big VALUES (9000000000000000000);
+\set VERBOSITY sqlstate
+SELECT idgen.convert_column('big', 'id', 'snowflake');  -- (the message names today's first ID)
+\set VERBOSITY default
+INSERT INTO big VALUES (20000000000);
+DELETE FROM big WHERE id = 9000000000000000000;
+SET idgen.launch_id = 1;
+SELECT idgen.convert_column('big', 'id', 'decimal');
+\echo :LAST_ERROR_SQLSTATE
+SELECT pg_get_expr(d.adbin, d.adrelid) IS NULL AS default_unchanged
+FROM pg_attribute a LEFT JOIN pg_attrdef d ON d.adrelid = a.attrelid AND d.adnum = a.attnum
+WHERE a.attrelid = 'big'::regclass AND a.attname = 'id';
+CREATE TABLE small (id serial PRIMARY KEY);
+SELECT idgen.convert_column('small', 'id', 'snowflake');
+\echo :LAST_ERROR_SQLSTATE
+SELECT idgen.convert_column('orders', 'id', 'uuidv7');
+\echo :LAST_ERROR_SQLSTATE
+SELECT idgen.convert_column('orders', 'nope', 'snowflake');
+\echo :LAST_ERROR_SQLSTATE
+SELECT idgen.convert_column('orders', 'id', 'instagram');
+\echo :LAST_ERROR_SQLSTATE
+SELECT idgen.convert_column('orders', 'id', 'snowflake', shard => 3);
+\echo :LAST_ERROR_SQLSTATE
+
+DROP TABLE lines, orders, big, small;
+DROP EXTENSION idgen;

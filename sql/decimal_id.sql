@@ -1,0 +1,47 @@
+-- DecimalId: counter * 10^10 + generator_id * 10^5 + launch_id.
+CREATE EXTENSION idgen;
+\set SHOW_CONTEXT never
+
+-- The vectors (vectors.md): 14150009200065 = counter 1415, generator 92, launch 65; the largest.
+SELECT * FROM idgen.decimal_parse(14150009200065);
+SELECT * FROM idgen.decimal_parse(9223372029999999999);
+SELECT * FROM idgen.decimal_parse(10000000000);
+
+-- Until the deployment's launch id is set, DecimalIds are refused: no default is guessed.
+SHOW idgen.launch_id;
+SELECT idgen.decimal_id();
+\echo :LAST_ERROR_SQLSTATE
+
+SET idgen.launch_id = 65;
+-- One generator per database and start of the server: its counter goes up by one per ID, its id
+-- comes from idgen.decimal_generator.
+CREATE TEMP TABLE gen AS SELECT n, idgen.decimal_id() AS id FROM generate_series(1, 10000) AS n;
+SELECT count(DISTINCT id) AS distinct_ids, count(DISTINCT (idgen.decimal_parse(id)).generator_id) AS generators,
+       min((idgen.decimal_parse(id)).launch_id) AS launch,
+       max((idgen.decimal_parse(id)).counter) - min((idgen.decimal_parse(id)).counter) AS counter_span
+FROM gen;
+SELECT count(*) AS out_of_order FROM (SELECT id, lag(id) OVER (ORDER BY n) AS prev FROM gen) s WHERE id <= prev;
+SELECT (SELECT last_value FROM idgen.decimal_generator) = (SELECT (idgen.decimal_parse(id)).generator_id + 1 FROM gen LIMIT 1) AS generator_id_taken;
+SELECT id::text ~ '^[0-9]{11,19}$' AS legible FROM gen LIMIT 1;
+
+-- Launch ids: 0 only for tests, 1 to 99999; the setting is the superuser's.
+SET idgen.launch_id = 100000;
+\echo :LAST_ERROR_SQLSTATE
+SET idgen.launch_id = 0;
+SELECT (idgen.decimal_parse(idgen.decimal_id())).launch_id;
+CREATE ROLE idgen_decimal_user;
+SET ROLE idgen_decimal_user;
+SET idgen.launch_id = 7;
+\echo :LAST_ERROR_SQLSTATE
+RESET ROLE;
+DROP ROLE idgen_decimal_user;
+
+-- Bad IDs.
+SELECT * FROM idgen.decimal_parse(-1);
+\echo :LAST_ERROR_SQLSTATE
+SELECT * FROM idgen.decimal_parse(9999999999);
+\echo :LAST_ERROR_SQLSTATE
+SELECT * FROM idgen.decimal_parse(9223372036854775807);
+\echo :LAST_ERROR_SQLSTATE
+
+DROP EXTENSION idgen;

@@ -1,0 +1,69 @@
+// Nanosecond IDs: nanoseconds since 1970 shifted left by random_bits (32 by default) CSPRNG bits,
+// written in base36 (or another alphabet): short, case-insensitive, URL-safe, time-ordered text
+// such as q8f7zge7omq09fxqvr. The text has a fixed width per random_bits and alphabet (zero-padded),
+// and the alphabet must be in ascending byte order, so that text order (C collation) is time order.
+//
+// The nanoseconds come from a state word shared by the server: strictly increasing on it, at most
+// a millisecond ahead of the clock under load, riding out a clock that steps back (as UUIDv7).
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <string_view>
+
+#include "core/clock.hpp"
+#include "core/random.hpp"
+#include "core/state.hpp"
+
+namespace idgen::ns_id {
+
+using Value = unsigned __int128;
+
+inline constexpr const char* kDefaultAlphabet = "0123456789abcdefghijklmnopqrstuvwxyz";
+inline constexpr int kMaxRandomBits = 64;
+inline constexpr size_t kMaxWidth = 128;  // 127 bits in base 2
+inline constexpr AdvanceRules kRules{0, 0, 1000000, false, kAnyRegression, 0.001};
+
+// An alphabet: 2 to 64 distinct printable ASCII characters in ascending order. With no upper-case
+// letter in it, upper-case input reads as lower-case (base36 is case-insensitive).
+struct Alphabet {
+  char digits[64];
+  unsigned radix;
+  uint8_t value[256];  // 0xFF: not a digit
+};
+
+// Throws kBadArgument (with the rule) for an alphabet that breaks it.
+Alphabet MakeAlphabet(std::string_view digits);
+
+// Throws kBadArgument unless 0 <= random_bits <= 64.
+void CheckRandomBits(int random_bits);
+
+// The fixed width of the text: the digits of 63 + random_bits bits.
+size_t Width(int random_bits, const Alphabet& alphabet);
+
+struct Text {
+  char data[kMaxWidth];
+  size_t size;
+  std::string_view view() const { return {data, size}; }
+};
+
+Text Format(Value value, int random_bits, const Alphabet& alphabet);
+
+enum class Problem { kNone, kBadLength, kBadDigit, kOverflow };
+
+// Never throws. The text must have exactly the width, digits of the alphabet only.
+Problem Parse(std::string_view text, int random_bits, const Alphabet& alphabet, Value& value);
+
+// The nanoseconds of a text, throwing kBadText (kNumericOutOfRange) with what is wrong.
+int64_t TimeNs(std::string_view text, int random_bits, const Alphabet& alphabet);
+
+struct Generated {
+  bool issued;
+  Value value;
+  uint64_t ns;  // the nanoseconds of the ID, for durable marks
+};
+
+// The next ID of the generator whose state is word.
+Generated Next(StateWord& word, FamilyStats& stats, Clock& clock, RandomPool& pool, long owner, int random_bits);
+
+}  // namespace idgen::ns_id

@@ -1,0 +1,50 @@
+#include "pg/generator.hpp"
+
+#include "pg/compat.hpp"
+#include "pg/pg.hpp"
+#include "pg/settings.hpp"
+
+extern "C" {
+#include "access/xlog.h"
+#include "storage/latch.h"
+#include "utils/wait_event.h"
+}
+
+namespace idgen::pg {
+
+void CheckCanGenerate(Family family, const char* title, const StateRef& ref) {
+  settings::CheckConfigured(settings::Of(family));
+  char message[160], detail[320];
+  if (RecoveryInProgress()) {
+    snprintf(message, sizeof message, "cannot generate %s IDs during recovery", title);
+    snprintf(detail, sizeof detail,
+             "A standby has its primary's settings and marks: %s IDs made here could repeat the primary's.", title);
+    Raise(ErrorKind::kPrerequisite, message, detail,
+          "Generate them on the primary. Once this server is promoted, it generates above every ID whose durable "
+          "mark reached it.");
+  }
+  if (!ref.shared) {
+    snprintf(message, sizeof message, "idgen must be loaded via shared_preload_libraries to generate %s IDs", title);
+    snprintf(detail, sizeof detail,
+             "%s IDs are kept unique across sessions by state in shared memory, which on PostgreSQL 15 and 16 only a "
+             "preloaded library has.",
+             title);
+    Raise(ErrorKind::kPrerequisite, message, detail,
+          "Add idgen to shared_preload_libraries in postgresql.conf and restart the server.");
+  }
+}
+
+void WaitForClock(int64_t wait_us) {
+  const uint32 event = compat::ClockWaitEvent();
+  if (wait_us >= 1000) {
+    (void)WaitLatch(MyLatch, WL_LATCH_SET | WL_TIMEOUT | WL_EXIT_ON_PM_DEATH, static_cast<long>(wait_us / 1000), event);
+    ResetLatch(MyLatch);
+  } else {
+    pgstat_report_wait_start(event);
+    pg_usleep(wait_us);
+    pgstat_report_wait_end();
+  }
+  CHECK_FOR_INTERRUPTS();
+}
+
+}  // namespace idgen::pg

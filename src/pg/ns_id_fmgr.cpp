@@ -1,0 +1,65 @@
+// SQL functions of nanosecond IDs: idgen.ns_id() and idgen.ns_id_time().
+#include <cstring>
+
+#include "core/ns_id.hpp"
+#include "pg/generator.hpp"
+#include "pg/guard.hpp"
+#include "pg/mark.hpp"
+#include "pg/module.hpp"
+#include "pg/pg.hpp"
+#include "pg/shared.hpp"
+
+using namespace idgen;
+using namespace idgen::pg;
+
+namespace {
+
+// The alphabet of the last call, kept: a column default passes the same one every time.
+struct CachedAlphabet {
+  char text[65];
+  size_t size;
+  ns_id::Alphabet alphabet;
+};
+CachedAlphabet cached{"", 0, {}};
+
+const ns_id::Alphabet& AlphabetOf(std::string_view text) {
+  if (cached.size == 0 || text != std::string_view(cached.text, cached.size)) {
+    const ns_id::Alphabet alphabet = Guarded([&] { return ns_id::MakeAlphabet(text); });
+    memcpy(cached.text, text.data(), text.size());  // at most 64 bytes: MakeAlphabet checked it
+    cached.size = text.size();
+    cached.alphabet = alphabet;
+  }
+  return cached.alphabet;
+}
+
+}  // namespace
+
+IDGEN_FUNCTION(idgen_ns_id) {
+  const int random_bits = PG_GETARG_INT32(0);
+  const ns_id::Alphabet& alphabet = AlphabetOf(StringView(PG_GETARG_TEXT_PP(1)));
+  Guarded([&] { ns_id::CheckRandomBits(random_bits); });
+  const StateRef ref = GeneratorState();
+  CheckCanGenerate(kFamilyNs, "ns_id", ref);
+  DatabaseLeases* leases = marks::Prepare(kFamilyNs, ref);
+  for (;;) {
+    const ns_id::Generated out = Guarded([&] {
+      return ns_id::Next(ref.state.ns, ref.state.stats[kFamilyNs], WallClock(), BackendRandom(), MyProcPid,
+                         random_bits);
+    });
+    if (out.issued) {
+      marks::Cover(kFamilyNs, ref, leases, out.ns);
+      CountIssued(kFamilyNs);
+      const ns_id::Text text = Guarded([&] { return ns_id::Format(out.value, random_bits, alphabet); });
+      return TextDatum(text.view());
+    }
+    CHECK_FOR_INTERRUPTS();  // a millisecond ahead of the clock: it frees a nanosecond each nanosecond
+  }
+}
+
+IDGEN_FUNCTION(idgen_ns_id_time) {
+  const std::string_view value = StringView(PG_GETARG_TEXT_PP(0));
+  const int random_bits = PG_GETARG_INT32(1);
+  const ns_id::Alphabet& alphabet = AlphabetOf(StringView(PG_GETARG_TEXT_PP(2)));
+  const int64_t ns = Guarded([&] { return ns_id::TimeNs(value, random_bits, alphabet); });
+  PG_RETURN_TIMESTAMPTZ(FromUnixUs(ns / 1000));
+}

@@ -1,0 +1,124 @@
+#include "core/ns_id.hpp"
+
+#include <gtest/gtest.h>
+
+#include <set>
+#include <string>
+
+#include "core/error.hpp"
+#include "fakes.hpp"
+
+namespace idgen::ns_id {
+namespace {
+
+using testing::FakeClock;
+using testing::FakeRandom;
+using testing::KindOf;
+
+const Alphabet kBase36 = MakeAlphabet(kDefaultAlphabet);
+
+struct Harness {
+  FakeClock clock;
+  FakeRandom source;
+  RandomPool pool{source};
+  StateWord word;
+  FamilyStats stats;
+  Generated Next(int bits = 32) { return ns_id::Next(word, stats, clock, pool, 1, bits); }
+};
+
+TEST(NsId, WidthsAreFixedPerRandomBits) {
+  EXPECT_EQ(Width(32, kBase36), 19u);  // 95 bits
+  EXPECT_EQ(Width(0, kBase36), 13u);   // 63 bits
+  EXPECT_EQ(Width(64, kBase36), 25u);  // 127 bits
+  EXPECT_EQ(Width(32, MakeAlphabet("01")), 95u);
+}
+
+TEST(NsId, FormatAndParseRoundTrip) {
+  const int64_t ns = 1767225600123456789;
+  for (int bits : {0, 1, 16, 32, 63, 64}) {
+    const Value value = (static_cast<Value>(ns) << bits) | (bits == 0 ? 0 : 1);
+    const Text text = Format(value, bits, kBase36);
+    ASSERT_EQ(text.size, Width(bits, kBase36));
+    Value back = 0;
+    ASSERT_EQ(Parse(text.view(), bits, kBase36, back), Problem::kNone);
+    ASSERT_TRUE(back == value) << bits;
+    ASSERT_EQ(TimeNs(text.view(), bits, kBase36), ns);
+    std::string upper(text.view());
+    for (char& c : upper) c = static_cast<char>(std::toupper(c));
+    ASSERT_EQ(TimeNs(upper, bits, kBase36), ns) << "base36 is case-insensitive";
+  }
+}
+
+TEST(NsId, TextOrderIsTimeOrder) {
+  const Text a = Format(static_cast<Value>(1) << 32, 32, kBase36);
+  const Text b = Format((static_cast<Value>(2) << 32) | 0xFFFFFFFF, 32, kBase36);
+  const Text c = Format(static_cast<Value>(INT64_MAX) << 32, 32, kBase36);
+  EXPECT_LT(a.view(), b.view());
+  EXPECT_LT(b.view(), c.view());
+}
+
+TEST(NsId, BadTextIsRefused) {
+  Value v = 0;
+  EXPECT_EQ(Parse("", 32, kBase36, v), Problem::kBadLength);
+  EXPECT_EQ(Parse(std::string(18, '0'), 32, kBase36, v), Problem::kBadLength);
+  EXPECT_EQ(Parse(std::string(18, '0') + "-", 32, kBase36, v), Problem::kBadDigit);
+  EXPECT_EQ(Parse(std::string(19, 'z'), 32, kBase36, v), Problem::kOverflow);  // above 2^95
+  EXPECT_EQ(KindOf([] { TimeNs("zzzz", 32, kBase36); }), ErrorKind::kBadText);
+  EXPECT_EQ(KindOf([] { TimeNs(std::string(19, 'z'), 32, kBase36); }), ErrorKind::kNumericOutOfRange);
+  EXPECT_EQ(KindOf([] { TimeNs("0", 65, kBase36); }), ErrorKind::kBadArgument);
+}
+
+TEST(NsId, AlphabetsMustSortLikeTheirValues) {
+  EXPECT_NO_THROW(MakeAlphabet("0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"));
+  EXPECT_NO_THROW(MakeAlphabet("0123456789abcdefghjkmnpqrstvwxyz"));
+  for (const char* bad : {"", "0", "10", "0123456789abcdefa", "abc def", "ab\x7f", "0123456789é"}) {
+    EXPECT_EQ(KindOf([bad] { MakeAlphabet(bad); }), ErrorKind::kBadArgument) << bad;
+  }
+  const Alphabet mixed = MakeAlphabet("0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz");
+  Value v = 0;
+  EXPECT_EQ(Parse(std::string(16, 'a'), 32, mixed, v), Problem::kNone);  // case matters: 'a' is a digit
+  EXPECT_EQ(mixed.value[static_cast<unsigned char>('a')], 36);
+}
+
+TEST(NsId, TheGeneratorIsStrictlyIncreasingAndFollowsTheClock) {
+  Harness h;
+  h.clock.ns = 1767225600000000000;
+  Value previous = 0;
+  for (int i = 0; i < 100000; ++i) {  // a frozen clock: one nanosecond each, 0.1 ms ahead at most
+    const Generated g = h.Next();
+    ASSERT_TRUE(g.issued);
+    ASSERT_GT(g.value, previous);
+    previous = g.value;
+  }
+  EXPECT_EQ(static_cast<int64_t>(previous >> 32), 1767225600000000000 + 99999);
+  EXPECT_EQ(h.stats.max_lead_us.load(), 99u);
+  h.clock.ns += 5000000;  // the clock moves on
+  EXPECT_EQ(static_cast<int64_t>(h.Next().ns), 1767225600005000000);
+}
+
+TEST(NsId, AtMostOneMillisecondAheadAndAStepBackIsRiddenOut) {
+  Harness h;
+  h.clock.ns = 1767225600000000000;
+  int issued = 0;
+  while (h.Next(0).issued) ++issued;
+  EXPECT_EQ(issued, 1000001);  // 0 .. 1 000 000 ns ahead
+  h.clock.ns -= 10000000000;   // ten seconds back: carries on, no wait
+  EXPECT_TRUE(h.Next(0).issued);
+  EXPECT_EQ(h.stats.regressions.load(), 1u);
+}
+
+TEST(NsId, DecodesAtTheNanosecondItWasMade) {
+  for (int64_t ns : {int64_t{1}, int64_t{2}, int64_t{1767225600123456789}, INT64_MAX - 1}) {
+    Harness h;
+    h.clock.ns = ns;
+    const Generated g = h.Next();
+    ASSERT_TRUE(g.issued);
+    ASSERT_EQ(TimeNs(Format(g.value, 32, kBase36).view(), 32, kBase36), ns);
+  }
+  Harness before;
+  before.clock.ns = -1;
+  EXPECT_EQ(KindOf([&] { before.Next(); }), ErrorKind::kDatetimeOutOfRange);
+}
+
+}  // namespace
+}  // namespace idgen::ns_id

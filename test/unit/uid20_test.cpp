@@ -1,0 +1,171 @@
+#include "core/uid20.hpp"
+
+#include <gtest/gtest.h>
+
+#include <set>
+
+#include "core/error.hpp"
+#include "fakes.hpp"
+
+namespace idgen::uid20 {
+namespace {
+
+using testing::FakeClock;
+using testing::FakeRandom;
+using testing::KindOf;
+
+constexpr int64_t kEpoch = kDefaultEpochMs;
+
+Value Digits(const char* text) {
+  Value v = 0;
+  for (const char* p = text; *p; ++p) v = v * 10 + static_cast<unsigned>(*p - '0');
+  return v;
+}
+
+struct Harness {
+  explicit Harness(const Variant& v) : variant(v) {}
+  const Variant& variant;
+  Settings settings{kEpoch, 5000};
+  FakeClock clock;
+  FakeRandom source;
+  RandomPool pool{source};
+  StateWord word;
+  FamilyStats stats;
+  NextId Next(int server = 1) { return uid20::Next(variant, settings, word, stats, clock, pool, 1, server); }
+};
+
+TEST(Uid20, TheVectorsDecode) {
+  Parts p = Decompose(kMillis, kEpoch, Digits("00000000000001234561"));
+  EXPECT_EQ(p.unix_ms, kEpoch);
+  EXPECT_EQ(p.seq, 123456);
+  EXPECT_EQ(p.server, 1);
+  p = Decompose(kMillis, kEpoch, Digits("00315360000001234561"));
+  EXPECT_EQ(p.unix_ms - kEpoch, 31536000000);  // 365 days
+  EXPECT_EQ(FormatUtc(p.unix_ms), "2012-01-01 00:00:00.000 UTC");
+  p = Decompose(kMillis, kEpoch, Digits("18290880000001234561"));  // above 2^63 - 1: numeric only
+  EXPECT_EQ(p.unix_ms - kEpoch, 1829088000000);
+  EXPECT_EQ(p.seq, 123456);
+  EXPECT_EQ(p.server, 1);
+  EXPECT_EQ(Compose(kMillis, 1829088000000, 123456, 1), Digits("18290880000001234561"));
+  EXPECT_EQ(KindOf([] { ToBigint(kMillis, kEpoch, Digits("18290880000001234561")); }), ErrorKind::kNumericOutOfRange);
+  EXPECT_EQ(ToBigint(kMillis, kEpoch, Digits("00315360000001234561")), 315360000001234561);
+}
+
+TEST(Uid20, TheSecondsVariant) {
+  const Parts p = Decompose(kSeconds, kEpoch, Digits("00031536000123456781"));
+  EXPECT_EQ(p.unix_ms - kEpoch, 31536000000);
+  EXPECT_EQ(p.seq, 12345678);
+  EXPECT_EQ(p.server, 1);
+}
+
+TEST(Uid20, TheRangeEndsAtTheUnsignedBigint) {
+  EXPECT_EQ(FormatUtc(LastMs(kMillis, kEpoch)), "2069-06-15 09:33:27.369 UTC");
+  EXPECT_EQ(KindOf([] { Decompose(kMillis, kEpoch, kMaxValue + 1); }), ErrorKind::kNumericOutOfRange);
+  EXPECT_NO_THROW(Decompose(kMillis, kEpoch, kMaxValue));
+  try {
+    ToBigint(kMillis, kEpoch, static_cast<Value>(INT64_MAX) + 1);
+    FAIL();
+  } catch (const Error& e) {
+    EXPECT_NE(e.detail().find("until 2040-03-24"), std::string::npos) << e.detail();
+    EXPECT_NE(e.hint().find("idgen.uid20_numeric()"), std::string::npos);
+  }
+  Harness h(kMillis);
+  h.clock.SetMs(LastMs(kMillis, kEpoch) + 1);
+  EXPECT_EQ(KindOf([&] { h.Next(); }), ErrorKind::kDatetimeOutOfRange);
+  h.clock.SetMs(kEpoch - 1);
+  EXPECT_EQ(KindOf([&] { h.Next(); }), ErrorKind::kDatetimeOutOfRange);
+}
+
+TEST(Uid20, ServerDigits) {
+  for (int server = 0; server <= 9; ++server) {
+    Harness h(kMillis);
+    h.clock.SetMs(kEpoch + 5);
+    const NextId id = h.Next(server);
+    ASSERT_TRUE(id.issued);
+    EXPECT_EQ(Decompose(kMillis, kEpoch, id.value).server, server);
+  }
+  Harness h(kMillis);
+  EXPECT_EQ(KindOf([&] { h.Next(10); }), ErrorKind::kBadArgument);
+  EXPECT_EQ(KindOf([&] { h.Next(-1); }), ErrorKind::kBadArgument);
+}
+
+TEST(Uid20, ATickCountsFromARandomStartAndNeverRepeats) {
+  Harness h(kMillis);
+  const int64_t t = 1767225600000;
+  h.clock.SetMs(t);
+  std::set<Value> seen;
+  Value previous = 0;
+  int64_t first_seq = -1;
+  for (;;) {
+    const NextId id = h.Next();
+    if (!id.issued) break;
+    ASSERT_GT(id.value, previous);
+    previous = id.value;
+    seen.insert(id.value);
+    const Parts p = Decompose(kMillis, kEpoch, id.value);
+    ASSERT_EQ(p.unix_ms, t);
+    if (first_seq < 0) first_seq = p.seq;
+  }
+  EXPECT_LT(first_seq, 900000);
+  EXPECT_EQ(seen.size(), static_cast<size_t>(1000000 - first_seq));  // up to 999 999
+  EXPECT_GE(seen.size(), 100000u);
+  const NextId wait = h.Next();
+  EXPECT_FALSE(wait.issued);
+  EXPECT_EQ(wait.wait_us, 1000);
+  h.clock.SetMs(t + 1);
+  const NextId next = h.Next();
+  ASSERT_TRUE(next.issued);
+  EXPECT_GT(next.value, previous);
+  EXPECT_EQ(Decompose(kMillis, kEpoch, next.value).unix_ms, t + 1);
+}
+
+TEST(Uid20, AClockBackWithinTheLimitCarriesOnBeyondItIsRefused) {
+  Harness h(kMillis);
+  const int64_t t = 1767225600000;
+  h.clock.SetMs(t);
+  const Value before = h.Next().value;
+  h.clock.SetMs(t - 1000);
+  const NextId after = h.Next();
+  ASSERT_TRUE(after.issued);
+  EXPECT_GT(after.value, before);
+  h.clock.SetMs(t - 10000);
+  EXPECT_EQ(KindOf([&] { h.Next(); }), ErrorKind::kClockRegression);
+}
+
+TEST(Uid20, DecodesLieInTheirTickAboveTheirStartAndRoundTrip) {
+  for (const Variant* v : {&kMillis, &kSeconds}) {
+    for (int64_t us = 0; us < v->unit_ms * 1000; us += (v->unit_ms == 1 ? 1 : 997)) {
+      Harness h(*v);
+      const int64_t start = kEpoch + 123456 * v->unit_ms;
+      h.clock.ns = (start * 1000 + us) * 1000;
+      const NextId id = h.Next(3);
+      ASSERT_TRUE(id.issued);
+      ASSERT_EQ(Decompose(*v, kEpoch, id.value).unix_ms, start) << v->family << " " << us;
+      ASSERT_GE(id.value, Compose(*v, 123456, 0, 0));
+    }
+  }
+}
+
+}  // namespace
+}  // namespace idgen::uid20
+
+namespace idgen::uid20 {
+namespace {
+
+TEST(Uid20, DigitsParseAndFormat) {
+  Value v = 0;
+  ASSERT_TRUE(ParseDigits("18446744073709551615", v));
+  EXPECT_TRUE(v == kMaxValue);
+  char out[40];
+  EXPECT_EQ(std::string(out, FormatDigits(v, out)), "18446744073709551615");
+  EXPECT_EQ(std::string(out, FormatDigits(0, out)), "0");
+  ASSERT_TRUE(ParseDigits("000123", v));
+  EXPECT_TRUE(v == 123);
+  for (const char* bad : {"", "-1", "1.5", "NaN", "Infinity", " 1", "1 ", "1234567890123456789012345678901234567890"}) {
+    EXPECT_FALSE(ParseDigits(bad, v)) << bad;
+  }
+  ASSERT_TRUE(ParseDigits("170141183460469231731687303715884105727", v));  // 39 digits fit
+}
+
+}  // namespace
+}  // namespace idgen::uid20
