@@ -63,7 +63,7 @@ test: deps
 
 bench: deps
 	@$(MAKE) --no-print-directory install
-	@scripts/bench.sh
+	@PG_CONFIG=$(PG_CONFIG) scripts/bench.sh
 
 else
 # ---- out of tree (build/pg<major>-idgen): plain PGXS -------------------------------------------

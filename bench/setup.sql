@@ -62,10 +62,25 @@ INSERT INTO bench.subjects (name, kind, floor, call, key, bulk) VALUES
   ('idgen.uuidv7()',                'idgen', 'floor: C constant uuid', 'idgen.uuidv7()', 'uuid', NULL),
   ('idgen.typeid(''post'')',        'idgen', 'floor: C constant uuid', 'idgen.typeid(''post'')', 'text COLLATE "C"', NULL),
   ('idgen.objectid()',              'idgen', 'floor: C constant uuid', 'idgen.objectid()', 'idgen.objectid', NULL),
+  ('idgen.js_id()',                 'idgen', 'floor: C constant int8', 'idgen.js_id()', 'bigint', NULL),
+  ('idgen.uid20()',                 'idgen', 'floor: C constant int8', 'idgen.uid20()', 'bigint', NULL),
+  ('idgen.decimal_id()',            'idgen', 'floor: C constant int8', 'idgen.decimal_id()', 'bigint', NULL),
+  ('idgen.ns_id()',                 'idgen', 'floor: C constant uuid', 'idgen.ns_id()', 'text COLLATE "C"', NULL),
+  ('idgen.public_id(g)',            'idgen', 'floor: C constant int8(g % 2000)', 'idgen.public_id(g)', NULL, NULL),
   ('nextval() of a bigserial',      'peer',  'floor: C constant int8', 'nextval(''bench.seq'')', 'bigint', NULL),
   ('Instagram PL/pgSQL next_id()',  'peer',  'floor: C constant int8', 'bench.instagram_next_id()', 'bigint', NULL),
   ('gen_random_uuid()',             'peer',  'floor: C constant uuid', 'gen_random_uuid()', 'uuid', NULL),
   ('SQL text ObjectId',             'peer',  'floor: C constant uuid', 'bench.sql_objectid()', 'text COLLATE "C"', NULL);
+
+-- PostgreSQL 18's own uuidv7(), beside idgen's.
+DO $$
+BEGIN
+  IF to_regprocedure('pg_catalog.uuidv7()') IS NOT NULL THEN
+    INSERT INTO bench.subjects (name, kind, floor, call, key)
+    VALUES ('uuidv7() (PostgreSQL core)', 'peer', 'floor: C constant uuid', 'pg_catalog.uuidv7()', 'uuid');
+  END IF;
+END
+$$;
 
 -- Other ID extensions, when they happen to be installed.
 DO $$

@@ -24,7 +24,8 @@ cluster_start preload
 gcc -O2 -fPIC -shared -I"$("$PG_CONFIG" --includedir-server)" bench/floor.c -o "$CLUSTER_DIR/floor.so"
 chmod 755 "$CLUSTER_DIR/floor.so"
 export PGDATABASE=idgen_bench
-q -d postgres -c "CREATE DATABASE idgen_bench"
+q -d postgres -c "CREATE DATABASE idgen_bench" -c "ALTER DATABASE idgen_bench SET idgen.launch_id = 1" \
+  -c "ALTER SYSTEM SET idgen.public_id_key = 'the bench''s public-id key, thirty-two bytes or more'" -c "SELECT pg_reload_conf()"
 q -v floor_lib="$CLUSTER_DIR/floor.so" -f bench/setup.sql >/dev/null
 
 # Measure the functions, not the noise around them: no JIT compilation of the 2M-row queries, and

@@ -54,6 +54,31 @@ INSERT INTO docs (body) VALUES ('{"title": "a"}'), ('{"title": "b"}'), ('{"title
 INSERT INTO docs (id, body) VALUES ('507f191e810c19729de860ea', '{"title": "from MongoDB"}');
 SELECT id, body, idgen.objectid_time(id) AS created, pg_column_size(id) AS bytes FROM docs ORDER BY id;
 
+\echo '== More schemes: JS-safe, DecimalId, 20-digit UIDs, nanosecond base36 IDs'
+SET idgen.node_id = 7;
+SET idgen.launch_id = 65;
+SET idgen.uid20_server = 3;
+SELECT idgen.js_id() AS js_id, idgen.decimal_id() AS decimal_id, idgen.uid20() AS uid20, idgen.uid20_sec() AS uid20_sec,
+       idgen.ns_id() AS ns_id;
+SELECT (idgen.js_parse(idgen.js_id())).*;
+SELECT (idgen.decimal_parse(14150009200065)).*;
+SELECT (idgen.uid20_parse(18290880000001234561)).*;
+
+\echo '== Look-random public IDs of a sequence: SELECT id, idgen.public_id_text(id) (under idgen.public_id_key)'
+ALTER SYSTEM SET idgen.public_id_key = 'the demo''s public-id key, thirty-two bytes or more';
+SELECT pg_reload_conf();
+SELECT pg_sleep(0.5);
+SELECT id, idgen.public_id(id) AS public_id, idgen.public_id_text(id) AS public_text,
+       idgen.private_id_text(idgen.public_id_text(id)) AS back
+FROM generate_series(1, 4) AS id;
+
+\echo '== Moving a bigserial table to idgen: SELECT idgen.convert_column(''legacy'', ''id'', ''snowflake'')'
+CREATE TABLE legacy (id bigserial PRIMARY KEY, note text);
+INSERT INTO legacy (note) VALUES ('old 1'), ('old 2');
+SELECT idgen.convert_column('legacy', 'id', 'snowflake');
+INSERT INTO legacy (note) VALUES ('new');
+SELECT * FROM legacy ORDER BY id;
+
 \echo '== Published IDs decode: an Instagram ID from 2020, the Snowflake vector epoch + 1 ms, node 33'
 SELECT * FROM idgen.instagram_parse(2384288897814875714);
 SELECT * FROM idgen.snowflake_parse(4329472);

@@ -15,7 +15,9 @@ namespace idgen::pg {
 void CheckCanGenerate(Family family, const char* title, const StateRef& ref) {
   settings::CheckConfigured(settings::Of(family));
   char message[160], detail[320];
-  if (RecoveryInProgress()) {
+  // A standby has its primary's node id, shards and server digit. The families that are unique by
+  // their random bits (UUIDv7 and typeid, ObjectId, ns_id) keep working there, without marks.
+  if (RecoveryInProgress() && family != kFamilyNs) {
     snprintf(message, sizeof message, "cannot generate %s IDs during recovery", title);
     snprintf(detail, sizeof detail,
              "A standby has its primary's settings and marks: %s IDs made here could repeat the primary's.", title);

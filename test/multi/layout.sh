@@ -44,6 +44,13 @@ bench_sessions $CLIENTS $PER_CLIENT "$WORK/sf.sql"
 expect "rows" $TOTAL "$(q -c 'SELECT count(*) FROM sf')"
 expect "distinct ids" $TOTAL "$(q -c 'SELECT count(DISTINCT id) FROM sf')"
 
+echo "-- JS-safe, one table"
+q -c "CREATE TABLE js (id bigint PRIMARY KEY DEFAULT idgen.js_id() CHECK (idgen.is_js_safe(id)))"
+echo 'INSERT INTO js DEFAULT VALUES;' >"$WORK/js.sql"
+bench_sessions $CLIENTS $PER_CLIENT "$WORK/js.sql"
+expect "rows" $TOTAL "$(q -c 'SELECT count(*) FROM js')"
+expect "distinct ids" $TOTAL "$(q -c 'SELECT count(DISTINCT id) FROM js')"
+
 echo "-- Bursts: 4 sessions each make 200 000 IDs of shard 9 in one statement"
 waits_before=$(q -c "SELECT exhaustion_waits FROM idgen.stats WHERE family = 'instagram'")
 echo 'INSERT INTO burst SELECT idgen.instagram_id(9) FROM generate_series(1, 200000);' >"$WORK/burst.sql"

@@ -75,31 +75,43 @@ sub sqlstate_of
 	return ($state // 'none', $message // $stderr, $hint // '');
 }
 
-# The generated columns of the durable tests: family => SQL DEFAULT.
+# The generated columns of the durable tests: column => [type, SQL DEFAULT]. Every family with
+# a durable mark is ordered across restarts; DecimalId is ordered per generator only (and takes a
+# new generator at each start), so its column is checked for duplicates, not order.
 sub families
 {
 	return (
-		u => 'idgen.uuidv7()',
-		i => 'idgen.instagram_id(3)',
-		s => 'idgen.snowflake_id()',
-		y => 'idgen.sonyflake_id()',
-		t => 'idgen.trace_id()');
+		u => [ 'uuid', 'idgen.uuidv7()' ],
+		i => [ 'bigint', 'idgen.instagram_id(3)' ],
+		s => [ 'bigint', 'idgen.snowflake_id()' ],
+		y => [ 'bigint', 'idgen.sonyflake_id()' ],
+		t => [ 'bigint', 'idgen.trace_id()' ],
+		j => [ 'bigint', 'idgen.js_id()' ],
+		d => [ 'bigint', 'idgen.uid20()' ],
+		e => [ 'bigint', 'idgen.uid20_sec()' ],
+		n => [ 'text COLLATE "C"', 'idgen.ns_id()' ],
+		m => [ 'bigint', 'idgen.decimal_id()' ]);
 }
 
-# Per column of table r (phase, u, i, s, y, t): the smallest ID of the phase minus the largest of
-# every earlier phase (for the uuid column: of its first 64 bits, as a number), and the row counts.
+# Per ordered column of table r (phase, ...): the smallest ID of the phase minus the largest of
+# every earlier phase (uuid: of its first 64 bits, as a number; text: 1 when above, else 0).
 sub family_gaps
 {
 	my ($node, $db, $phase) = @_;
+	my %columns = families();
 	my %gaps;
-	for my $c (qw(u i s y t))
+	for my $c (sort keys %columns)
 	{
-		my $expr =
-		  $c eq 'u'
-		  ? "('x' || substr(replace(${c}::text, '-', ''), 1, 16))::bit(64)::bigint"
-		  : $c;
-		$gaps{$c} = $node->safe_psql($db,
-			"SELECT (SELECT min($expr) FROM r WHERE phase = $phase) - (SELECT max($expr) FROM r WHERE phase < $phase)");
+		next if $c eq 'm';
+		my $type = $columns{$c}[0];
+		my $sql =
+		    $type eq 'uuid'
+		  ? "SELECT (SELECT min(('x' || substr(replace(${c}::text, '-', ''), 1, 16))::bit(64)::bigint) FROM r WHERE phase = $phase)"
+		  . " - (SELECT max(('x' || substr(replace(${c}::text, '-', ''), 1, 16))::bit(64)::bigint) FROM r WHERE phase < $phase)"
+		  : $type =~ /^text/
+		  ? "SELECT ((SELECT min($c) FROM r WHERE phase = $phase) > (SELECT max($c) FROM r WHERE phase < $phase))::int"
+		  : "SELECT (SELECT min($c) FROM r WHERE phase = $phase) - (SELECT max($c) FROM r WHERE phase < $phase)";
+		$gaps{$c} = $node->safe_psql($db, $sql);
 	}
 	return %gaps;
 }

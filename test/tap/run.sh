@@ -22,8 +22,10 @@ for t in test/tap/t/*.pl; do
   if [ -z "$ONLY" ] || [[ " $ONLY " == *" $name "* ]]; then tests+=("$ROOT/$t"); fi
 done
 [ ${#tests[@]} -eq 0 ] && exit 0
-# The many-server test runs its pgbench for 60 s on the newest major, 10 s on the others (CI time).
+# The many-server test runs its pgbench for 60 s on the newest major, 10 s on the others (CI time);
+# So does the million IDs of the durable test (200 000 on the others).
 fanin_seconds=${IDGEN_FANIN_SECONDS:-$([ "$major" = 18 ] && echo 60 || echo 10)}
+durable_rows=${IDGEN_DURABLE_ROWS:-$([ "$major" = 18 ] && echo 1000000 || echo 200000)}
 
 user=$(id -un)
 if [ "$(id -u)" -eq 0 ]; then
@@ -37,7 +39,7 @@ chmod 755 "$work"
 status=0
 runuser -u "$user" -- env -C "$work" PATH="$bindir:$PATH" PERL5LIB="$pgxs_src/test/perl:$ROOT/test/tap" \
   PG_REGRESS="$pgxs_src/test/regress/pg_regress" TESTDIR="$work" TESTDATADIR="$work/tmp_check" \
-  TESTLOGDIR="$work/log" IDGEN_MAJOR="$major" IDGEN_FANIN_SECONDS="$fanin_seconds" \
+  TESTLOGDIR="$work/log" IDGEN_MAJOR="$major" IDGEN_FANIN_SECONDS="$fanin_seconds" IDGEN_DURABLE_ROWS="$durable_rows" \
   prove --timer "${tests[@]}" || status=$?
 if [ $status -ne 0 ]; then
   echo "TAP logs kept in $work:"

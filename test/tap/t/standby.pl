@@ -63,9 +63,15 @@ for my $g (@generators)
 	is($state, '55000', "hot standby: $family refuses");
 	like($message, qr/^cannot generate \w+ IDs during recovery/, "hot standby: $message");
 }
+for my $call ('idgen.js_id()', 'idgen.uid20()', 'idgen.uid20_sec()', 'idgen.decimal_id()')
+{
+	my ($state, $message) = sqlstate_of($standby, "SET idgen.launch_id = 1; SELECT $call");
+	is($state, '55000', "hot standby: $call refuses ($message)");
+}
 is($standby->safe_psql('postgres',
-		"SELECT idgen.uuidv7() IS NOT NULL AND idgen.typeid('post') LIKE 'post_%' AND idgen.objectid() IS NOT NULL"),
-	't', 'hot standby: UUIDv7, typeid and ObjectId work');
+		"SELECT idgen.uuidv7() IS NOT NULL AND idgen.typeid('post') LIKE 'post_%' AND idgen.objectid() IS NOT NULL"
+		  . " AND length(idgen.ns_id()) = 19"),
+	't', 'hot standby: UUIDv7, typeid, ObjectId and ns_id work');
 
 $primary->stop('immediate');
 $standby->promote;
