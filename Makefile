@@ -22,7 +22,7 @@ ifeq ($(SRC),./)
 PG_MAJOR := $(shell $(PG_CONFIG) --version 2>/dev/null | sed -E 's/^PostgreSQL ([0-9]+).*/\1/')
 OBJDIR := build/pg$(PG_MAJOR)-idgen
 
-.PHONY: all install uninstall installcheck clean deps unit demo test bench fuzz
+.PHONY: all install uninstall installcheck clean deps unit demo test bench fuzz fuzz-build
 all install uninstall installcheck:
 	@test -n "$(PG_MAJOR)" || { echo "no PostgreSQL at PG_CONFIG=$(PG_CONFIG) (make deps installs one)" >&2; exit 1; }
 	@mkdir -p $(OBJDIR)
@@ -41,6 +41,23 @@ build/unit_tests: $(CORE_SRCS) $(UNIT_SRCS) $(wildcard src/core/*.hpp test/unit/
 	@mkdir -p build
 	g++ $(UNIT_CXXFLAGS) $(CORE_SRCS) $(UNIT_SRCS) -lgtest -lgtest_main -pthread -o $@
 
+# ---- fuzzing: libFuzzer harnesses of every parser and decoder of src/core (clang) ---------------
+
+FUZZ_SECONDS ?= 300
+FUZZ_CXX ?= clang++
+FUZZ_FLAGS = -std=c++20 -O1 -g -Isrc -Itest/fuzz -fsanitize=address,undefined -fno-sanitize-recover=all
+FUZZ_HARNESSES = $(patsubst test/fuzz/%.cpp,%,$(sort $(wildcard test/fuzz/*_fuzz.cpp)))
+FUZZ_CORE_OBJS = $(patsubst src/core/%.cpp,build/fuzz/obj/%.o,$(CORE_SRCS))
+
+build/fuzz/obj/%.o: src/core/%.cpp $(wildcard src/core/*.hpp)
+	@mkdir -p $(@D)
+	@$(FUZZ_CXX) $(FUZZ_FLAGS) -fsanitize=fuzzer-no-link -c $< -o $@
+
+build/fuzz/%_fuzz: test/fuzz/%_fuzz.cpp test/fuzz/fuzz.hpp $(FUZZ_CORE_OBJS)
+	@$(FUZZ_CXX) $(FUZZ_FLAGS) -fsanitize=fuzzer $< $(FUZZ_CORE_OBJS) -o $@
+
+fuzz-build: $(addprefix build/fuzz/,$(FUZZ_HARNESSES))
+
 # ---- the README's commands -------------------------------------------------------------------
 
 print-%:
@@ -58,12 +75,16 @@ demo: deps
 	@scripts/demo.sh
 
 test: deps
-	@$(MAKE) --no-print-directory build/unit_tests
+	@$(MAKE) --no-print-directory build/unit_tests fuzz-build
 	@test/run.sh
 
 bench: deps
 	@$(MAKE) --no-print-directory install
 	@PG_CONFIG=$(PG_CONFIG) scripts/bench.sh
+
+fuzz: deps
+	@$(MAKE) --no-print-directory fuzz-build
+	@scripts/fuzz.sh $(FUZZ_SECONDS)
 
 else
 # ---- out of tree (build/pg<major>-idgen): plain PGXS -------------------------------------------

@@ -148,6 +148,8 @@ SELECT idgen.js_id();
 \echo :LAST_ERROR_SQLSTATE
 RESET idgen.node_id;
 SELECT v, idgen.is_js_safe(v) FROM (VALUES (0::bigint), (1), (9007199254740991), (9007199254740992), (-1)) AS t(v);
+SELECT * FROM idgen.js_parse(9007199254740992);
+\echo :LAST_ERROR_SQLSTATE
 SELECT idgen.js_min('2113-02-08 13:44:29.440+00');
 \echo :LAST_ERROR_SQLSTATE
 

@@ -99,6 +99,13 @@ Parts Decompose(const Layout& layout, int64_t epoch_ms, int64_t id, int64_t refe
   }
   const auto bits = static_cast<uint64_t>(id);
   int64_t tick = static_cast<int64_t>(bits >> layout.time_shift());
+  if (!layout.time_wraps && static_cast<uint64_t>(tick) > (uint64_t{1} << layout.time_bits) - 1) {
+    // (only where the fields are narrower than a bigint: JS-safe IDs end at 2^53 - 1)
+    throw Error(ErrorKind::kBadArgument, std::to_string(id) + " is not a valid " + layout.title + " ID",
+                std::string(layout.title) + " IDs hold " + std::to_string(layout.time_bits + layout.time_shift()) +
+                    " bits: they are at most " + std::to_string((int64_t{1} << (layout.time_bits + layout.time_shift())) - 1) +
+                    ".");
+  }
   if (layout.time_wraps) {
     // The latest tick with these low bits that is no later than a day after the reference.
     const int64_t period = int64_t{1} << layout.time_bits;

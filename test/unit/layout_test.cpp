@@ -131,6 +131,9 @@ TEST(Js, EveryIdIsSafeForJavaScript) {
   EXPECT_LE(g.IssueId(31), kJsMaxSafe);
   g.clock.SetMs(LastMs(kJs, kJs.epoch_ms) + 1);
   EXPECT_EQ(KindOf([&] { g.Next(0); }), ErrorKind::kDatetimeOutOfRange);
+  // Found by the fuzzer: a bigint above 2^53 - 1 is no JS-safe ID, not one of a later time.
+  EXPECT_EQ(KindOf([] { Decompose(kJs, kJs.epoch_ms, kJsMaxSafe + 1, 0); }), ErrorKind::kBadArgument);
+  EXPECT_NO_THROW(Decompose(kJs, kJs.epoch_ms, kJsMaxSafe, 0));
 }
 
 TEST(Layouts, EveryPresetRoundTripsItsFields) {

@@ -1,0 +1,120 @@
+#!/usr/bin/env python3
+"""Writes the seed corpora of the fuzz harnesses (test/fuzz/corpus/<harness>/): known-answer
+vectors and edge cases (empty, max length, max value, max + 1, every separator position, mixed
+case, non-ASCII bytes). Run it again after adding a harness; crashes found later are added by hand
+as corpus/<harness>/crash-<name>, and stay."""
+import os
+import struct
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+
+
+def write(harness, name, data):
+    d = os.path.join(HERE, 'corpus', harness)
+    os.makedirs(d, exist_ok=True)
+    if isinstance(data, str):
+        data = data.encode()
+    with open(os.path.join(d, name), 'wb') as f:
+        f.write(data)
+
+
+B36 = '0123456789abcdefghijklmnopqrstuvwxyz'
+B32 = '0123456789abcdefghjkmnpqrstvwxyz'
+B62 = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz'
+
+# typeid
+for name, text in {
+    'rfc-base36': 'post_036twi214qwj7mgsvq83nm8wf',
+    'spec-base32': 'prefix_01h455vb4pex5vsknk084sn02q',
+    'spec-empty-prefix': '01h455vb4pex5vsknk084sn02q',
+    'max-128-bits': 'x_f5lxx1zz5pnorynqglhzmsp33',
+    'max-plus-one': 'x_f5lxx1zz5pnorynqglhzmsp34',
+    'upper-case': 'POST_036TWI214QWJ7MGSVQ83NM8WF',
+    'mixed-case': 'post_036TWi214qwj7mgsvq83nm8wf',
+    'empty': '',
+    'no-separator': 'post036twi214qwj7mgsvq83nm8wf',
+    'long-prefix': 'a' * 63 + '_036twi214qwj7mgsvq83nm8wf',
+    'too-long-prefix': 'a' * 64 + '_036twi214qwj7mgsvq83nm8wf',
+    'separators': 'a_b_c_036twi214qwj7mgsvq83nm8wf',
+    'non-ascii': 'p\xe9st_036twi214qwj7mgsvq83nm8wf',
+    'fraction-fff': 'x_' + '0' * 1 + '3q5dmgv3sbkdxqhe8gv0b2xtd',
+}.items():
+    write('typeid', name, text)
+write('typeid', 'utf8-bytes', 'post_'.encode() + bytes([0xc3, 0xa9] * 13))
+
+# codec: first byte = base (0 16, 1 32, 2 36, 3 62) | width index << 2 (0: 8, 1: 16, 2: 32 bytes)
+for name, head, text in [
+    ('b16-bigint-max', 0, '7fffffffffffffff'), ('b16-bigint-2^64-1', 0, 'ffffffffffffffff'),
+    ('b16-bigint-over', 0, '10000000000000000'), ('b36-bigint-max', 2, '1y2p0ij32e8e7'),
+    ('b36-2^64-1', 2, '3w5e11264sgsf'), ('b62-bigint-max', 3, 'AzL8n0Y58m7'), ('b62-over', 3, 'AzL8n0Y58m8'),
+    ('b36-uuid-max', 2 | 4, 'f5lxx1zz5pnorynqglhzmsp33'), ('b36-uuid-over', 2 | 4, 'f5lxx1zz5pnorynqglhzmsp34'),
+    ('b36-uuid-rfc', 2 | 4, '036twi214qwj7mgsvq83nm8wf'), ('b32-uuid-spec', 1 | 4, '01h455vb4pex5vsknk084sn02q'),
+    ('b16-uuid', 0 | 4, '017f22e279b07cc398c4dc0c0c07398f'), ('b62-uuid-max', 3 | 4, '7n42DGM5Tflk9n8mt7Fhc7'),
+    ('empty', 2, ''), ('upper', 2, 'ZZZ'), ('b62-case', 3, 'zZ'), ('bad-digit', 2, '12-4'),
+    ('b16-32-bytes', 0 | 8, 'f' * 64), ('leading-zeros', 2, '0' * 13),
+]:
+    write('codec', name, bytes([head]) + text.encode())
+
+# objectid
+for name, text in {
+    'spec-1': '507f191e810c19729de860ea', 'spec-2': '507f1f77bcf86cd799439011',
+    'upper': '507F191E810C19729DE860EA', 'max': 'f' * 24, 'zero': '0' * 24, '2038': '800000000000000000000000',
+    'short': '507f191e810c19729de860e', 'long': '507f191e810c19729de860eaa', 'bad': '507f191e810c19729de860eg',
+    'empty': '',
+}.items():
+    write('objectid', name, text)
+
+# token: "<prefix>_<43><43>"
+random_part = ''.join(B62[(i * 7) % 62] for i in range(43))
+tag = ''.join(B62[(i * 11 + 3) % 62] for i in range(43))
+for name, text in {
+    'shape': 'reset_' + random_part + tag, 'max-digits': 'a_' + 'z' * 86, 'over': 'a_' + 'z' * 43 + 'z' * 43,
+    'no-prefix': '_' + random_part + tag, 'bad-prefix': 'Reset_' + random_part + tag, 'short': 'reset_' + random_part,
+    'long-prefix': 'a' * 63 + '_' + random_part + tag, 'empty': '',
+}.items():
+    write('token', name, text)
+
+# ns_id: first byte = random_bits (0..64) | 0x80 for an alphabet "<digits>|" before the text
+v = 1767225600123456789 << 32
+s = ''
+while v:
+    s = B36[v % 36] + s
+    v //= 36
+write('ns_id', 'known-32', bytes([32]) + s.rjust(19, '0').encode())
+write('ns_id', 'upper-32', bytes([32]) + s.rjust(19, '0').upper().encode())
+write('ns_id', 'max-0', bytes([0]) + b'1y2p0ij32e8e7')
+write('ns_id', 'over-0', bytes([0]) + b'1y2p0ij32e8e8')
+write('ns_id', 'bits-64', bytes([64]) + b'0' * 25)
+write('ns_id', 'base2', bytes([0x80 | 16]) + b'01|' + b'1' * 79)
+write('ns_id', 'base62', bytes([0x80 | 32]) + B62.encode() + b'|' + b'0' * 16)
+write('ns_id', 'bad-alphabet', bytes([0x80 | 32]) + b'zyx|abc')
+write('ns_id', 'empty', bytes([32]))
+
+# uid20: decimal digits
+for name, text in {
+    'vector-1': '1234561', 'vector-2': '315360000001234561', 'vector-3': '18290880000001234561',
+    'uint64-max': '18446744073709551615', 'uint64-over': '18446744073709551616', 'bigint-max': '9223372036854775807',
+    'zero': '0', 'leading-zeros': '00000000000001234561', 'digits-39': '9' * 39, 'digits-40': '9' * 40,
+    'negative': '-1', 'fraction': '1.5', 'nan': 'NaN', 'empty': '',
+}.items():
+    write('uid20', name, text)
+
+# public_id: 11 base62 characters; 24+ bytes also drive the permutation
+for name, text in {
+    'one': '00000000001', 'max': 'AzL8n0Y58m7', 'over': 'AzL8n0Y58m8', 'zero': '00000000000', 'short': 'short',
+    'bad': '0000000000!', 'empty': '',
+}.items():
+    write('public_id', name, text)
+write('public_id', 'key-and-id', bytes(range(16)) + struct.pack('<Q', 1))
+write('public_id', 'key-and-max', bytes(range(16)) + struct.pack('<Q', 2**63 - 1))
+
+# decoders: 16 bytes (a UUID; its first 8 little-endian are the bigint)
+write('decoders', 'rfc-uuidv7', bytes.fromhex('017f22e279b07cc398c4dc0c0c07398f'))
+write('decoders', 'fraction-fff', bytes.fromhex('01890a5dac967fff8000000000000000'))
+write('decoders', 'uuidv4', bytes.fromhex('5bd1ac3e1b8b4a4a9bd166a4b2ee1aa4'))
+write('decoders', 'instagram', struct.pack('<q', 2384288897814875714) + bytes(8))
+write('decoders', 'decimal-max', struct.pack('<q', 9223372029999999999) + bytes(8))
+write('decoders', 'decimal-vector', struct.pack('<q', 14150009200065) + bytes(8))
+write('decoders', 'bigint-max', struct.pack('<q', 2**63 - 1) + bytes(8))
+write('decoders', 'negative', struct.pack('<q', -1) + bytes(8))
+write('decoders', 'js-max', struct.pack('<q', 2**53 - 1) + bytes(8))
