@@ -20,13 +20,15 @@ ifeq ($(SRC),./)
 # ---- in the source tree: PGXS targets run out of tree, one directory per major ------------------
 
 PG_MAJOR := $(shell $(PG_CONFIG) --version 2>/dev/null | sed -E 's/^PostgreSQL ([0-9]+).*/\1/')
-OBJDIR := build/pg$(PG_MAJOR)-idgen
+# IDGEN_SANITIZE=1: built with AddressSanitizer and UndefinedBehaviorSanitizer, for a server built
+# with them (test/sanitizers/run.sh).
+OBJDIR := build/pg$(PG_MAJOR)$(if $(IDGEN_SANITIZE),-sanitized)-idgen
 
-.PHONY: all install uninstall installcheck clean deps unit demo test bench fuzz fuzz-build
+.PHONY: all install uninstall installcheck clean deps test-deps unit demo test bench fuzz fuzz-build
 all install uninstall installcheck:
 	@test -n "$(PG_MAJOR)" || { echo "no PostgreSQL at PG_CONFIG=$(PG_CONFIG) (make deps installs one)" >&2; exit 1; }
 	@mkdir -p $(OBJDIR)
-	@$(MAKE) --no-print-directory -C $(OBJDIR) -f $(CURDIR)/Makefile PG_CONFIG=$(PG_CONFIG) $@
+	@$(MAKE) --no-print-directory -C $(OBJDIR) -f $(CURDIR)/Makefile PG_CONFIG=$(PG_CONFIG) IDGEN_SANITIZE=$(IDGEN_SANITIZE) $@
 
 clean:
 	rm -rf build
@@ -66,7 +68,10 @@ print-%:
 deps:
 	@scripts/deps.sh
 
-unit: deps
+test-deps:
+	@scripts/deps.sh --test
+
+unit: test-deps
 	@$(MAKE) --no-print-directory build/unit_tests
 	build/unit_tests --gtest_brief=1
 
@@ -74,7 +79,7 @@ demo: deps
 	@$(MAKE) --no-print-directory install
 	@scripts/demo.sh
 
-test: deps
+test: test-deps
 	@$(MAKE) --no-print-directory build/unit_tests fuzz-build
 	@test/run.sh
 
@@ -82,7 +87,7 @@ bench: deps
 	@$(MAKE) --no-print-directory install
 	@PG_CONFIG=$(PG_CONFIG) scripts/bench.sh
 
-fuzz: deps
+fuzz: test-deps
 	@$(MAKE) --no-print-directory fuzz-build
 	@scripts/fuzz.sh $(FUZZ_SECONDS)
 
@@ -97,6 +102,10 @@ OBJS       = $(patsubst $(SRC)%.cpp,%.o,$(sort $(wildcard $(SRC)src/core/*.cpp $
 PG_CPPFLAGS = -I$(SRC)src
 PG_CXXFLAGS = -std=c++20 -O2 -Wno-register -Wno-missing-field-initializers
 SHLIB_LINK  = -lstdc++
+ifneq ($(IDGEN_SANITIZE),)
+PG_CXXFLAGS += -fsanitize=address,undefined -fno-sanitize=alignment -fno-omit-frame-pointer
+SHLIB_LINK  += -fsanitize=address,undefined
+endif
 # The server may have been built with LLVM JIT; PGXS would try to emit bitcode for C++ files.
 override with_llvm := no
 

@@ -1,14 +1,19 @@
 #!/usr/bin/env bash
-# Installs what building and testing idgen needs, when it is missing (Debian, PostgreSQL 15): the
-# server's headers (PGXS), GoogleTest, clang with libFuzzer, libfaketime and IPC::Run (the TAP tests),
-# gnuplot for the bench's chart is asked for by the bench itself. The sources of PostgreSQL 17 and
-# 18 come from scripts/pg-build.sh.
+# Installs what building idgen needs, when it is missing (Debian, PostgreSQL 15): the server's
+# headers (PGXS) and a C++ compiler; with --test, what testing it needs too: GoogleTest, clang with
+# libFuzzer, libfaketime and IPC::Run (the TAP tests). Other packages named as arguments join them
+# (the bench asks for gnuplot). The sources of PostgreSQL 17 and 18 come from scripts/pg-build.sh.
 set -euo pipefail
 
 installed() { dpkg-query -W -f='${Status}' "$1" 2>/dev/null | grep -q 'install ok installed'; }
 
+packages=(postgresql-server-dev-15 g++ make)
+if [ "${1:-}" = --test ]; then
+  shift
+  packages+=(libgtest-dev clang libclang-rt-14-dev faketime libipc-run-perl)
+fi
 need=()
-for pkg in postgresql-server-dev-15 libgtest-dev g++ make clang libclang-rt-14-dev faketime libipc-run-perl "$@"; do
+for pkg in "${packages[@]}" "$@"; do
   installed "$pkg" || need+=("$pkg")
 done
 [ ${#need[@]} -eq 0 ] && exit 0

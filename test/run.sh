@@ -3,7 +3,8 @@
 # 18 built once from Debian's source packages into build/pg/), idgen built and installed for it and:
 # the regression and multi-session tests on a throwaway cluster that preloads idgen, the same
 # cluster restarted without preload, and the TAP tests (restarts, crashes, clock steps, standbys,
-# many servers). Then the bench in smoke mode. Prints the time of each part, and exits non-zero
+# many servers). Then the regression and multi-session tests again on a server built with ASan and
+# UBSan (test/sanitizers/run.sh), the demo, and the bench in smoke mode. Prints the time of each part, and exits non-zero
 # when anything failed, after printing what failed.
 #
 #   test/run.sh                          everything (what `make test` runs)
@@ -11,6 +12,7 @@
 #   ONLY="uuidv7 guard" test/run.sh      only these regression, multi-session and TAP tests (by name)
 #   GTEST_FILTER='Uuidv7*' test/run.sh   only these unit tests (GoogleTest's own variable)
 #   PER_CLIENT=1000 test/run.sh          smaller multi-session tests, for a quick run
+#   SANITIZERS=0 test/run.sh             without the run under sanitizers
 set -uo pipefail
 cd "$(dirname "$0")/.."
 ROOT=$PWD
@@ -127,6 +129,11 @@ for major in $MAJORS; do
   fi
   (PG_CONFIG=$pg_config suite "$major")
 done
+
+if [ "${SANITIZERS:-1}" = 1 ]; then
+  step "PostgreSQL 18 built with ASan and UBSan (when not cached): the regression and multi-session tests"
+  timed "sanitizers: PostgreSQL 18 with ASan and UBSan" test/sanitizers/run.sh || failed "sanitizers"
+fi
 
 if selected demo; then
   step "make demo, as a newcomer runs it (its own cluster): the demo cannot rot"

@@ -62,7 +62,8 @@ inline TimestampTz FromUnixUs(int64_t unix_us) {
 inline std::string_view StringView(const text* t) { return {VARDATA_ANY(t), VARSIZE_ANY_EXHDR(t)}; }
 
 inline Datum TextDatum(std::string_view s) {
-  return PointerGetDatum(cstring_to_text_with_len(s.data(), static_cast<int>(s.size())));
+  // An empty view may have no data at all: PostgreSQL copies with memcpy, which wants a pointer.
+  return PointerGetDatum(cstring_to_text_with_len(s.empty() ? "" : s.data(), static_cast<int>(s.size())));
 }
 
 // A value of one of idgen's plain-data types from its Datum, and back.

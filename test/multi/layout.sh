@@ -56,11 +56,17 @@ waits_before=$(q -c "SELECT exhaustion_waits FROM idgen.stats WHERE family = 'in
 echo 'INSERT INTO burst SELECT idgen.instagram_id(9) FROM generate_series(1, 200000);' >"$WORK/burst.sql"
 bench_sessions 4 1 "$WORK/burst.sql"
 expect "distinct ids" 800000 "$(q -c 'SELECT count(DISTINCT id) FROM burst')"
-expect "most IDs in one millisecond" 1024 \
-  "$(q -c 'SELECT max(n) FROM (SELECT count(*) AS n FROM burst, idgen.instagram_parse(id) GROUP BY ts) s')"
+most=$(q -c 'SELECT max(n) FROM (SELECT count(*) AS n FROM burst, idgen.instagram_parse(id) GROUP BY ts) s')
 waits_after=$(q -c "SELECT exhaustion_waits FROM idgen.stats WHERE family = 'instagram'")
-[ "$waits_after" -gt "$waits_before" ] && pass "exhaustion waits counted: $((waits_after - waits_before))" ||
-  fail "no exhaustion wait counted"
+if [ -n "${IDGEN_SANITIZED:-}" ]; then
+  # A server under sanitizers makes fewer than 1024 IDs a millisecond: the sequence never fills.
+  [ "$most" -le 1024 ] && pass "most IDs in one millisecond: $most, at most 1024" ||
+    fail "most IDs in one millisecond: $most, above 1024"
+else
+  expect "most IDs in one millisecond" 1024 "$most"
+  [ "$waits_after" -gt "$waits_before" ] && pass "exhaustion waits counted: $((waits_after - waits_before))" ||
+    fail "no exhaustion wait counted"
+fi
 
 # A session waiting for the clock shows what it waits for in pg_stat_activity and answers a cancel
 # at once: a Snowflake epoch set 30 s later in that session puts the last ID 30 s ahead of its

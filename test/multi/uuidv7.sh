@@ -35,7 +35,9 @@ echo 'SELECT count(idgen.uuidv7()) FROM generate_series(1, 200000);' >"$WORK/fla
 bench_sessions 16 "${LEAD_TRANSACTIONS:-5}" "$WORK/flat_out.sql" >/dev/null
 lead=$(q -c "SELECT extract(epoch FROM max_lead) * 1000000 FROM idgen.stats WHERE family = 'uuidv7'")
 echo "maximum lead: one statement, from outside, at most ${one} us; the generator, all sessions: ${lead} us"
-expect "lead of one statement within 1 ms" t "$(q -c "SELECT $one <= 1000")"
+# Under sanitizers, the time between reading the clock and the call (in that bound) is long enough
+# for a preemption to make it: the generator's own figure is the one that counts there.
+[ -n "${IDGEN_SANITIZED:-}" ] || expect "lead of one statement within 1 ms" t "$(q -c "SELECT $one <= 1000")"
 expect "lead of the generator within 1 ms" t "$(q -c "SELECT $lead <= 1000")"
 expect "clock regressions counted under load" "$regressions_before" \
   "$(q -c "SELECT clock_regressions FROM idgen.stats WHERE family = 'uuidv7'")"
