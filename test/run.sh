@@ -1,11 +1,12 @@
 #!/usr/bin/env bash
-# Every test of idgen. The unit tests once; then, for each PostgreSQL major (15 from Debian; 17 and
-# 18 built once from Debian's source packages into build/pg/), idgen built and installed for it and:
-# the regression and multi-session tests on a throwaway cluster that preloads idgen, the same
-# cluster restarted without preload, and the TAP tests (restarts, crashes, clock steps, standbys,
-# many servers). Then the regression and multi-session tests again on a server built with ASan and
-# UBSan (test/sanitizers/run.sh), the demo, and the bench in smoke mode. Prints the time of each part, and exits non-zero
-# when anything failed, after printing what failed.
+# Every test of idgen. The unit tests once; each fuzz harness for 10 s; then, for each PostgreSQL
+# major (15 from Debian; 17 and 18 built once from Debian's source packages into build/pg/), idgen
+# built and installed for it and: the regression and multi-session tests on a throwaway cluster
+# that preloads idgen, the same cluster restarted without preload, and the TAP tests (restarts,
+# crashes, clock steps, standbys, many servers). Then the regression and multi-session tests again
+# on a server built with ASan and UBSan (test/sanitizers/run.sh), the demo, and the bench in smoke
+# mode. Prints the time of each part, and exits non-zero when anything failed, after printing what
+# failed.
 #
 #   test/run.sh                          everything (what `make test` runs)
 #   MAJORS="17" test/run.sh              one major
@@ -116,6 +117,11 @@ suite() {  # runs in a subshell with PG_CONFIG set; the cluster goes away with i
 }
 
 timed "unit tests" run_unit
+
+if selected fuzz; then
+  step "fuzzing: every harness for ${FUZZ_SECONDS:-10} s (make fuzz runs them longer)"
+  timed "fuzz, ${FUZZ_SECONDS:-10} s per harness" scripts/fuzz.sh "${FUZZ_SECONDS:-10}" || failed "fuzz"
+fi
 
 for major in $MAJORS; do
   step "PostgreSQL $major: build PostgreSQL (when not cached) and idgen"
