@@ -39,6 +39,11 @@ RESET idgen.uid20_epoch_ms;
 -- Bad input.
 SELECT * FROM idgen.uid20_parse(18446744073709551616);
 \echo :LAST_ERROR_SQLSTATE
+-- Beyond 128 bits too: 2^128 + 5 is out of range, never read as 5.
+SELECT * FROM idgen.uid20_parse(340282366920938463463374607431768211461);
+\echo :LAST_ERROR_SQLSTATE
+SELECT * FROM idgen.uid20_sec_parse(340282366920938463463374607431768211461);
+\echo :LAST_ERROR_SQLSTATE
 SELECT * FROM idgen.uid20_parse(-1);
 \echo :LAST_ERROR_SQLSTATE
 SELECT * FROM idgen.uid20_parse(1.5);

@@ -121,9 +121,9 @@ size_t EncodeShortest(std::span<const uint8_t> number, Base base, std::span<char
   return width - skip;
 }
 
-Status Decode(std::string_view text, Base base, std::span<uint8_t> out, char* bad_digit) {
-  if (text.empty()) return Status::kEmpty;
-  if (text.size() > Width(out.size(), base)) return Status::kTooLong;
+ParseProblem Decode(std::string_view text, Base base, std::span<uint8_t> out, char* bad_digit) {
+  if (text.empty()) return ParseProblem::kEmpty;
+  if (text.size() > Width(out.size(), base)) return ParseProblem::kTooLong;
   const Alphabet& a = Of(base);
   const Table& table = kTables[static_cast<int>(base)];
   Limbs limbs{{}, (out.size() + 3) / 4};
@@ -131,7 +131,7 @@ Status Decode(std::string_view text, Base base, std::span<uint8_t> out, char* ba
     const uint8_t digit = table[static_cast<unsigned char>(c)];
     if (digit == 0xFF) {
       if (bad_digit != nullptr) *bad_digit = c;
-      return Status::kBadDigit;
+      return ParseProblem::kBadDigit;
     }
     uint64_t carry = digit;
     for (size_t i = limbs.n; i-- > 0;) {
@@ -139,15 +139,15 @@ Status Decode(std::string_view text, Base base, std::span<uint8_t> out, char* ba
       limbs.v[i] = static_cast<uint32_t>(cur);
       carry = cur >> 32;
     }
-    if (carry != 0) return Status::kOverflow;
+    if (carry != 0) return ParseProblem::kOverflow;
   }
   const size_t pad = limbs.n * 4 - out.size();
-  if (pad > 0 && (limbs.v[0] >> (8 * (4 - pad))) != 0) return Status::kOverflow;
+  if (pad > 0 && (limbs.v[0] >> (8 * (4 - pad))) != 0) return ParseProblem::kOverflow;
   for (size_t i = 0; i < out.size(); ++i) {
     const size_t at = pad + i;
     out[i] = static_cast<uint8_t>(limbs.v[at / 4] >> (8 * (3 - at % 4)));
   }
-  return Status::kOk;
+  return ParseProblem::kNone;
 }
 
 void DecodeOrThrow(std::string_view text, Base base, std::span<uint8_t> out, const char* target) {
@@ -155,23 +155,28 @@ void DecodeOrThrow(std::string_view text, Base base, std::span<uint8_t> out, con
   const std::string quoted = Quote(text);
   const std::string intro = std::string("invalid ") + Name(base) + " text for " + target + ": " + quoted;
   switch (Decode(text, base, out, &bad)) {
-    case Status::kOk:
+    case ParseProblem::kNone:
       return;
-    case Status::kEmpty:
+    case ParseProblem::kEmpty:
       throw Error(ErrorKind::kBadText, intro, "The text is empty.");
-    case Status::kTooLong:
+    case ParseProblem::kTooLong:
       throw Error(ErrorKind::kBadText, intro,
                   "It has " + std::to_string(text.size()) + " digits; a " + target + " has at most " +
                       std::to_string(Width(out.size(), base)) + ".");
-    case Status::kBadDigit: {
+    case ParseProblem::kBadDigit: {
       std::string digit = (bad >= 0x20 && bad < 0x7F) ? "\"" + std::string(1, bad) + "\"" : "byte " + std::to_string(static_cast<unsigned char>(bad));
       throw Error(ErrorKind::kBadText, intro, digit + " is not a " + Name(base) + " digit.",
                   base == Base::k62 ? "Base62 digits are 0-9, A-Z and a-z, and case matters." : "");
     }
-    case Status::kOverflow:
+    case ParseProblem::kOverflow:
       throw Error(ErrorKind::kNumericOutOfRange, std::string(Name(base)) + " value " + quoted + " is out of range for " + target,
                   std::string("A ") + target + " holds " + std::to_string(out.size() * 8) + " bits.");
+    case ParseProblem::kNoSeparator:  // not problems of plain digits
+    case ParseProblem::kBadPrefix:
+    case ParseProblem::kBadLength:
+      break;
   }
+  throw Error(ErrorKind::kInternal, "unexpected problem decoding " + quoted);
 }
 
 size_t EncodeBigint(int64_t value, Base base, std::span<char> out) {

@@ -8,6 +8,8 @@
 #include <span>
 #include <string_view>
 
+#include "core/text.hpp"
+
 namespace idgen::codec {
 
 enum class Base { k16, k32, k36, k62 };
@@ -26,12 +28,10 @@ void Encode(std::span<const uint8_t> number, Base base, std::span<char> out);
 // out.size() >= Width(number.size()).
 size_t EncodeShortest(std::span<const uint8_t> number, Base base, std::span<char> out);
 
-enum class Status { kOk, kEmpty, kTooLong, kBadDigit, kOverflow };
-
 // Reads text into out (big-endian, out.size() bytes). Base16 and base36 take either case, base32
 // (TypeID) lowercase only, base62 is case-sensitive. Leading zeros are allowed up to the width.
-// Never throws; *bad_digit gets the first character that is not a digit, for messages.
-Status Decode(std::string_view text, Base base, std::span<uint8_t> out, char* bad_digit = nullptr);
+// Never throws: kEmpty, kTooLong, kBadDigit or kOverflow; *bad_digit gets the first character that is not a digit, for messages.
+ParseProblem Decode(std::string_view text, Base base, std::span<uint8_t> out, char* bad_digit = nullptr);
 
 // Decode for SQL functions: throws kBadText (empty, too long, bad digit) or kNumericOutOfRange,
 // with messages that name the target ("bigint", "uuid").

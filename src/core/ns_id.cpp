@@ -60,17 +60,17 @@ Text Format(Value value, int random_bits, const Alphabet& alphabet) {
   return text;
 }
 
-Problem Parse(std::string_view text, int random_bits, const Alphabet& alphabet, Value& value) {
-  if (text.size() != Width(random_bits, alphabet)) return Problem::kBadLength;
+ParseProblem Parse(std::string_view text, int random_bits, const Alphabet& alphabet, Value& value) {
+  if (text.size() != Width(random_bits, alphabet)) return ParseProblem::kBadLength;
   const Value limit = static_cast<Value>(1) << (63 + random_bits);  // nanoseconds below 2^63
   value = 0;
   for (char c : text) {
     const uint8_t digit = alphabet.value[static_cast<unsigned char>(c)];
-    if (digit == 0xFF) return Problem::kBadDigit;
-    if (value > (limit - 1 - digit) / alphabet.radix) return Problem::kOverflow;
+    if (digit == 0xFF) return ParseProblem::kBadDigit;
+    if (value > (limit - 1 - digit) / alphabet.radix) return ParseProblem::kOverflow;
     value = value * alphabet.radix + digit;
   }
-  return Problem::kNone;
+  return ParseProblem::kNone;
 }
 
 int64_t TimeNs(std::string_view text, int random_bits, const Alphabet& alphabet) {
@@ -78,20 +78,25 @@ int64_t TimeNs(std::string_view text, int random_bits, const Alphabet& alphabet)
   Value value = 0;
   const std::string message = "invalid ns_id " + Quote(text);
   switch (Parse(text, random_bits, alphabet, value)) {
-    case Problem::kNone:
+    case ParseProblem::kNone:
       return static_cast<int64_t>(value >> random_bits);
-    case Problem::kBadLength:
+    case ParseProblem::kBadLength:
       throw Error(ErrorKind::kBadText, message,
                   "It has " + std::to_string(text.size()) + " characters; with random_bits = " +
                       std::to_string(random_bits) + " and this alphabet an ns_id has " +
                       std::to_string(Width(random_bits, alphabet)) + ".",
                   "Decode with the random_bits and alphabet it was made with.");
-    case Problem::kBadDigit:
+    case ParseProblem::kBadDigit:
       throw Error(ErrorKind::kBadText, message, "It has a character that is not a digit of the alphabet.");
-    case Problem::kOverflow:
+    case ParseProblem::kOverflow:
       throw Error(ErrorKind::kNumericOutOfRange, message, "Its nanoseconds do not fit 63 bits.");
+    case ParseProblem::kEmpty:  // not problems of fixed-width digits: an empty text is kBadLength
+    case ParseProblem::kTooLong:
+    case ParseProblem::kNoSeparator:
+    case ParseProblem::kBadPrefix:
+      break;
   }
-  return 0;
+  throw Error(ErrorKind::kInternal, "unexpected problem decoding " + Quote(text));
 }
 
 Generated Next(StateWord& word, FamilyStats& stats, Clock& clock, RandomPool& pool, long owner, int random_bits) {

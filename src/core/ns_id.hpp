@@ -14,6 +14,7 @@
 #include "core/clock.hpp"
 #include "core/random.hpp"
 #include "core/state.hpp"
+#include "core/text.hpp"
 
 namespace idgen::ns_id {
 
@@ -41,18 +42,12 @@ void CheckRandomBits(int random_bits);
 // The fixed width of the text: the digits of 63 + random_bits bits.
 size_t Width(int random_bits, const Alphabet& alphabet);
 
-struct Text {
-  char data[kMaxWidth];
-  size_t size;
-  std::string_view view() const { return {data, size}; }
-};
+using Text = BoundedText<kMaxWidth>;
 
 Text Format(Value value, int random_bits, const Alphabet& alphabet);
 
-enum class Problem { kNone, kBadLength, kBadDigit, kOverflow };
-
 // Never throws. The text must have exactly the width, digits of the alphabet only.
-Problem Parse(std::string_view text, int random_bits, const Alphabet& alphabet, Value& value);
+ParseProblem Parse(std::string_view text, int random_bits, const Alphabet& alphabet, Value& value);
 
 // The nanoseconds of a text, throwing kBadText (kNumericOutOfRange) with what is wrong.
 int64_t TimeNs(std::string_view text, int random_bits, const Alphabet& alphabet);

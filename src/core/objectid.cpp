@@ -61,7 +61,7 @@ int64_t TimeUs(const ObjectId& id) {
 void Format(const ObjectId& id, char (&out)[24]) { codec::Encode(id.bytes, codec::Base::k16, out); }
 
 bool Parse(std::string_view text, ObjectId& out) {
-  return text.size() == 24 && codec::Decode(text, codec::Base::k16, out.bytes) == codec::Status::kOk;
+  return text.size() == 24 && codec::Decode(text, codec::Base::k16, out.bytes) == ParseProblem::kNone;
 }
 
 }  // namespace idgen::objectid

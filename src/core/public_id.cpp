@@ -111,6 +111,7 @@ Text Format(int64_t public_id) {
   uint8_t bytes[8];
   StoreBigEndian(static_cast<uint64_t>(public_id), bytes);
   Text text;
+  text.size = kTextWidth;
   codec::Encode(bytes, codec::Base::k62, text.data);
   return text;
 }

@@ -12,6 +12,8 @@
 #include <cstdint>
 #include <string_view>
 
+#include "core/text.hpp"
+
 namespace idgen::public_id {
 
 struct Key {
@@ -40,10 +42,7 @@ int64_t Reveal(int64_t public_id, const Key& key);
 
 // The short text form: 11 base62 digits, fixed width. Parsing throws kBadText / kNumericOutOfRange.
 inline constexpr size_t kTextWidth = 11;
-struct Text {
-  char data[kTextWidth];
-  std::string_view view() const { return {data, kTextWidth}; }
-};
+using Text = BoundedText<kTextWidth>;
 Text Format(int64_t public_id);
 int64_t ParseText(std::string_view text);
 

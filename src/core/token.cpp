@@ -29,8 +29,8 @@ bool Split(std::string_view token, std::string_view& message, uint8_t (&tag)[kTa
   const std::string_view prefix = message.substr(0, message.size() - kPartDigits - 1);
   if (message[prefix.size()] != '_' || !type_id::ValidPrefix(prefix)) return false;
   uint8_t random[kRandomBytes];
-  return codec::Decode(message.substr(prefix.size() + 1), codec::Base::k62, random) == codec::Status::kOk &&
-         codec::Decode(token.substr(message.size()), codec::Base::k62, tag) == codec::Status::kOk;
+  return codec::Decode(message.substr(prefix.size() + 1), codec::Base::k62, random) == ParseProblem::kNone &&
+         codec::Decode(token.substr(message.size()), codec::Base::k62, tag) == ParseProblem::kNone;
 }
 
 }  // namespace idgen::token

@@ -18,11 +18,7 @@ inline constexpr size_t kPartDigits = 43;  // base62 digits of 32 bytes
 inline constexpr size_t kMaxText = type_id::kMaxPrefix + 1 + 2 * kPartDigits;
 
 // A token, or its signed part, as plain data.
-struct Text {
-  char data[kMaxText];
-  size_t size;
-  std::string_view view() const { return {data, size}; }
-};
+using Text = BoundedText<kMaxText>;
 
 // The signed part, "<prefix>_<random>". Throws kBadArgument for an invalid prefix.
 Text Message(std::string_view prefix, const uint8_t (&random)[kRandomBytes]);

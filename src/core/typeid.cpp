@@ -55,67 +55,69 @@ Text Format(std::string_view prefix, const Uuid& id, Encoding encoding) {
   return text;
 }
 
-Problem Parse(std::string_view text, Parsed& out) {
-  if (text.empty()) return Problem::kEmpty;
+ParseProblem Parse(std::string_view text, Parsed& out) {
+  if (text.empty()) return ParseProblem::kEmpty;
   const size_t separator = text.rfind('_');
   std::string_view body;
   if (separator == std::string_view::npos) {
-    if (text.size() != kBase32Body) return Problem::kNoSeparator;
+    if (text.size() != kBase32Body) return ParseProblem::kNoSeparator;
     out.prefix = {};
     body = text;
   } else {
     out.prefix = text.substr(0, separator);
     body = text.substr(separator + 1);
-    if (!ValidPrefix(out.prefix)) return Problem::kBadPrefix;
+    if (!ValidPrefix(out.prefix)) return ParseProblem::kBadPrefix;
   }
   if (body.size() == kBase36Body) {
     out.encoding = Encoding::kBase36;
   } else if (body.size() == kBase32Body) {
     out.encoding = Encoding::kBase32;
   } else {
-    return Problem::kBadLength;
+    return ParseProblem::kBadLength;
   }
   switch (codec::Decode(body, BaseOf(out.encoding), out.id.bytes)) {
-    case codec::Status::kOk:
-      return Problem::kNone;
-    case codec::Status::kOverflow:
-      return Problem::kOverflow;
+    case ParseProblem::kNone:
+      return ParseProblem::kNone;
+    case ParseProblem::kOverflow:
+      return ParseProblem::kOverflow;
     default:
-      return Problem::kBadDigit;
+      return ParseProblem::kBadDigit;
   }
 }
 
 Parsed ParseOrThrow(std::string_view text) {
   Parsed parsed{};
-  const Problem problem = Parse(text, parsed);
-  if (problem == Problem::kNone) return parsed;
+  const ParseProblem problem = Parse(text, parsed);
+  if (problem == ParseProblem::kNone) return parsed;
   const std::string message = "invalid typeid " + Quote(text);
   const char* format = "A typeid is a prefix, \"_\", and a body of 25 base36 or 26 base32 characters.";
   switch (problem) {
-    case Problem::kEmpty:
+    case ParseProblem::kEmpty:
       throw Error(ErrorKind::kBadText, message, "The text is empty.", format);
-    case Problem::kNoSeparator:
+    case ParseProblem::kNoSeparator:
       throw Error(ErrorKind::kBadText, message, "There is no \"_\" between a prefix and a body.", format);
-    case Problem::kBadPrefix:
+    case ParseProblem::kBadPrefix:
       throw Error(ErrorKind::kBadText, message, "Its prefix " + Quote(parsed.prefix) + " is not a valid prefix.",
                   kPrefixRule);
-    case Problem::kBadLength:
+    case ParseProblem::kBadLength:
       throw Error(ErrorKind::kBadText, message,
                   "Its body has " + std::to_string(text.size() - parsed.prefix.size() - 1) +
                       " characters, not 25 (base36) or 26 (base32).",
                   format);
-    case Problem::kBadDigit:
+    case ParseProblem::kBadDigit:
       throw Error(ErrorKind::kBadText, message,
                   parsed.encoding == Encoding::kBase36
                       ? "Its body has a character that is not a base36 digit (0-9, a-z)."
                       : "Its body has a character that is not a lowercase base32 digit of the TypeID spec.",
                   format);
-    case Problem::kOverflow:
+    case ParseProblem::kOverflow:
       throw Error(ErrorKind::kNumericOutOfRange, message, "Its body is larger than 128 bits.", format);
-    case Problem::kNone:
+    case ParseProblem::kNone:
+      return parsed;
+    case ParseProblem::kTooLong:  // a long body is kBadLength
       break;
   }
-  return parsed;
+  throw Error(ErrorKind::kInternal, "unexpected problem parsing " + message);
 }
 
 Parsed ParseExpecting(std::string_view text, std::string_view expected_prefix) {

@@ -13,6 +13,7 @@
 #include <string_view>
 
 #include "core/random.hpp"
+#include "core/text.hpp"
 #include "core/uuid.hpp"
 
 namespace idgen::type_id {
@@ -35,12 +36,7 @@ void CheckPrefix(std::string_view prefix);
 // Throws kBadArgument unless name is "base36" or "base32".
 Encoding EncodingNamed(std::string_view name);
 
-// A typeid as plain data (it crosses into PostgreSQL's C code).
-struct Text {
-  char data[kMaxText];
-  size_t size;
-  std::string_view view() const { return {data, size}; }
-};
+using Text = BoundedText<kMaxText>;
 
 // The body of an unordered typeid: a UUIDv4, 122 bits from the CSPRNG.
 Uuid RandomBody(RandomPool& pool, long owner);
@@ -54,11 +50,9 @@ struct Parsed {
   Encoding encoding;
 };
 
-enum class Problem { kNone, kEmpty, kNoSeparator, kBadPrefix, kBadLength, kBadDigit, kOverflow };
-
 // Never throws. A body of 25 characters is base36 (either case); of 26, the spec's base32
 // (lowercase). A spec TypeID with an empty prefix has no separator: a bare 26-character body.
-Problem Parse(std::string_view text, Parsed& out);
+ParseProblem Parse(std::string_view text, Parsed& out);
 
 // Parse, throwing kBadText (kNumericOutOfRange for a body above 128 bits) with the problem.
 Parsed ParseOrThrow(std::string_view text);

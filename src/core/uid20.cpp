@@ -27,31 +27,35 @@ uint64_t TickAt(const Variant& v, int64_t epoch_ms, int64_t unix_ms) {
 }
 
 std::string Digits(Value value) {
-  char text[40];
-  return std::string(text, FormatDigits(value, text));
+  return std::string(FormatDigits(value).view());
 }
 
 }  // namespace
 
-bool ParseDigits(std::string_view text, Value& value) {
-  if (text.empty() || text.size() > 39) return false;
+ParseProblem ParseDigits(std::string_view text, Value& value) {
+  if (text.empty()) return ParseProblem::kEmpty;
+  constexpr Value kMax = ~Value{0};
   value = 0;
   for (char c : text) {
-    if (c < '0' || c > '9') return false;
-    value = value * 10 + static_cast<unsigned>(c - '0');
+    if (c < '0' || c > '9') return ParseProblem::kBadDigit;
+    const unsigned digit = static_cast<unsigned>(c - '0');
+    if (value > (kMax - digit) / 10) return ParseProblem::kOverflow;  // beyond 128 bits: never wrap
+    value = value * 10 + digit;
   }
-  return true;
+  return ParseProblem::kNone;
 }
 
-size_t FormatDigits(Value value, char* out) {
-  char reversed[40];
+BoundedText<39> FormatDigits(Value value) {
+  char reversed[39];
   size_t n = 0;
   do {
     reversed[n++] = static_cast<char>('0' + static_cast<int>(value % 10));
     value /= 10;
   } while (value != 0);
-  for (size_t i = 0; i < n; ++i) out[i] = reversed[n - 1 - i];
-  return n;
+  BoundedText<39> digits;
+  digits.size = n;
+  for (size_t i = 0; i < n; ++i) digits.data[i] = reversed[n - 1 - i];
+  return digits;
 }
 
 int64_t LastMs(const Variant& v, int64_t epoch_ms) {
@@ -65,14 +69,29 @@ void CheckServer(int server) {
   }
 }
 
+[[noreturn]] void ThrowOutOfRange(const Variant& v, std::string_view digits) {
+  throw Error(ErrorKind::kNumericOutOfRange, std::string(v.title) + " value " + std::string(digits) + " is out of range",
+              "UID20 values are at most 18446744073709551615 (an unsigned 64-bit number).");
+}
+
 Parts Decompose(const Variant& v, int64_t epoch_ms, Value value) {
-  if (value > kMaxValue) {
-    throw Error(ErrorKind::kNumericOutOfRange, std::string(v.title) + " value " + Digits(value) + " is out of range",
-                "UID20 values are at most 18446744073709551615 (an unsigned 64-bit number).");
-  }
+  if (value > kMaxValue) ThrowOutOfRange(v, Digits(value));
   const auto tick = static_cast<int64_t>(value / 10 / v.seq_span);
   return Parts{epoch_ms + tick * v.unit_ms, static_cast<int64_t>(value / 10 % v.seq_span),
                static_cast<int>(value % 10)};
+}
+
+Parts Decompose(const Variant& v, int64_t epoch_ms, std::string_view digits) {
+  Value value = 0;
+  switch (ParseDigits(digits, value)) {
+    case ParseProblem::kNone:
+      return Decompose(v, epoch_ms, value);
+    case ParseProblem::kOverflow:
+      ThrowOutOfRange(v, digits);
+    default:
+      throw Error(ErrorKind::kBadText, std::string(digits) + " is not a UID20",
+                  "A UID20 is a whole number from 0 to 18446744073709551615.");
+  }
 }
 
 int64_t ToBigint(const Variant& v, int64_t epoch_ms, Value value) {

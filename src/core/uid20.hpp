@@ -21,6 +21,7 @@
 #include "core/clock.hpp"
 #include "core/random.hpp"
 #include "core/state.hpp"
+#include "core/text.hpp"
 
 namespace idgen::uid20 {
 
@@ -54,6 +55,10 @@ constexpr Value Compose(const Variant& v, uint64_t tick, uint64_t seq, int serve
 // The fields of a value; kNumericOutOfRange above 18,446,744,073,709,551,615.
 Parts Decompose(const Variant& v, int64_t epoch_ms, Value value);
 
+// The same from decimal digits (a numeric's text): kBadText for anything else, kNumericOutOfRange
+// beyond 18446744073709551615 (however many digits).
+Parts Decompose(const Variant& v, int64_t epoch_ms, std::string_view digits);
+
 // The last instant a value holds (the end of the unsigned 64-bit range), with this epoch.
 int64_t LastMs(const Variant& v, int64_t epoch_ms);
 
@@ -77,11 +82,12 @@ struct NextId {
 NextId Next(const Variant& v, const Settings& settings, StateWord& word, FamilyStats& stats, Clock& clock,
             RandomPool& pool, long owner, int server);
 
-// Decimal digits of a value (the text of a numeric): up to 39 digits, no sign, no point. Never throws.
-bool ParseDigits(std::string_view text, Value& value);
+// Decimal digits of a value (the text of a numeric): no sign, no point; kEmpty, kBadDigit, or
+// kOverflow beyond 2^128 - 1 (never a wrapped value). Never throws.
+ParseProblem ParseDigits(std::string_view text, Value& value);
 
-// The decimal digits of a value, into out (at least 40 bytes); returns how many.
-size_t FormatDigits(Value value, char* out);
+// The decimal digits of a value (up to 39), no leading zero.
+BoundedText<39> FormatDigits(Value value);
 
 // The value as a signed bigint; kNumericOutOfRange past 9,223,372,036,854,775,807, with the date.
 int64_t ToBigint(const Variant& v, int64_t epoch_ms, Value value);

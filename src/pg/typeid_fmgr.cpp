@@ -55,6 +55,6 @@ IDGEN_FUNCTION(idgen_typeid_is_valid) {
   const std::string_view prefix = StringView(PG_GETARG_TEXT_PP(1));
   PG_RETURN_BOOL(Guarded([&] {
     type_id::Parsed parsed{};
-    return type_id::Parse(value, parsed) == type_id::Problem::kNone && parsed.prefix == prefix;
+    return type_id::Parse(value, parsed) == ParseProblem::kNone && parsed.prefix == prefix;
   }));
 }

@@ -47,21 +47,14 @@ Datum BigintOf(Family family, uid20::Value value) {
 }
 
 Datum NumericOf(uid20::Value value) {
-  char digits[41];
-  digits[uid20::FormatDigits(value, digits)] = '\0';
-  return DirectFunctionCall3(numeric_in, CStringGetDatum(digits), ObjectIdGetDatum(InvalidOid), Int32GetDatum(-1));
+  const auto digits = uid20::FormatDigits(value);
+  return DirectFunctionCall3(numeric_in, CStringGetDatum(pnstrdup(digits.data, digits.size)), ObjectIdGetDatum(InvalidOid), Int32GetDatum(-1));
 }
 
 Datum Parse(Family family, FunctionCallInfo fcinfo) {
   const char* text = DatumGetCString(DirectFunctionCall1(numeric_out, PG_GETARG_DATUM(0)));
-  uid20::Value value = 0;
-  if (!uid20::ParseDigits(text, value)) {
-    char message[160];
-    snprintf(message, sizeof message, "%s is not a UID20", text);
-    Raise(ErrorKind::kBadText, message, "A UID20 is a whole number from 0 to 18446744073709551615.");
-  }
   const int64_t epoch = settings::EpochMs(family);
-  const uid20::Parts parts = Guarded([&] { return uid20::Decompose(VariantOf(family), epoch, value); });
+  const uid20::Parts parts = Guarded([&] { return uid20::Decompose(VariantOf(family), epoch, std::string_view(text)); });
   const Datum values[3] = {TimestampTzGetDatum(FromUnixUs(parts.unix_ms * 1000)),
                            Int32GetDatum(static_cast<int32>(parts.seq)), Int32GetDatum(parts.server)};
   return RowDatum(fcinfo, values, 3);

@@ -16,13 +16,13 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   const std::string_view text = AsText(data + 1, size - 1);
   uint8_t out[32] = {};
   char bad = 0;
-  const codec::Status status = codec::Decode(text, base, std::span<uint8_t>(out, nbytes), &bad);
+  const ParseProblem status = codec::Decode(text, base, std::span<uint8_t>(out, nbytes), &bad);
   try {
     uint8_t again[32] = {};
     codec::DecodeOrThrow(text, base, std::span<uint8_t>(again, nbytes), "target");
-    FUZZ_CHECK(status == codec::Status::kOk && std::memcmp(again, out, nbytes) == 0);
+    FUZZ_CHECK(status == ParseProblem::kNone && std::memcmp(again, out, nbytes) == 0);
   } catch (const Error& e) {
-    FUZZ_CHECK(status != codec::Status::kOk);
+    FUZZ_CHECK(status != ParseProblem::kNone);
   }
   if (nbytes == 8) {
     try {
@@ -33,13 +33,13 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     } catch (const Error&) {
     }
   }
-  if (status != codec::Status::kOk) return 0;
+  if (status != ParseProblem::kNone) return 0;
   char encoded[64];
   const size_t width = codec::Width(nbytes, base);
   FUZZ_CHECK(width <= sizeof encoded);
   codec::Encode(std::span<const uint8_t>(out, nbytes), base, std::span<char>(encoded, width));
   uint8_t back[32] = {};
-  FUZZ_CHECK(codec::Decode(std::string_view(encoded, width), base, std::span<uint8_t>(back, nbytes)) == codec::Status::kOk);
+  FUZZ_CHECK(codec::Decode(std::string_view(encoded, width), base, std::span<uint8_t>(back, nbytes)) == ParseProblem::kNone);
   FUZZ_CHECK(std::memcmp(back, out, nbytes) == 0);
   return 0;
 }

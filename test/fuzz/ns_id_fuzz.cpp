@@ -26,17 +26,17 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     return 0;
   }
   ns_id::Value value = 0;
-  const ns_id::Problem problem = ns_id::Parse(rest, random_bits, alphabet, value);
+  const ParseProblem problem = ns_id::Parse(rest, random_bits, alphabet, value);
   try {
     const int64_t ns = ns_id::TimeNs(rest, random_bits, alphabet);
-    FUZZ_CHECK(problem == ns_id::Problem::kNone && ns >= 0 && static_cast<ns_id::Value>(ns) == value >> random_bits);
+    FUZZ_CHECK(problem == ParseProblem::kNone && ns >= 0 && static_cast<ns_id::Value>(ns) == value >> random_bits);
   } catch (const Error&) {
-    FUZZ_CHECK(problem != ns_id::Problem::kNone);
+    FUZZ_CHECK(problem != ParseProblem::kNone);
   }
-  if (problem != ns_id::Problem::kNone) return 0;
+  if (problem != ParseProblem::kNone) return 0;
   const ns_id::Text text = ns_id::Format(value, random_bits, alphabet);
   ns_id::Value back = 0;
-  FUZZ_CHECK(ns_id::Parse(text.view(), random_bits, alphabet, back) == ns_id::Problem::kNone);
+  FUZZ_CHECK(ns_id::Parse(text.view(), random_bits, alphabet, back) == ParseProblem::kNone);
   FUZZ_CHECK(back == value);
   return 0;
 }

@@ -11,7 +11,7 @@ using namespace idgen;
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   const std::string_view text = AsText(data, size);
   type_id::Parsed parsed{};
-  const type_id::Problem problem = type_id::Parse(text, parsed);
+  const ParseProblem problem = type_id::Parse(text, parsed);
   bool threw = false;
   try {
     const type_id::Parsed again = type_id::ParseOrThrow(text);
@@ -21,14 +21,14 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     FUZZ_CHECK(e.kind() == ErrorKind::kBadText || e.kind() == ErrorKind::kNumericOutOfRange);
     FUZZ_CHECK(Quote(text).size() <= 100 + 5);
   }
-  FUZZ_CHECK(threw == (problem != type_id::Problem::kNone));
-  if (problem != type_id::Problem::kNone) return 0;
+  FUZZ_CHECK(threw == (problem != ParseProblem::kNone));
+  if (problem != ParseProblem::kNone) return 0;
 
   FUZZ_CHECK(parsed.prefix.empty() || type_id::ValidPrefix(parsed.prefix));
   if (!parsed.prefix.empty()) {
     const type_id::Text formatted = type_id::Format(parsed.prefix, parsed.id, parsed.encoding);
     type_id::Parsed back{};
-    FUZZ_CHECK(type_id::Parse(formatted.view(), back) == type_id::Problem::kNone);
+    FUZZ_CHECK(type_id::Parse(formatted.view(), back) == ParseProblem::kNone);
     FUZZ_CHECK(back.prefix == parsed.prefix && back.id == parsed.id && back.encoding == parsed.encoding);
   }
   if (parsed.id.version() == 7 && parsed.id.rfc_variant()) {

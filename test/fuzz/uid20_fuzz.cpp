@@ -1,6 +1,8 @@
 // 20-digit UIDs: decimal digits (a numeric's text) and the decoder of both variants. Digits that
 // parse format back to the same number; a value in range decomposes into fields that compose back
 // to it, and fits a bigint exactly when the bigint form says so.
+#include <algorithm>
+
 #include "core/error.hpp"
 #include "core/uid20.hpp"
 #include "fuzz.hpp"
@@ -10,11 +12,12 @@ using namespace idgen;
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   const std::string_view text = AsText(data, size);
   uid20::Value value = 0;
-  if (!uid20::ParseDigits(text, value)) return 0;
-  char digits[40];
-  const size_t n = uid20::FormatDigits(value, digits);
+  if (uid20::ParseDigits(text, value) != ParseProblem::kNone) return 0;
+  // The digits read are the digits written: the text without its leading zeros (never a wrap).
+  std::string_view significant = text.substr(std::min(text.find_first_not_of('0'), text.size() - 1));
+  FUZZ_CHECK(uid20::FormatDigits(value).view() == significant);
   uid20::Value back = 0;
-  FUZZ_CHECK(uid20::ParseDigits(std::string_view(digits, n), back) && back == value);
+  FUZZ_CHECK(uid20::ParseDigits(uid20::FormatDigits(value).view(), back) == ParseProblem::kNone && back == value);
   for (const uid20::Variant* v : {&uid20::kMillis, &uid20::kSeconds}) {
     try {
       const uid20::Parts p = uid20::Decompose(*v, uid20::kDefaultEpochMs, value);

@@ -40,7 +40,7 @@ TEST(NsId, FormatAndParseRoundTrip) {
     const Text text = Format(value, bits, kBase36);
     ASSERT_EQ(text.size, Width(bits, kBase36));
     Value back = 0;
-    ASSERT_EQ(Parse(text.view(), bits, kBase36, back), Problem::kNone);
+    ASSERT_EQ(Parse(text.view(), bits, kBase36, back), ParseProblem::kNone);
     ASSERT_TRUE(back == value) << bits;
     ASSERT_EQ(TimeNs(text.view(), bits, kBase36), ns);
     std::string upper(text.view());
@@ -59,10 +59,10 @@ TEST(NsId, TextOrderIsTimeOrder) {
 
 TEST(NsId, BadTextIsRefused) {
   Value v = 0;
-  EXPECT_EQ(Parse("", 32, kBase36, v), Problem::kBadLength);
-  EXPECT_EQ(Parse(std::string(18, '0'), 32, kBase36, v), Problem::kBadLength);
-  EXPECT_EQ(Parse(std::string(18, '0') + "-", 32, kBase36, v), Problem::kBadDigit);
-  EXPECT_EQ(Parse(std::string(19, 'z'), 32, kBase36, v), Problem::kOverflow);  // above 2^95
+  EXPECT_EQ(Parse("", 32, kBase36, v), ParseProblem::kBadLength);
+  EXPECT_EQ(Parse(std::string(18, '0'), 32, kBase36, v), ParseProblem::kBadLength);
+  EXPECT_EQ(Parse(std::string(18, '0') + "-", 32, kBase36, v), ParseProblem::kBadDigit);
+  EXPECT_EQ(Parse(std::string(19, 'z'), 32, kBase36, v), ParseProblem::kOverflow);  // above 2^95
   EXPECT_EQ(KindOf([] { TimeNs("zzzz", 32, kBase36); }), ErrorKind::kBadText);
   EXPECT_EQ(KindOf([] { TimeNs(std::string(19, 'z'), 32, kBase36); }), ErrorKind::kNumericOutOfRange);
   EXPECT_EQ(KindOf([] { TimeNs("0", 65, kBase36); }), ErrorKind::kBadArgument);
@@ -76,7 +76,7 @@ TEST(NsId, AlphabetsMustSortLikeTheirValues) {
   }
   const Alphabet mixed = MakeAlphabet("0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz");
   Value v = 0;
-  EXPECT_EQ(Parse(std::string(16, 'a'), 32, mixed, v), Problem::kNone);  // case matters: 'a' is a digit
+  EXPECT_EQ(Parse(std::string(16, 'a'), 32, mixed, v), ParseProblem::kNone);  // case matters: 'a' is a digit
   EXPECT_EQ(mixed.value[static_cast<unsigned char>('a')], 36);
 }
 

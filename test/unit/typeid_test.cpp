@@ -18,7 +18,7 @@ using testing::UuidFromText;
 
 const Uuid kRfc = UuidFromText("017f22e2-79b0-7cc3-98c4-dc0c0c07398f");
 
-Problem ProblemOf(std::string_view text) {
+ParseProblem ProblemOf(std::string_view text) {
   Parsed parsed{};
   return Parse(text, parsed);
 }
@@ -64,24 +64,24 @@ TEST(Typeid, ParsesBothEncodingsAndEitherCaseOfBase36) {
 }
 
 TEST(Typeid, EveryMalformedInputClass) {
-  EXPECT_EQ(ProblemOf(""), Problem::kEmpty);
-  EXPECT_EQ(ProblemOf("post036twi214qwj7mgsvq83nm8wf"), Problem::kNoSeparator);
-  EXPECT_EQ(ProblemOf("_00000000000000000000000000"), Problem::kBadPrefix);  // empty prefix with a separator
-  EXPECT_EQ(ProblemOf("_"), Problem::kBadPrefix);
-  EXPECT_EQ(ProblemOf("Post_036twi214qwj7mgsvq83nm8wf"), Problem::kBadPrefix);  // uppercase prefix
-  EXPECT_EQ(ProblemOf("PREFIX_00000000000000000000000000"), Problem::kBadPrefix);
-  EXPECT_EQ(ProblemOf("12345_00000000000000000000000000"), Problem::kBadPrefix);
-  EXPECT_EQ(ProblemOf("prefix__00000000000000000000000000"), Problem::kBadPrefix);
-  EXPECT_EQ(ProblemOf(std::string(64, 'a') + "_036twi214qwj7mgsvq83nm8wf"), Problem::kBadPrefix);  // too long
-  EXPECT_EQ(ProblemOf("post_"), Problem::kBadLength);
-  EXPECT_EQ(ProblemOf("post_36twi214qwj7mgsvq83nm8wf"), Problem::kBadLength);  // unpadded
-  EXPECT_EQ(ProblemOf("prefix_123456789012345678901234567"), Problem::kBadLength);  // too long
-  EXPECT_EQ(ProblemOf("post_036twi214qwj7mgsvq83nm8w!"), Problem::kBadDigit);
-  EXPECT_EQ(ProblemOf("prefix_1234567890123456789012345 "), Problem::kBadDigit);
-  EXPECT_EQ(ProblemOf("prefix_0123456789ABCDEFGHJKMNPQRS"), Problem::kBadDigit);  // spec body: lowercase only
-  EXPECT_EQ(ProblemOf("prefix_ooooooiiiiiiuuuuuuulllllll"), Problem::kBadDigit);
-  EXPECT_EQ(ProblemOf("post_f5lxx1zz5pnorynqglhzmsp34"), Problem::kOverflow);  // 2^128
-  EXPECT_EQ(ProblemOf("prefix_8zzzzzzzzzzzzzzzzzzzzzzzzz"), Problem::kOverflow);
+  EXPECT_EQ(ProblemOf(""), ParseProblem::kEmpty);
+  EXPECT_EQ(ProblemOf("post036twi214qwj7mgsvq83nm8wf"), ParseProblem::kNoSeparator);
+  EXPECT_EQ(ProblemOf("_00000000000000000000000000"), ParseProblem::kBadPrefix);  // empty prefix with a separator
+  EXPECT_EQ(ProblemOf("_"), ParseProblem::kBadPrefix);
+  EXPECT_EQ(ProblemOf("Post_036twi214qwj7mgsvq83nm8wf"), ParseProblem::kBadPrefix);  // uppercase prefix
+  EXPECT_EQ(ProblemOf("PREFIX_00000000000000000000000000"), ParseProblem::kBadPrefix);
+  EXPECT_EQ(ProblemOf("12345_00000000000000000000000000"), ParseProblem::kBadPrefix);
+  EXPECT_EQ(ProblemOf("prefix__00000000000000000000000000"), ParseProblem::kBadPrefix);
+  EXPECT_EQ(ProblemOf(std::string(64, 'a') + "_036twi214qwj7mgsvq83nm8wf"), ParseProblem::kBadPrefix);  // too long
+  EXPECT_EQ(ProblemOf("post_"), ParseProblem::kBadLength);
+  EXPECT_EQ(ProblemOf("post_36twi214qwj7mgsvq83nm8wf"), ParseProblem::kBadLength);  // unpadded
+  EXPECT_EQ(ProblemOf("prefix_123456789012345678901234567"), ParseProblem::kBadLength);  // too long
+  EXPECT_EQ(ProblemOf("post_036twi214qwj7mgsvq83nm8w!"), ParseProblem::kBadDigit);
+  EXPECT_EQ(ProblemOf("prefix_1234567890123456789012345 "), ParseProblem::kBadDigit);
+  EXPECT_EQ(ProblemOf("prefix_0123456789ABCDEFGHJKMNPQRS"), ParseProblem::kBadDigit);  // spec body: lowercase only
+  EXPECT_EQ(ProblemOf("prefix_ooooooiiiiiiuuuuuuulllllll"), ParseProblem::kBadDigit);
+  EXPECT_EQ(ProblemOf("post_f5lxx1zz5pnorynqglhzmsp34"), ParseProblem::kOverflow);  // 2^128
+  EXPECT_EQ(ProblemOf("prefix_8zzzzzzzzzzzzzzzzzzzzzzzzz"), ParseProblem::kOverflow);
   try {
     ParseOrThrow("post_f5lxx1zz5pnorynqglhzmsp34");
     FAIL();

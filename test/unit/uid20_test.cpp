@@ -58,6 +58,23 @@ TEST(Uid20, TheSecondsVariant) {
   EXPECT_EQ(p.server, 1);
 }
 
+TEST(Uid20, DecomposeDigitsRefusesWhatIsNotAUid20) {
+  EXPECT_EQ(Decompose(kMillis, kEpoch, std::string_view("00000000000001234561")).seq, 123456);
+  EXPECT_EQ(Decompose(kMillis, kEpoch, std::string_view("18446744073709551615")).server, 5);
+  for (const char* beyond : {"18446744073709551616", "340282366920938463463374607431768211461",
+                             "99999999999999999999999999999999999999999999"}) {
+    try {
+      Decompose(kMillis, kEpoch, std::string_view(beyond));
+      ADD_FAILURE() << beyond;
+    } catch (const Error& e) {
+      EXPECT_EQ(e.kind(), ErrorKind::kNumericOutOfRange);
+      EXPECT_EQ(std::string(e.what()), std::string("UID20 value ") + beyond + " is out of range");
+    }
+  }
+  EXPECT_EQ(KindOf([] { Decompose(kMillis, kEpoch, std::string_view("-1")); }), ErrorKind::kBadText);
+  EXPECT_EQ(KindOf([] { Decompose(kMillis, kEpoch, std::string_view("")); }), ErrorKind::kBadText);
+}
+
 TEST(Uid20, TheRangeEndsAtTheUnsignedBigint) {
   EXPECT_EQ(FormatUtc(LastMs(kMillis, kEpoch)), "2069-06-15 09:33:27.369 UTC");
   EXPECT_EQ(KindOf([] { Decompose(kMillis, kEpoch, kMaxValue + 1); }), ErrorKind::kNumericOutOfRange);
@@ -154,17 +171,27 @@ namespace {
 
 TEST(Uid20, DigitsParseAndFormat) {
   Value v = 0;
-  ASSERT_TRUE(ParseDigits("18446744073709551615", v));
+  ASSERT_EQ(ParseDigits("18446744073709551615", v), ParseProblem::kNone);
   EXPECT_TRUE(v == kMaxValue);
-  char out[40];
-  EXPECT_EQ(std::string(out, FormatDigits(v, out)), "18446744073709551615");
-  EXPECT_EQ(std::string(out, FormatDigits(0, out)), "0");
-  ASSERT_TRUE(ParseDigits("000123", v));
+  EXPECT_EQ(FormatDigits(v).view(), "18446744073709551615");
+  EXPECT_EQ(FormatDigits(0).view(), "0");
+  ASSERT_EQ(ParseDigits("000123", v), ParseProblem::kNone);
   EXPECT_TRUE(v == 123);
   for (const char* bad : {"", "-1", "1.5", "NaN", "Infinity", " 1", "1 ", "1234567890123456789012345678901234567890"}) {
-    EXPECT_FALSE(ParseDigits(bad, v)) << bad;
+    EXPECT_NE(ParseDigits(bad, v), ParseProblem::kNone) << bad;
   }
-  ASSERT_TRUE(ParseDigits("170141183460469231731687303715884105727", v));  // 39 digits fit
+  ASSERT_EQ(ParseDigits("170141183460469231731687303715884105727", v), ParseProblem::kNone);  // 39 digits fit
+  EXPECT_EQ(FormatDigits(v).view(), "170141183460469231731687303715884105727");
+  ASSERT_EQ(ParseDigits("340282366920938463463374607431768211455", v), ParseProblem::kNone);  // 2^128 - 1
+  EXPECT_EQ(FormatDigits(v).view(), "340282366920938463463374607431768211455");
+  // Beyond 128 bits is refused, never wrapped: 2^128 + 5 would otherwise read as 5.
+  EXPECT_EQ(ParseDigits("340282366920938463463374607431768211456", v), ParseProblem::kOverflow);
+  EXPECT_EQ(ParseDigits("340282366920938463463374607431768211461", v), ParseProblem::kOverflow);
+  EXPECT_EQ(ParseDigits("999999999999999999999999999999999999999", v), ParseProblem::kOverflow);
+  EXPECT_EQ(ParseDigits("", v), ParseProblem::kEmpty);
+  EXPECT_EQ(ParseDigits("12a", v), ParseProblem::kBadDigit);
+  ASSERT_EQ(ParseDigits("0000000000000000000000000000000000000000000042", v), ParseProblem::kNone);  // leading zeros: any number
+  EXPECT_TRUE(v == 42);
 }
 
 }  // namespace
