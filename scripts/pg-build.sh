@@ -69,6 +69,9 @@ elif [ -n "$flavor" ]; then
   say "unknown flavor $flavor"; exit 1
 fi
 start=$(date +%s)
+# Called from make (make test): PostgreSQL's build generates its headers only when it is the top
+# make (MAKELEVEL 0), so nothing of the calling make may leak into it.
+unset MAKELEVEL MAKEFLAGS MFLAGS MAKEOVERRIDES
 {
   ./configure "${options[@]}"
   make -j"$(nproc)" -s

@@ -34,7 +34,7 @@ std::string Duration(uint64_t ticks, const Layout& layout) {
 // The clock is further behind the last ID issued than the settings allow. Either the clock stepped
 // back, or the epoch setting moved later since that ID was issued (IDs under an earlier epoch hold
 // larger time fields), or a durable mark from before a restart lies ahead of the clock.
-[[noreturn]] void ThrowTooFarBehind(const Layout& layout, const Settings& settings, uint64_t regression,
+[[noreturn]] void ThrowTooFarBehind(const Layout& layout, const EpochSettings& settings, uint64_t regression,
                                     int64_t word_epoch_ms) {
   const std::string setting = std::string("idgen.") + layout.family + "_epoch_ms";
   const std::string gap = Duration(regression, layout);
@@ -120,7 +120,7 @@ int64_t MinAt(const Layout& layout, int64_t epoch_ms, int64_t unix_us) {
   return Compose(layout, TickAt(layout, epoch_ms, FloorDiv(unix_us, 1000)), 0, 0);
 }
 
-NextId Next(const Layout& layout, const Settings& settings, std::span<StateWord> words, FamilyStats& stats,
+Generated<int64_t> Next(const Layout& layout, const EpochSettings& settings, std::span<StateWord> words, FamilyStats& stats,
             Clock& clock, int64_t node) {
   CheckNode(layout, node);
   StateWord& word = words.size() == 1 ? words[0] : words[static_cast<size_t>(node)];
@@ -135,7 +135,7 @@ NextId Next(const Layout& layout, const Settings& settings, std::span<StateWord>
       ThrowTooFarBehind(layout, settings, next.regression, stats.word_epoch_ms.load(std::memory_order_relaxed));
     case NextWord::kWait: {
       const int64_t next_tick_us = (settings.epoch_ms + static_cast<int64_t>(next.wait_tick) * layout.unit_ms) * 1000;
-      return NextId{false, 0, 0, std::max<int64_t>(next_tick_us - FloorDiv(clock.NowNs(), 1000), 1)};
+      return Generated<int64_t>{false, 0, 0, std::max<int64_t>(next_tick_us - FloorDiv(clock.NowNs(), 1000), 1)};
     }
     case NextWord::kIssued:
       break;
@@ -147,7 +147,7 @@ NextId Next(const Layout& layout, const Settings& settings, std::span<StateWord>
   // durable mark can lie beyond the layout's end.
   const uint64_t tick = next.word >> layout.seq_bits;
   if (!layout.time_wraps && tick > layout.max_ticks()) ThrowTimeOutOfRange(layout, settings.epoch_ms);
-  return NextId{true, Compose(layout, tick, node, next.word & layout.max_seq()), tick, 0};
+  return Generated<int64_t>{true, Compose(layout, tick, node, next.word & layout.max_seq()), tick, 0};
 }
 
 }  // namespace idgen::layout

@@ -66,18 +66,6 @@ struct Parts {
   int64_t seq;
 };
 
-struct Settings {
-  int64_t epoch_ms;
-  int64_t max_regression_ms;
-};
-
-// The outcome of one call of Next: an ID, or how long to wait for the clock's next tick.
-struct NextId {
-  bool issued;
-  int64_t id;       // when issued
-  uint64_t tick;    // when issued: its tick (for durable marks)
-  int64_t wait_us;  // otherwise: how long until the next tick
-};
 
 // The last instant an ID of this layout holds, with this epoch (not for wrapping layouts).
 int64_t LastMs(const Layout& layout, int64_t epoch_ms);
@@ -102,7 +90,7 @@ int64_t MinAt(const Layout& layout, int64_t epoch_ms, int64_t unix_us);
 // (this server is one node), or one word per node (Instagram: the sequence is per shard). Throws
 // kClockRegression when the clock is further behind the last ID issued than
 // settings.max_regression_ms allows, and says whether an epoch change explains it.
-NextId Next(const Layout& layout, const Settings& settings, std::span<StateWord> words, FamilyStats& stats,
+Generated<int64_t> Next(const Layout& layout, const EpochSettings& settings, std::span<StateWord> words, FamilyStats& stats,
             Clock& clock, int64_t node);
 
 // The state word of a durable mark: tick taken as the last tick issued, so that every next ID is

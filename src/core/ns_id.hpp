@@ -52,13 +52,7 @@ ParseProblem Parse(std::string_view text, int random_bits, const Alphabet& alpha
 // The nanoseconds of a text, throwing kBadText (kNumericOutOfRange) with what is wrong.
 int64_t TimeNs(std::string_view text, int random_bits, const Alphabet& alphabet);
 
-struct Generated {
-  bool issued;
-  Value value;
-  uint64_t ns;  // the nanoseconds of the ID, for durable marks
-};
-
 // The next ID of the generator whose state is word.
-Generated Next(StateWord& word, FamilyStats& stats, Clock& clock, RandomPool& pool, long owner, int random_bits);
+Generated<Value> Next(StateWord& word, FamilyStats& stats, Clock& clock, RandomPool& pool, long owner, int random_bits);
 
 }  // namespace idgen::ns_id

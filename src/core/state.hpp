@@ -94,6 +94,24 @@ NextWord Advance(StateWord& state, FamilyStats& stats, const AdvanceRules& rules
   }
 }
 
+// What one call of a generator's Next gives: a value, and the position its durable mark must
+// cover (the tick, the UUIDv7 time bits, the nanoseconds); or, when the state cannot issue yet,
+// how long to wait for the clock (0: call again at once, the clock frees room within
+// microseconds).
+template <typename Value>
+struct Generated {
+  bool issued;
+  Value value;      // when issued
+  uint64_t mark;    // when issued
+  int64_t wait_us;  // otherwise
+};
+
+// The settings of a generator whose values count time from an epoch.
+struct EpochSettings {
+  int64_t epoch_ms;
+  int64_t max_regression_ms;
+};
+
 // Raises the word to at least floor (a durable mark read after a restart). Never lowers it.
 inline void RaiseTo(StateWord& state, uint64_t floor) noexcept {
   uint64_t old = state.value.load(std::memory_order_acquire);

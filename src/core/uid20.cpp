@@ -105,7 +105,7 @@ int64_t ToBigint(const Variant& v, int64_t epoch_ms, Value value) {
   return static_cast<int64_t>(value);
 }
 
-NextId Next(const Variant& v, const Settings& settings, StateWord& word, FamilyStats& stats, Clock& clock,
+Generated<Value> Next(const Variant& v, const EpochSettings& settings, StateWord& word, FamilyStats& stats, Clock& clock,
             RandomPool& pool, long owner, int server) {
   CheckServer(server);
   const AdvanceRules rules{v.seq_bits, v.seq_span - 1, 0, true,
@@ -126,14 +126,14 @@ NextId Next(const Variant& v, const Settings& settings, StateWord& word, FamilyS
                   "passes the last ID.");
     case NextWord::kWait: {
       const int64_t next_tick_us = (settings.epoch_ms + static_cast<int64_t>(next.wait_tick) * v.unit_ms) * 1000;
-      return NextId{false, 0, 0, std::max<int64_t>(next_tick_us - FloorDiv(clock.NowNs(), 1000), 1)};
+      return Generated<Value>{false, 0, 0, std::max<int64_t>(next_tick_us - FloorDiv(clock.NowNs(), 1000), 1)};
     }
     case NextWord::kIssued:
       break;
   }
   const uint64_t tick = next.word >> v.seq_bits;
   if (tick > MaxTick(v)) ThrowTimeOutOfRange(v, settings.epoch_ms);
-  return NextId{true, Compose(v, tick, next.word & ((uint64_t{1} << v.seq_bits) - 1), server), tick, 0};
+  return Generated<Value>{true, Compose(v, tick, next.word & ((uint64_t{1} << v.seq_bits) - 1), server), tick, 0};
 }
 
 }  // namespace idgen::uid20

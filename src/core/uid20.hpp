@@ -65,21 +65,10 @@ int64_t LastMs(const Variant& v, int64_t epoch_ms);
 // Throws kBadArgument unless 0 <= server <= 9.
 void CheckServer(int server);
 
-struct Settings {
-  int64_t epoch_ms;
-  int64_t max_regression_ms;
-};
-
-struct NextId {
-  bool issued;
-  Value value;      // when issued
-  uint64_t tick;    // when issued: its tick (for durable marks)
-  int64_t wait_us;  // otherwise: how long until the next tick
-};
 
 // The next UID of this server. Throws kDatetimeOutOfRange outside the epoch's range, and
 // kClockRegression when the clock is further behind the last UID than settings allow.
-NextId Next(const Variant& v, const Settings& settings, StateWord& word, FamilyStats& stats, Clock& clock,
+Generated<Value> Next(const Variant& v, const EpochSettings& settings, StateWord& word, FamilyStats& stats, Clock& clock,
             RandomPool& pool, long owner, int server);
 
 // Decimal digits of a value (the text of a numeric): no sign, no point; kEmpty, kBadDigit, or

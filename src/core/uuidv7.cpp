@@ -41,14 +41,14 @@ uint64_t TimeBits(const Uuid& id) {
   return (ms << kFractionBits) | (uint64_t{id.bytes[6] & 0x0Fu} << 8) | id.bytes[7];
 }
 
-Generated Next(StateWord& word, FamilyStats& stats, Clock& clock, RandomPool& pool, long owner,
+Generated<Uuid> Next(StateWord& word, FamilyStats& stats, Clock& clock, RandomPool& pool, long owner,
                int64_t shift_steps) {
   const NextWord next = Advance(word, stats, kRules, [&clock] {
     const int64_t ns = clock.NowNs();
     if (ns < 0 || ns / 1000000 > kMaxMs) ThrowOutOfRange();
     return Ticks(ns / 1000000, ns % 1000000);
   });
-  if (next.kind != NextWord::kIssued) return Generated{false, {}, 0};
+  if (next.kind != NextWord::kIssued) return Generated<Uuid>{false, {}, 0, 0};
   const uint64_t time_bits = next.word >> kCounterBits;
   if (time_bits > kMaxTimeBits) ThrowOutOfRange();
   uint64_t shifted = time_bits;
@@ -59,7 +59,7 @@ Generated Next(StateWord& word, FamilyStats& stats, Clock& clock, RandomPool& po
   }
   const uint64_t counter = next.word & ((uint64_t{1} << kCounterBits) - 1);
   const uint64_t random = pool.TakeU64(owner) & ((uint64_t{1} << kRandomBits) - 1);
-  return Generated{true, Compose(shifted, (counter << kRandomBits) | random), time_bits};
+  return Generated<Uuid>{true, Compose(shifted, (counter << kRandomBits) | random), time_bits, 0};
 }
 
 Uuid At(int64_t unix_us, RandomPool& pool, long owner) { return Compose(TimeBitsAtUs(unix_us), pool.TakeU64(owner)); }

@@ -43,16 +43,11 @@ Uuid Compose(uint64_t time_bits, uint64_t rand_b);
 uint64_t TimeBits(const Uuid& id);
 
 // The next UUID of the generator whose state is word: issued, or (more than 65,536 UUIDs in the
-// last millisecond) not issued: call again once the clock has moved on. time_bits is the time of
-// the UUID issued, for durable marks. shift_steps moves the time written into the UUID (not the
+// last millisecond) not issued: call again at once, the clock frees room every 244 ns. The mark
+// is the time bits of the UUID issued. shift_steps moves the time written into the UUID (not the
 // state) by that many 1/4096 ms steps: idgen.uuidv7(shift interval).
-struct Generated {
-  bool issued;
-  Uuid id;
-  uint64_t time_bits;
-};
-Generated Next(StateWord& word, FamilyStats& stats, Clock& clock, RandomPool& pool, long owner,
-               int64_t shift_steps = 0);
+Generated<Uuid> Next(StateWord& word, FamilyStats& stats, Clock& clock, RandomPool& pool, long owner,
+                     int64_t shift_steps = 0);
 
 // A UUID for the instant unix_us (microseconds since 1970), rand_b random.
 Uuid At(int64_t unix_us, RandomPool& pool, long owner);

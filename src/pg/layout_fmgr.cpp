@@ -48,19 +48,11 @@ Datum NextId(Family family, int64_t node, bool node_is_setting) {
   const StateRef ref = GeneratorState();
   CheckCanGenerate(family, layout.title, ref);
   CheckNode(family, layout, node, node_is_setting);
-  DatabaseLeases* leases = marks::Prepare(family, ref);
   const std::span<StateWord> words = ref.state.words(family);
-  const layout::Settings settings{settings::EpochMs(family), settings::max_clock_regression_ms};
-  for (;;) {
-    const layout::NextId out = Guarded(
-        [&] { return layout::Next(layout, settings, words, ref.state.stats[family], WallClock(), node); });
-    if (out.issued) {
-      marks::Cover(family, ref, leases, out.tick);
-      CountIssued(family);
-      PG_RETURN_INT64(out.id);
-    }
-    WaitForClock(out.wait_us);
-  }
+  const EpochSettings settings{settings::EpochMs(family), settings::max_clock_regression_ms};
+  PG_RETURN_INT64(Generate(family, ref, [&] {
+    return layout::Next(layout, settings, words, ref.state.stats[family], WallClock(), node);
+  }));
 }
 
 Datum ParseId(Family family, FunctionCallInfo fcinfo) {

@@ -40,20 +40,11 @@ IDGEN_FUNCTION(idgen_ns_id) {
   Guarded([&] { ns_id::CheckRandomBits(random_bits); });
   const StateRef ref = GeneratorState();
   CheckCanGenerate(kFamilyNs, "ns_id", ref);
-  DatabaseLeases* leases = marks::Prepare(kFamilyNs, ref);
-  for (;;) {
-    const ns_id::Generated out = Guarded([&] {
-      return ns_id::Next(ref.state.ns, ref.state.stats[kFamilyNs], WallClock(), BackendRandom(), MyProcPid,
-                         random_bits);
-    });
-    if (out.issued) {
-      marks::Cover(kFamilyNs, ref, leases, out.ns);
-      CountIssued(kFamilyNs);
-      const ns_id::Text text = Guarded([&] { return ns_id::Format(out.value, random_bits, alphabet); });
-      return TextDatum(text.view());
-    }
-    CHECK_FOR_INTERRUPTS();  // a millisecond ahead of the clock: it frees a nanosecond each nanosecond
-  }
+  const ns_id::Value value = Generate(kFamilyNs, ref, [&] {
+    return ns_id::Next(ref.state.ns, ref.state.stats[kFamilyNs], WallClock(), BackendRandom(), MyProcPid, random_bits);
+  });
+  const ns_id::Text text = Guarded([&] { return ns_id::Format(value, random_bits, alphabet); });
+  return TextDatum(text.view());
 }
 
 IDGEN_FUNCTION(idgen_ns_id_time) {

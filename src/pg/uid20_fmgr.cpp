@@ -24,21 +24,12 @@ uid20::Value NextValue(Family family) {
   const uid20::Variant& variant = VariantOf(family);
   const StateRef ref = GeneratorState();
   CheckCanGenerate(family, variant.title, ref);
-  DatabaseLeases* leases = marks::Prepare(family, ref);
-  const uid20::Settings s{settings::EpochMs(family), settings::max_clock_regression_ms};
+  const EpochSettings s{settings::EpochMs(family), settings::max_clock_regression_ms};
   StateWord& word = ref.state.words(family)[0];
-  for (;;) {
-    const uid20::NextId out = Guarded([&] {
-      return uid20::Next(variant, s, word, ref.state.stats[family], WallClock(), BackendRandom(), MyProcPid,
-                         settings::uid20_server);
-    });
-    if (out.issued) {
-      marks::Cover(family, ref, leases, out.tick);
-      CountIssued(family);
-      return out.value;
-    }
-    WaitForClock(out.wait_us);
-  }
+  return Generate(family, ref, [&] {
+    return uid20::Next(variant, s, word, ref.state.stats[family], WallClock(), BackendRandom(), MyProcPid,
+                       settings::uid20_server);
+  });
 }
 
 Datum BigintOf(Family family, uid20::Value value) {

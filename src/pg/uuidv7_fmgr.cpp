@@ -2,8 +2,8 @@
 #include "pg/uuidv7_fmgr.hpp"
 
 #include "core/uuidv7.hpp"
+#include "pg/generator.hpp"
 #include "pg/guard.hpp"
-#include "pg/mark.hpp"
 #include "pg/module.hpp"
 #include "pg/pg.hpp"
 #include "pg/shared.hpp"
@@ -16,20 +16,10 @@ namespace idgen::pg {
 
 Uuid NextUuidv7(int64_t shift_steps) {
   const StateRef ref = GeneratorState();
-  DatabaseLeases* leases = marks::Prepare(kFamilyUuidv7, ref);
-  for (;;) {
-    const uuidv7::Generated out = Guarded([&] {
-      return uuidv7::Next(ref.state.uuidv7, ref.state.stats[kFamilyUuidv7], WallClock(), BackendRandom(), MyProcPid,
-                          shift_steps);
-    });
-    if (out.issued) {
-      marks::Cover(kFamilyUuidv7, ref, leases, out.time_bits);
-      CountIssued(kFamilyUuidv7);
-      return out.id;
-    }
-    // More than 65,536 UUIDs in the last millisecond: the clock frees sixteen more every 244 ns.
-    CHECK_FOR_INTERRUPTS();
-  }
+  return Generate(kFamilyUuidv7, ref, [&] {
+    return uuidv7::Next(ref.state.uuidv7, ref.state.stats[kFamilyUuidv7], WallClock(), BackendRandom(), MyProcPid,
+                        shift_steps);
+  });
 }
 
 }  // namespace idgen::pg

@@ -21,15 +21,15 @@ struct Generator {
   explicit Generator(const Layout& l, int64_t max_regression_ms = 5000)
       : layout(l), settings{l.epoch_ms, max_regression_ms} {}
   const Layout& layout;
-  Settings settings;
+  EpochSettings settings;
   FakeClock clock;
   StateWord word;
   FamilyStats stats;
-  NextId Next(int64_t node = 0) { return layout::Next(layout, settings, {&word, 1}, stats, clock, node); }
+  Generated<int64_t> Next(int64_t node = 0) { return layout::Next(layout, settings, {&word, 1}, stats, clock, node); }
   int64_t IssueId(int64_t node = 0) {
-    const NextId out = Next(node);
+    const Generated<int64_t> out = Next(node);
     EXPECT_TRUE(out.issued);
-    return out.id;
+    return out.value;
   }
 };
 
@@ -175,10 +175,10 @@ TEST(Layouts, DecodesLieInTheirTickAboveTheirBoundAndRoundTrip) {
         clock.ns = (start_ms * 1000 + us) * 1000;
         StateWord word;
         FamilyStats stats;
-        const NextId made = layout::Next(*l, Settings{l->epoch_ms, 5000}, {&word, 1}, stats, clock, 1);
+        const Generated<int64_t> made = layout::Next(*l, EpochSettings{l->epoch_ms, 5000}, {&word, 1}, stats, clock, 1);
         ASSERT_TRUE(made.issued);
-        ASSERT_EQ(made.tick, tick);
-        ASSERT_EQ(Decompose(*l, l->epoch_ms, made.id, start_ms).unix_ms, start_ms) << l->family << " " << us;
+        ASSERT_EQ(made.mark, tick);
+        ASSERT_EQ(Decompose(*l, l->epoch_ms, made.value, start_ms).unix_ms, start_ms) << l->family << " " << us;
         ASSERT_EQ(MinAt(*l, l->epoch_ms, start_ms * 1000 + us), Compose(*l, tick, 0, 0)) << l->family << " " << us;
       }
     }
@@ -234,7 +234,7 @@ TEST(Instagram, A1025thIdInOneMillisecondWaitsForTheNext) {
     ids.insert(id);
     ASSERT_EQ(Decompose(kInstagram, kInstagram.epoch_ms, id, 0).unix_ms, t);
   }
-  const NextId wait = g.Next(7);
+  const Generated<int64_t> wait = g.Next(7);
   EXPECT_FALSE(wait.issued);
   EXPECT_EQ(wait.wait_us, 1000);
   EXPECT_EQ(g.stats.waits.load(), 1u);
@@ -262,7 +262,7 @@ TEST(Snowflake, A4097thIdInOneMillisecondWaitsForTheNext) {
   }
   EXPECT_FALSE(g.Next(33).issued);
   g.clock.ns += 400000;  // still the same millisecond: still waiting, for 600 us
-  const NextId wait = g.Next(33);
+  const Generated<int64_t> wait = g.Next(33);
   EXPECT_FALSE(wait.issued);
   EXPECT_EQ(wait.wait_us, 600);
   g.clock.SetMs(t + 1);
@@ -276,12 +276,12 @@ TEST(Instagram, EachShardHasItsOwnSequence) {
   FakeClock clock;
   FamilyStats stats;
   clock.SetMs(1767225600000);
-  const Settings settings{kInstagram.epoch_ms, 5000};
+  const EpochSettings settings{kInstagram.epoch_ms, 5000};
   for (int i = 0; i < 1024; ++i) ASSERT_TRUE(Next(kInstagram, settings, {slots.get(), 8192}, stats, clock, 7).issued);
   EXPECT_FALSE(Next(kInstagram, settings, {slots.get(), 8192}, stats, clock, 7).issued);  // shard 7 is used up
-  const NextId other = Next(kInstagram, settings, {slots.get(), 8192}, stats, clock, 8);  // shard 8 is not
+  const Generated<int64_t> other = Next(kInstagram, settings, {slots.get(), 8192}, stats, clock, 8);  // shard 8 is not
   ASSERT_TRUE(other.issued);
-  EXPECT_EQ(Decompose(kInstagram, kInstagram.epoch_ms, other.id, 0).seq, 0);
+  EXPECT_EQ(Decompose(kInstagram, kInstagram.epoch_ms, other.value, 0).seq, 0);
   const uint64_t tick = static_cast<uint64_t>(1767225600000 - kInstagram.epoch_ms);
   EXPECT_EQ(slots[7].value.load(), (tick << 10) | 1023);  // shard 7: its last sequence number
   EXPECT_EQ(slots[8].value.load(), tick << 10);            // shard 8: its first
@@ -336,7 +336,7 @@ TEST(Layouts, ExhaustedSequenceDuringARegressionWaitsForTheClock) {
   g.IssueId(1);
   g.clock.SetMs(t - 1000);  // one second back: 100 ticks of 10 ms
   for (int i = 0; i < 255; ++i) g.IssueId(1);
-  const NextId wait = g.Next(1);
+  const Generated<int64_t> wait = g.Next(1);
   EXPECT_FALSE(wait.issued);
   EXPECT_EQ(wait.wait_us, 1010000);  // until the tick after the last one issued
 }
@@ -375,12 +375,12 @@ TEST(Layouts, ARaisedWordStartsAtItsMark) {
   g.clock.SetMs(t);
   const uint64_t mark = TickAt(kSnowflake, kSnowflake.epoch_ms, t + 300);  // 300 ms ahead of the clock
   RaiseTo(g.word, WordAt(kSnowflake, mark));
-  const NextId first = g.Next(1);
+  const Generated<int64_t> first = g.Next(1);
   ASSERT_TRUE(first.issued);
-  EXPECT_EQ(first.tick, mark);
-  EXPECT_EQ(Decompose(kSnowflake, kSnowflake.epoch_ms, first.id, 0).seq, 1);
+  EXPECT_EQ(first.mark, mark);
+  EXPECT_EQ(Decompose(kSnowflake, kSnowflake.epoch_ms, first.value, 0).seq, 1);
   for (int i = 2; i < 4096; ++i) ASSERT_TRUE(g.Next(1).issued);
-  const NextId wait = g.Next(1);  // the mark's tick is used up: wait for the clock to pass it
+  const Generated<int64_t> wait = g.Next(1);  // the mark's tick is used up: wait for the clock to pass it
   EXPECT_FALSE(wait.issued);
   EXPECT_EQ(wait.wait_us, 301000);
   EXPECT_EQ(g.stats.regressions.load(), 4095u);

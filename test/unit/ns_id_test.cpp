@@ -23,7 +23,7 @@ struct Harness {
   RandomPool pool{source};
   StateWord word;
   FamilyStats stats;
-  Generated Next(int bits = 32) { return ns_id::Next(word, stats, clock, pool, 1, bits); }
+  Generated<Value> Next(int bits = 32) { return ns_id::Next(word, stats, clock, pool, 1, bits); }
 };
 
 TEST(NsId, WidthsAreFixedPerRandomBits) {
@@ -85,7 +85,7 @@ TEST(NsId, TheGeneratorIsStrictlyIncreasingAndFollowsTheClock) {
   h.clock.ns = 1767225600000000000;
   Value previous = 0;
   for (int i = 0; i < 100000; ++i) {  // a frozen clock: one nanosecond each, 0.1 ms ahead at most
-    const Generated g = h.Next();
+    const Generated<Value> g = h.Next();
     ASSERT_TRUE(g.issued);
     ASSERT_GT(g.value, previous);
     previous = g.value;
@@ -93,7 +93,7 @@ TEST(NsId, TheGeneratorIsStrictlyIncreasingAndFollowsTheClock) {
   EXPECT_EQ(static_cast<int64_t>(previous >> 32), 1767225600000000000 + 99999);
   EXPECT_EQ(h.stats.max_lead_us.load(), 99u);
   h.clock.ns += 5000000;  // the clock moves on
-  EXPECT_EQ(static_cast<int64_t>(h.Next().ns), 1767225600005000000);
+  EXPECT_EQ(static_cast<int64_t>(h.Next().mark), 1767225600005000000);
 }
 
 TEST(NsId, AtMostOneMillisecondAheadAndAStepBackIsRiddenOut) {
@@ -111,7 +111,7 @@ TEST(NsId, DecodesAtTheNanosecondItWasMade) {
   for (int64_t ns : {int64_t{1}, int64_t{2}, int64_t{1767225600123456789}, INT64_MAX - 1}) {
     Harness h;
     h.clock.ns = ns;
-    const Generated g = h.Next();
+    const Generated<Value> g = h.Next();
     ASSERT_TRUE(g.issued);
     ASSERT_EQ(TimeNs(Format(g.value, 32, kBase36).view(), 32, kBase36), ns);
   }

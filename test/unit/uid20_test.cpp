@@ -25,13 +25,13 @@ Value Digits(const char* text) {
 struct Harness {
   explicit Harness(const Variant& v) : variant(v) {}
   const Variant& variant;
-  Settings settings{kEpoch, 5000};
+  EpochSettings settings{kEpoch, 5000};
   FakeClock clock;
   FakeRandom source;
   RandomPool pool{source};
   StateWord word;
   FamilyStats stats;
-  NextId Next(int server = 1) { return uid20::Next(variant, settings, word, stats, clock, pool, 1, server); }
+  Generated<Value> Next(int server = 1) { return uid20::Next(variant, settings, word, stats, clock, pool, 1, server); }
 };
 
 TEST(Uid20, TheVectorsDecode) {
@@ -97,7 +97,7 @@ TEST(Uid20, ServerDigits) {
   for (int server = 0; server <= 9; ++server) {
     Harness h(kMillis);
     h.clock.SetMs(kEpoch + 5);
-    const NextId id = h.Next(server);
+    const Generated<Value> id = h.Next(server);
     ASSERT_TRUE(id.issued);
     EXPECT_EQ(Decompose(kMillis, kEpoch, id.value).server, server);
   }
@@ -114,7 +114,7 @@ TEST(Uid20, ATickCountsFromARandomStartAndNeverRepeats) {
   Value previous = 0;
   int64_t first_seq = -1;
   for (;;) {
-    const NextId id = h.Next();
+    const Generated<Value> id = h.Next();
     if (!id.issued) break;
     ASSERT_GT(id.value, previous);
     previous = id.value;
@@ -126,11 +126,11 @@ TEST(Uid20, ATickCountsFromARandomStartAndNeverRepeats) {
   EXPECT_LT(first_seq, 900000);
   EXPECT_EQ(seen.size(), static_cast<size_t>(1000000 - first_seq));  // up to 999 999
   EXPECT_GE(seen.size(), 100000u);
-  const NextId wait = h.Next();
+  const Generated<Value> wait = h.Next();
   EXPECT_FALSE(wait.issued);
   EXPECT_EQ(wait.wait_us, 1000);
   h.clock.SetMs(t + 1);
-  const NextId next = h.Next();
+  const Generated<Value> next = h.Next();
   ASSERT_TRUE(next.issued);
   EXPECT_GT(next.value, previous);
   EXPECT_EQ(Decompose(kMillis, kEpoch, next.value).unix_ms, t + 1);
@@ -142,7 +142,7 @@ TEST(Uid20, AClockBackWithinTheLimitCarriesOnBeyondItIsRefused) {
   h.clock.SetMs(t);
   const Value before = h.Next().value;
   h.clock.SetMs(t - 1000);
-  const NextId after = h.Next();
+  const Generated<Value> after = h.Next();
   ASSERT_TRUE(after.issued);
   EXPECT_GT(after.value, before);
   h.clock.SetMs(t - 10000);
@@ -155,7 +155,7 @@ TEST(Uid20, DecodesLieInTheirTickAboveTheirStartAndRoundTrip) {
       Harness h(*v);
       const int64_t start = kEpoch + 123456 * v->unit_ms;
       h.clock.ns = (start * 1000 + us) * 1000;
-      const NextId id = h.Next(3);
+      const Generated<Value> id = h.Next(3);
       ASSERT_TRUE(id.issued);
       ASSERT_EQ(Decompose(*v, kEpoch, id.value).unix_ms, start) << v->family << " " << us;
       ASSERT_GE(id.value, Compose(*v, 123456, 0, 0));

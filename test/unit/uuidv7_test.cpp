@@ -23,11 +23,11 @@ struct Harness {
   RandomPool pool{source};
   StateWord word;
   FamilyStats stats;
-  Generated Try(int64_t shift_steps = 0) { return uuidv7::Next(word, stats, clock, pool, 1, shift_steps); }
+  Generated<Uuid> Try(int64_t shift_steps = 0) { return uuidv7::Next(word, stats, clock, pool, 1, shift_steps); }
   Uuid Next() {
-    const Generated g = Try();
+    const Generated<Uuid> g = Try();
     EXPECT_TRUE(g.issued);
-    return g.id;
+    return g.value;
   }
 };
 
@@ -153,11 +153,11 @@ TEST(Uuidv7, AFrozenClockGetsAtMostOneMillisecondAhead) {
   Uuid previous{};
   uint64_t issued = 0;
   for (;;) {
-    const Generated out = g.Try();
+    const Generated<Uuid> out = g.Try();
     if (!out.issued) break;
-    ASSERT_LT(previous, out.id);
-    ASSERT_LE(TimeUs(out.id), kRfcMs * 1000 + 1000);  // at most 1 ms ahead of the frozen clock
-    previous = out.id;
+    ASSERT_LT(previous, out.value);
+    ASSERT_LE(TimeUs(out.value), kRfcMs * 1000 + 1000);  // at most 1 ms ahead of the frozen clock
+    previous = out.value;
     ++issued;
   }
   // Steps 0..4096 of the fraction ahead of the clock, 16 each: 65,552 before the first wait.
@@ -199,11 +199,11 @@ TEST(Uuidv7, ARaisedWordCarriesOnAboveIt) {
   const uint64_t mark = (uint64_t{kRfcMs} + 700) << 12;  // a durable mark 700 ms ahead of the clock
   RaiseTo(g.word, mark << kCounterBits);
   RaiseTo(g.word, 5);  // never lowers it
-  const Generated out = g.Try();
+  const Generated<Uuid> out = g.Try();
   ASSERT_TRUE(out.issued);
-  EXPECT_EQ(out.time_bits, mark);
-  EXPECT_EQ(CounterOf(out.id), 1u);
-  EXPECT_EQ(TimeUs(out.id) / 1000, kRfcMs + 700);
+  EXPECT_EQ(out.mark, mark);
+  EXPECT_EQ(CounterOf(out.value), 1u);
+  EXPECT_EQ(TimeUs(out.value) / 1000, kRfcMs + 700);
 }
 
 TEST(Uuidv7, GeneratedTimeFollowsTheClockToTheStep) {
@@ -222,12 +222,12 @@ TEST(Uuidv7, AShiftMovesTheTimeWrittenNotTheState) {
   g.clock.SetMs(kRfcMs);
   const int64_t day = ShiftSteps(-int64_t{86400} * 1000000);
   EXPECT_EQ(day, -int64_t{86400000} * 4096);
-  const Generated shifted = g.Try(day);
+  const Generated<Uuid> shifted = g.Try(day);
   ASSERT_TRUE(shifted.issued);
-  EXPECT_EQ(TimeUs(shifted.id) / 1000, kRfcMs - 86400000);
-  EXPECT_EQ(shifted.time_bits, uint64_t{kRfcMs} << 12);  // the state: the clock's time
-  const Generated later = g.Try(day);
-  EXPECT_LT(shifted.id, later.id);  // a constant shift keeps the order
+  EXPECT_EQ(TimeUs(shifted.value) / 1000, kRfcMs - 86400000);
+  EXPECT_EQ(shifted.mark, uint64_t{kRfcMs} << 12);  // the state: the clock's time
+  const Generated<Uuid> later = g.Try(day);
+  EXPECT_LT(shifted.value, later.value);  // a constant shift keeps the order
   EXPECT_EQ(ShiftSteps(1), 4);     // 1 us = 4.096 steps, floor
   EXPECT_EQ(ShiftSteps(-1), -5);
   Harness early;
