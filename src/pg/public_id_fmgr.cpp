@@ -15,14 +15,7 @@ namespace {
 
 // The permutation's key, derived from the secret with HMAC-SHA256 when the secret changes.
 public_id::Key Key() {
-  settings::CheckConfigured(settings::kPublicIds);
-  const std::string_view secret = settings::SecretValue(settings::Secret::kPublicIdKey);
-  if (secret.empty()) {
-    Raise(ErrorKind::kPrerequisite, "idgen.public_id_key is not set",
-          "Public IDs are a permutation under a secret key of at least 32 bytes, known only to the server.",
-          "Set idgen.public_id_key in postgresql.conf (or with ALTER SYSTEM) and reload, e.g. to the output of: "
-          "openssl rand -hex 32. Never change it once public IDs are out: they would all change.");
-  }
+  const std::string_view secret = settings::RequireSecret(settings::Secret::kPublicIdKey);
   static const char* derived_from = nullptr;
   static public_id::Key key{};
   if (derived_from != secret.data()) {

@@ -138,12 +138,18 @@ void AssignShards(const char*, void* extra) { owned_shards = static_cast<const S
 struct SecretSetting {
   const char* name;
   size_t min_bytes;
+  uint32_t consumers;     // for CheckConfigured
+  const char* need;       // the detail of the error when it is unset
+  const char* warning;    // the end of its hint
   char* stored;           // the GUC's value: always empty
   const char* value;      // the secret, from the check hook's extra data; nullptr when unset
 };
 SecretSetting secrets[] = {
-    {"idgen.token_secret", 32, nullptr, nullptr},
-    {"idgen.public_id_key", 32, nullptr, nullptr},
+    {"idgen.token_secret", 32, kTokens, "Signed tokens need a secret of at least 32 bytes, known only to the server.",
+     "", nullptr, nullptr},
+    {"idgen.public_id_key", 32, kPublicIds,
+     "Public IDs are a permutation under a secret key of at least 32 bytes, known only to the server.",
+     ". Never change it once public IDs are out: they would all change.", nullptr, nullptr},
 };
 
 template <Secret which>
@@ -336,12 +342,21 @@ bool OwnsShard(int64_t shard) {
 
 const char* InstagramShards() { return shards_text != nullptr ? shards_text : ""; }
 
-std::string_view SecretValue(Secret secret) {
-  const char* value = secrets[static_cast<int>(secret)].value;
-  return value != nullptr ? std::string_view(value) : std::string_view();
+std::string_view RequireSecret(Secret which) {
+  const SecretSetting& s = secrets[static_cast<int>(which)];
+  CheckConfigured(s.consumers);
+  if (s.value == nullptr) {
+    char message[64];
+    char hint[256];
+    snprintf(message, sizeof message, "%s is not set", s.name);
+    snprintf(hint, sizeof hint,
+             "Set %s in postgresql.conf (or with ALTER SYSTEM) and reload, e.g. to the output of: openssl rand -hex "
+             "32%s",
+             s.name, s.warning);
+    Raise(ErrorKind::kPrerequisite, message, s.need, hint);
+  }
+  return s.value;
 }
-
-const char* SecretName(Secret secret) { return secrets[static_cast<int>(secret)].name; }
 
 int DebugFaultNow() { return debug_fault; }
 

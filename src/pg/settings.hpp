@@ -33,11 +33,11 @@ extern int launch_id;                // idgen.launch_id: -1 (not set) or 0..9999
 bool OwnsShard(int64_t shard);
 const char* InstagramShards();
 
-// The secrets (idgen.token_secret, idgen.public_id_key): empty when unset. The GUC machinery never
-// holds them: SHOW, pg_settings and the reload log see a mask.
+// The secrets (idgen.token_secret, idgen.public_id_key). The GUC machinery never holds them: SHOW,
+// pg_settings and the reload log see a mask. RequireSecret refuses (55000, saying how to set it)
+// while the secret is unset or its setting was rejected: never a value under an empty key.
 enum class Secret { kTokenSecret, kPublicIdKey };
-std::string_view SecretValue(Secret secret);
-const char* SecretName(Secret secret);
+std::string_view RequireSecret(Secret which);
 
 // idgen.debug_fault: makes the random source fail, for the tests of the error door.
 enum DebugFault { kNoFault, kFaultRandom, kFaultMemory, kFaultInternal };

@@ -11,26 +11,9 @@
 using namespace idgen;
 using namespace idgen::pg;
 
-namespace {
-
-// The secret, or an error that says how to set one: never a token under an empty key.
-std::string_view Secret() {
-  settings::CheckConfigured(settings::kTokens);
-  const std::string_view secret = settings::SecretValue(settings::Secret::kTokenSecret);
-  if (secret.empty()) {
-    Raise(ErrorKind::kPrerequisite, "idgen.token_secret is not set",
-          "Signed tokens need a secret of at least 32 bytes, known only to the server.",
-          "Set idgen.token_secret in postgresql.conf (or with ALTER SYSTEM) and reload, e.g. to the output of: "
-          "openssl rand -hex 32");
-  }
-  return secret;
-}
-
-}  // namespace
-
 IDGEN_FUNCTION(idgen_signed_token) {
   const std::string_view prefix = StringView(PG_GETARG_TEXT_PP(0));
-  const std::string_view secret = Secret();
+  const std::string_view secret = settings::RequireSecret(settings::Secret::kTokenSecret);
   const token::Text message = Guarded([&] {
     uint8_t random[token::kRandomBytes];
     BackendRandom().Take(random, sizeof random, MyProcPid);
@@ -44,7 +27,7 @@ IDGEN_FUNCTION(idgen_signed_token) {
 
 IDGEN_FUNCTION(idgen_verify_token) {
   const std::string_view value = StringView(PG_GETARG_TEXT_PP(0));
-  const std::string_view secret = Secret();
+  const std::string_view secret = settings::RequireSecret(settings::Secret::kTokenSecret);
   struct Split {
     bool ok;
     std::string_view message;

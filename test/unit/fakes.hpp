@@ -1,5 +1,6 @@
-// Fakes for the impure inputs of the cores: a clock that only moves when told to, and a random
-// source that hands out a known byte sequence or fails on demand. And a UUID from its text.
+// Fakes for the impure inputs of the cores: a clock that only moves when told to, a random source
+// that hands out a known byte sequence or fails on demand, and the inputs of a generator together.
+// And a UUID from its text.
 #pragma once
 
 #include <gtest/gtest.h>
@@ -11,6 +12,7 @@
 #include "core/clock.hpp"
 #include "core/error.hpp"
 #include "core/random.hpp"
+#include "core/state.hpp"
 #include "core/uuid.hpp"
 
 namespace idgen::testing {
@@ -33,6 +35,16 @@ struct FakeRandom final : RandomSource {
     for (size_t i = 0; i < n; ++i) out[i] = static_cast<uint8_t>(next++ ^ ((fills - 1) * 0x5B));
     return true;
   }
+};
+
+// What a generator's Next reads and writes, faked: a clock that moves when told, a counting random
+// source behind a pool, one state word and its statistics.
+struct GeneratorInputs {
+  FakeClock clock;
+  FakeRandom source;
+  RandomPool pool{source};
+  StateWord word;
+  FamilyStats stats;
 };
 
 // "017f22e2-79b0-7cc3-98c4-dc0c0c07398f" -> its 16 bytes.

@@ -17,14 +17,11 @@ using testing::KindOf;
 
 constexpr int64_t kDay = 86400000;
 
-struct Generator {
+struct Generator : testing::GeneratorInputs {
   explicit Generator(const Layout& l, int64_t max_regression_ms = 5000)
       : layout(l), settings{l.epoch_ms, max_regression_ms} {}
   const Layout& layout;
   EpochSettings settings;
-  FakeClock clock;
-  StateWord word;
-  FamilyStats stats;
   Generated<int64_t> Next(int64_t node = 0) { return layout::Next(layout, settings, {&word, 1}, stats, clock, node); }
   int64_t IssueId(int64_t node = 0) {
     const Generated<int64_t> out = Next(node);

@@ -17,12 +17,7 @@ using testing::KindOf;
 
 const Alphabet kBase36 = MakeAlphabet(kDefaultAlphabet);
 
-struct Harness {
-  FakeClock clock;
-  FakeRandom source;
-  RandomPool pool{source};
-  StateWord word;
-  FamilyStats stats;
+struct Harness : testing::GeneratorInputs {
   Generated<Value> Next(int bits = 32) { return ns_id::Next(word, stats, clock, pool, 1, bits); }
 };
 

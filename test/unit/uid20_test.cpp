@@ -22,15 +22,10 @@ Value Digits(const char* text) {
   return v;
 }
 
-struct Harness {
+struct Harness : testing::GeneratorInputs {
   explicit Harness(const Variant& v) : variant(v) {}
   const Variant& variant;
   EpochSettings settings{kEpoch, 5000};
-  FakeClock clock;
-  FakeRandom source;
-  RandomPool pool{source};
-  StateWord word;
-  FamilyStats stats;
   Generated<Value> Next(int server = 1) { return uid20::Next(variant, settings, word, stats, clock, pool, 1, server); }
 };
 

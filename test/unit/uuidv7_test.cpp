@@ -17,12 +17,7 @@ using testing::UuidFromText;
 
 constexpr int64_t kRfcMs = 0x017F22E279B0;  // 2022-02-22 19:22:22 UTC
 
-struct Harness {
-  FakeClock clock;
-  FakeRandom source;
-  RandomPool pool{source};
-  StateWord word;
-  FamilyStats stats;
+struct Harness : testing::GeneratorInputs {
   Generated<Uuid> Try(int64_t shift_steps = 0) { return uuidv7::Next(word, stats, clock, pool, 1, shift_steps); }
   Uuid Next() {
     const Generated<Uuid> g = Try();
