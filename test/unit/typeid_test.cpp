@@ -5,7 +5,6 @@
 #include <string>
 
 #include "core/error.hpp"
-#include "core/token.hpp"
 #include "core/uuidv7.hpp"
 #include "fakes.hpp"
 
@@ -158,43 +157,6 @@ TEST(Typeid, EncodingNames) {
   EXPECT_EQ(EncodingNamed("base36"), Encoding::kBase36);
   EXPECT_EQ(EncodingNamed("base32"), Encoding::kBase32);
   EXPECT_THROW(EncodingNamed("base64"), Error);
-}
-
-// ---- signed tokens ---------------------------------------------------------------------------
-
-TEST(Token, ComposesAndSplits) {
-  uint8_t random[32], tag[32], back[32];
-  for (int i = 0; i < 32; ++i) {
-    random[i] = static_cast<uint8_t>(i);
-    tag[i] = static_cast<uint8_t>(255 - i);
-  }
-  const token::Text message = token::Message("reset", random);
-  EXPECT_EQ(message.size, 5 + 1 + 43u);
-  const token::Text signed_token = token::Sign(message, tag);
-  EXPECT_EQ(signed_token.size, 5 + 1 + 86u);
-  std::string_view part;
-  ASSERT_TRUE(token::Split(signed_token.view(), part, back));
-  EXPECT_EQ(part, message.view());
-  EXPECT_EQ(0, memcmp(tag, back, 32));
-  EXPECT_THROW(token::Message("Reset", random), Error);
-}
-
-TEST(Token, MalformedTokensDoNotSplit) {
-  uint8_t tag[32] = {};
-  std::string_view part;
-  uint8_t random[32] = {};
-  const std::string good(token::Sign(token::Message("reset", random), tag).view());
-  ASSERT_TRUE(token::Split(good, part, tag));
-  EXPECT_FALSE(token::Split("", part, tag));
-  EXPECT_FALSE(token::Split(std::string(good).erase(10, 1), part, tag));  // one random digit short
-  EXPECT_FALSE(token::Split(good + "0", part, tag));                 // one digit too many
-  EXPECT_FALSE(token::Split("Reset" + good.substr(5), part, tag));   // bad prefix
-  std::string bad_digit = good;
-  bad_digit[20] = '-';
-  EXPECT_FALSE(token::Split(bad_digit, part, tag));
-  std::string too_big = good;
-  too_big.replace(too_big.size() - 43, 43, std::string(43, 'z'));  // above 2^256
-  EXPECT_FALSE(token::Split(too_big, part, tag));
 }
 
 }  // namespace
