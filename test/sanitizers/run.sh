@@ -6,13 +6,13 @@
 # the other runs (the server is several times slower), and skip the two checks that need its full
 # speed (IDGEN_SANITIZED).
 #
-#   test/sanitizers/run.sh                 what make test runs (PER_CLIENT=5000)
+#   test/sanitizers/run.sh                 what make test runs (2 000 per client: SANITIZER_PER_CLIENT)
 #   ONLY="uuidv7" test/sanitizers/run.sh   some tests only
 set -uo pipefail
 cd "$(dirname "$0")/../.."
 MAJOR=${SANITIZER_MAJOR:-18}
 ONLY=${ONLY:-}
-export IDGEN_SANITIZED=1 PER_CLIENT=${PER_CLIENT:-5000} LEAD_ROWS=${LEAD_ROWS:-500000} LEAD_TRANSACTIONS=${LEAD_TRANSACTIONS:-1}
+export IDGEN_SANITIZED=1 PER_CLIENT=${SANITIZER_PER_CLIENT:-2000} LEAD_ROWS=${LEAD_ROWS:-200000} LEAD_TRANSACTIONS=${LEAD_TRANSACTIONS:-1}
 failed=0
 
 PG_CONFIG=$(scripts/pg-build.sh "$MAJOR" asan) || exit 1

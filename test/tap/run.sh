@@ -6,6 +6,7 @@
 #
 #   test/tap/run.sh 17                   every TAP test against PostgreSQL 17
 #   ONLY="durable" test/tap/run.sh 15    one of them
+#   PROVE_FLAGS=-v test/tap/run.sh 18    every assertion, with the figures in their names
 set -uo pipefail
 cd "$(dirname "$0")/../.."
 ROOT=$PWD
@@ -40,7 +41,7 @@ status=0
 runuser -u "$user" -- env -C "$work" PATH="$bindir:$PATH" PERL5LIB="$pgxs_src/test/perl:$ROOT/test/tap" \
   PG_REGRESS="$pgxs_src/test/regress/pg_regress" TESTDIR="$work" TESTDATADIR="$work/tmp_check" \
   TESTLOGDIR="$work/log" IDGEN_MAJOR="$major" IDGEN_FANIN_SECONDS="$fanin_seconds" IDGEN_DURABLE_ROWS="$durable_rows" \
-  prove --timer "${tests[@]}" || status=$?
+  prove --timer ${PROVE_FLAGS:-} "${tests[@]}" || status=$?
 if [ $status -ne 0 ]; then
   echo "TAP logs kept in $work:"
   for f in "$work"/log/* "$work"/tmp_check/log/*; do [ -f "$f" ] && { echo "--- $f (last lines)"; tail -n 40 "$f"; }; done
