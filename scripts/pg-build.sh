@@ -3,7 +3,7 @@
 # of its pg_config. Debian's registry has the upstream sources of 17 (suite trixie) and 18 (sid)
 # as source packages: this adds deb-src lines for those suites only (never binary lines), downloads
 # the .orig tarball with apt-get source, and builds it with TAP tests and without what idgen's tests
-# do not need.
+# do not need (of contrib, only pgstattuple, which make bench reads).
 #
 #   scripts/pg-build.sh 17          -> build/pg/17/bin/pg_config
 #   scripts/pg-build.sh 18 asan     -> build/pg/18-asan/bin/pg_config: cassert, ASan and UBSan
@@ -17,7 +17,7 @@ cache=$(mkdir -p "${IDGEN_PG_CACHE:-build/pg}" && cd "${IDGEN_PG_CACHE:-build/pg
 dest="$cache/$major${flavor:+-$flavor}"
 log="$cache/build-$major${flavor:+-$flavor}.log"
 
-if [ -x "$dest/bin/pg_config" ] && [ -f "$dest/.complete" ]; then
+if [ -x "$dest/bin/pg_config" ] && [ -f "$dest/.complete" ] && [ -n "$(find "$dest/share" -name pgstattuple.control -print -quit 2>/dev/null)" ]; then
   echo "$dest/bin/pg_config"
   exit 0
 fi
@@ -76,6 +76,7 @@ unset MAKELEVEL MAKEFLAGS MFLAGS MAKEOVERRIDES
   ./configure "${options[@]}"
   make -j"$(nproc)" -s
   make -s install
+  make -s -C contrib/pgstattuple install  # for make bench's index leaf density
 } >"$log" 2>&1 || { say "build failed; the end of $log:"; tail -n 40 "$log" >&2; exit 1; }
 echo "$version" >"$dest/.complete"
 cd "$cache" && rm -rf "$work"
