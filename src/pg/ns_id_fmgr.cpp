@@ -41,7 +41,8 @@ IDGEN_FUNCTION(idgen_ns_id) {
   const StateRef ref = GeneratorState();
   CheckCanGenerate(kFamilyNs, "ns_id", ref);
   const ns_id::Value value = Generate(kFamilyNs, ref, [&] {
-    return ns_id::Next(ref.state.ns, ref.state.stats[kFamilyNs], WallClock(), BackendRandom(), MyProcPid, random_bits);
+    return ns_id::Next(ref.state.family_word[kFamilyNs], ref.state.stats[kFamilyNs], WallClock(), BackendRandom(),
+                       MyProcPid, random_bits);
   });
   const ns_id::Text text = Guarded([&] { return ns_id::Format(value, random_bits, alphabet); });
   return TextDatum(text.view());

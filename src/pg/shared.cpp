@@ -81,33 +81,6 @@ void AttachSegment() {
 
 }  // namespace
 
-std::span<StateWord> SharedState::words(Family family) {
-  switch (family) {
-    case kFamilyUuidv7:
-      return {&uuidv7, 1};
-    case kFamilyInstagram:
-      return instagram;
-    case kFamilySnowflake:
-      return {&snowflake, 1};
-    case kFamilySonyflake:
-      return {&sonyflake, 1};
-    case kFamilyTrace:
-      return {&trace, 1};
-    case kFamilyJs:
-      return {&js, 1};
-    case kFamilyUid20:
-      return {&uid20, 1};
-    case kFamilyUid20Sec:
-      return {&uid20_sec, 1};
-    case kFamilyNs:
-      return {&ns, 1};
-    case kFamilyDecimal:  // its state is per database: DatabaseLeases::decimal
-    case kFamilyCount:
-      break;
-  }
-  return {};
-}
-
 void RequestSharedState() {
   if (compat::kHasNamedSegments) return;  // 17 and later attach to a named segment on first use
   previous_shmem_request = shmem_request_hook;

@@ -29,22 +29,21 @@ struct DatabaseLeases {
 };
 
 struct SharedState {
-  StateWord uuidv7;
-  StateWord instagram[kInstagram.max_node() + 1];  // one per shard: the sequence is per shard
-  StateWord snowflake;                             // this server is one node
-  StateWord sonyflake;
-  StateWord trace;
-  StateWord js;
-  StateWord uid20;
-  StateWord uid20_sec;
-  StateWord ns;
+  StateWord family_word[kFamilyCount];              // one per family; this server is one node
+  StateWord instagram[kInstagram.max_node() + 1];  // Instagram: one per shard, the sequence is per shard
   FamilyStats stats[kFamilyCount];
   int lock_tranche = 0;
   LWLockPadded family_locks[kFamilyCount];  // serialise the reading and renewing of marks
   LWLockPadded databases_lock;              // serialises claiming a DatabaseLeases entry
   DatabaseLeases databases[kMaxDatabases];
 
-  std::span<StateWord> words(Family family);
+  // The words of a family: Instagram's per shard, one for the others, none for DecimalId (its
+  // state is per database: DatabaseLeases::decimal).
+  std::span<StateWord> words(Family family) {
+    if (family == kFamilyInstagram) return instagram;
+    if (family == kFamilyDecimal) return {};
+    return {&family_word[family], 1};
+  }
 };
 
 // _PG_init, when preloading on PostgreSQL 15 and 16: asks for shared memory.

@@ -17,8 +17,8 @@ namespace idgen::pg {
 Uuid NextUuidv7(int64_t shift_steps) {
   const StateRef ref = GeneratorState();
   return Generate(kFamilyUuidv7, ref, [&] {
-    return uuidv7::Next(ref.state.uuidv7, ref.state.stats[kFamilyUuidv7], WallClock(), BackendRandom(), MyProcPid,
-                        shift_steps);
+    return uuidv7::Next(ref.state.family_word[kFamilyUuidv7], ref.state.stats[kFamilyUuidv7], WallClock(),
+                        BackendRandom(), MyProcPid, shift_steps);
   });
 }
 
