@@ -17,7 +17,9 @@ cache=$(mkdir -p "${IDGEN_PG_CACHE:-build/pg}" && cd "${IDGEN_PG_CACHE:-build/pg
 dest="$cache/$major${flavor:+-$flavor}"
 log="$cache/build-$major${flavor:+-$flavor}.log"
 
-if [ -x "$dest/bin/pg_config" ] && [ -f "$dest/.complete" ] && [ -n "$(find "$dest/share" -name pgstattuple.control -print -quit 2>/dev/null)" ]; then
+# The recipe of the build below: a cache built by another recipe is built again.
+recipe="openssl tap pgstattuple"
+if [ -x "$dest/bin/pg_config" ] && grep -qsF "$recipe" "$dest/.complete" && [ -n "$(find "$dest/share" -name pgstattuple.control -print -quit 2>/dev/null)" ]; then
   echo "$dest/bin/pg_config"
   exit 0
 fi
@@ -40,14 +42,31 @@ if [ -z "$tarball" ]; then
     apt-get update -q >&2
   fi
   say "downloading the sources of postgresql-$major"
-  (cd "$src" && apt-get source -q --download-only "postgresql-$major" >&2)
+  if ! (cd "$src" && apt-get source -q --download-only "postgresql-$major" >&2); then
+    # The registry's index can name a version whose files it does not (yet) serve (seen: 17.12
+    # indexed, 404, while 17.11 is in the pool). Then the release pinned here, by its checksum.
+    case $major in
+      17) pinned="postgresql-17_17.11.orig.tar.bz2 dd27f2b3c59e73ed14aa3324901242bf69a032a6347805f274e6260322d42979" ;;
+      18) pinned="postgresql-18_18.6.orig.tar.bz2 555610c24d53e4316da5b7d3fc25c279d96856d5e0e23ee308c328c5fa881d9f" ;;
+      *) say "no sources of postgresql-$major can be had from the registry"; exit 1 ;;
+    esac
+    read -r file sum <<<"$pinned"
+    say "the indexed version is not served: $file from the pool, checked against its pinned sha256"
+    rm -f "$src"/postgresql-"$major"_*
+    curl -fsS -o "$src/$file.part" "http://deb.debian.org/debian/pool/main/p/postgresql-$major/$file" ||
+      { say "could not download $file"; exit 1; }
+    echo "$sum  $src/$file.part" | sha256sum -c --quiet - || { say "$file: checksum mismatch"; rm -f "$src/$file.part"; exit 1; }
+    mv "$src/$file.part" "$src/$file"
+  fi
   tarball=$(ls "$src"/postgresql-"$major"_*.orig.tar.bz2 | head -n 1)
 fi
 version=$(basename "$tarball" | sed -E 's/^postgresql-[0-9]+_(.*)\.orig\.tar\.bz2$/\1/')
 
-# What the build and the TAP framework need, from Debian's packages.
+# What the build and the TAP framework need, from Debian's packages: since PostgreSQL 17 the
+# tarballs carry no generated parser or scanner (bison, flex); OpenSSL as the packagers build it
+# (pg_strong_random, and core's uuidv7() and gen_random_uuid(), read it rather than /dev/urandom).
 need=()
-for pkg in libipc-run-perl make gcc; do
+for pkg in bison flex libssl-dev pkg-config libipc-run-perl make gcc; do
   dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q 'install ok installed' || need+=("$pkg")
 done
 if [ ${#need[@]} -ne 0 ]; then
@@ -61,7 +80,7 @@ mkdir -p "$work"
 say "building PostgreSQL $version${flavor:+ ($flavor)} into $dest (log: $log)"
 tar -xjf "$tarball" -C "$work"
 cd "$work"/postgresql-*
-options=(--prefix="$dest" --enable-tap-tests --without-icu --without-readline --without-zlib --without-llvm)
+options=(--prefix="$dest" --enable-tap-tests --with-openssl --without-icu --without-readline --without-zlib --without-llvm)
 if [ "$flavor" = asan ]; then
   san="-fsanitize=address,undefined -fno-sanitize=alignment -fno-omit-frame-pointer"
   options+=(--enable-cassert --enable-debug CFLAGS="-O1 -g $san" LDFLAGS="$san")
@@ -78,7 +97,7 @@ unset MAKELEVEL MAKEFLAGS MFLAGS MAKEOVERRIDES
   make -s install
   make -s -C contrib/pgstattuple install  # for make bench's index leaf density
 } >"$log" 2>&1 || { say "build failed; the end of $log:"; tail -n 40 "$log" >&2; exit 1; }
-echo "$version" >"$dest/.complete"
+echo "$version $recipe" >"$dest/.complete"
 cd "$cache" && rm -rf "$work"
 say "PostgreSQL $version built in $(( $(date +%s) - start )) s"
 echo "$dest/bin/pg_config"

@@ -5,6 +5,8 @@
 CREATE EXTENSION idgen;
 SET timezone = 'UTC';
 SHOW shared_preload_libraries;
+-- Which of the two expected outputs this server must match: each names its major's answer here.
+SELECT current_setting('server_version_num')::int >= 170000 AS state_in_dsm_registry;
 
 -- UUIDv7: strictly increasing within the session, and unique.
 CREATE TEMP TABLE gen AS SELECT n, idgen.uuidv7() AS id FROM generate_series(1, 10000) AS n;

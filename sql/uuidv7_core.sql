@@ -4,6 +4,8 @@
 CREATE EXTENSION idgen;
 SET timezone = 'UTC';
 SELECT to_regprocedure('pg_catalog.uuidv7()') IS NOT NULL AS core_has_uuidv7 \gset
+-- Which of the two expected outputs this server must match: each names its answer here.
+\echo core_has_uuidv7 :core_has_uuidv7
 \if :core_has_uuidv7
 -- Core's uuid_extract_timestamp() of idgen's UUIDs, and idgen.uuidv7_time() of core's.
 SELECT count(*) AS idgen_uuids,

@@ -14,22 +14,36 @@
 #   GTEST_FILTER='Uuidv7*' test/run.sh   only these unit tests (GoogleTest's own variable)
 #   PER_CLIENT=1000 test/run.sh          smaller multi-session tests, for a quick run
 #   SANITIZERS=0 test/run.sh             without the run under sanitizers
+#
+# What counts as a failure, besides a test that fails: a part that aborts (a shell error, a
+# signal), a name in ONLY that matches no test, and a test that reports itself skipped. The harness
+# proves this of itself first (test/harness.sh).
 set -uo pipefail
 cd "$(dirname "$0")/.."
 ROOT=$PWD
 MAJORS=${MAJORS:-15 17 18}
 ONLY=${ONLY:-}
-REGRESS=$(make -s print-REGRESS)
+REGRESS="$(make -s print-REGRESS) $(make -s print-REGRESS_OWN_CLUSTER)"
 REGRESS_NOT_PRELOADED=$(make -s print-REGRESS_NOT_PRELOADED)
 FAILURES=$ROOT/build/test-failures
 TIMES=$ROOT/build/test-times
+COUNTS=$ROOT/build/test-counts
+SELECTED=$ROOT/build/test-selected  # every test name that ONLY selected and that ran
 mkdir -p build
 : >"$FAILURES"
 : >"$TIMES"
+: >"$COUNTS"
+: >"$SELECTED"
+export FAILURES COUNTS SELECTED
 
 step() { printf '\n== %s\n' "$*"; }
 failed() { echo "$*" >>"$FAILURES"; }
-selected() { [ -z "$ONLY" ] || [[ " $ONLY " == *" $1 "* ]]; }
+selected() {
+  if [ -z "$ONLY" ]; then return 0; fi
+  [[ " $ONLY " == *" $1 "* ]] || return 1
+  echo "$1" >>"$SELECTED"
+}
+count() { echo "$*" >>"$COUNTS"; }  # count <part> <number of tests>
 only() {  # the names among "$@" selected by ONLY
   local t
   for t in "$@"; do selected "$t" && echo "$t"; done
@@ -60,7 +74,9 @@ pg_config_for() {  # the pg_config of a major: Debian's 15, or a build from sour
 
 run_unit() {
   step "unit tests"
-  build/unit_tests --gtest_brief=1 || failed "unit tests"
+  build/unit_tests --gtest_brief=1 | tee build/unit.log
+  [ "${PIPESTATUS[0]}" -eq 0 ] || failed "unit tests"
+  count "unit tests" "$(sed -nE 's/^\[  PASSED  \] ([0-9]+) tests?\..*/\1/p' build/unit.log | tail -n 1)"
 }
 
 # ---- one major -------------------------------------------------------------------------------
@@ -79,17 +95,23 @@ suite() {  # runs in a subshell with PG_CONFIG set; the cluster goes away with i
     shift
     [ $# -eq 0 ] && return
     step "PostgreSQL $major: regression tests ($label): $*"
-    local out="build/regress/$major/$label"
+    local out="build/regress/$major/$label" input=.
     rm -rf "$out" && mkdir -p "$out"
-    if ! "$pg_regress" --inputdir=. --outputdir="$out" --bindir="$PG_BIN" --host="$PGHOST" --port="$PGPORT" \
+    if [ "${IDGEN_TEST_FAULT:-}" = wrong-major ]; then  # the harness test: 17's output offered to 15
+      input=build/harness-input
+      rm -rf "$input" && mkdir -p "$input/expected" && ln -s ../../sql "$input/sql"
+      cp expected/not_preloaded_1.out "$input/expected/not_preloaded.out"
+    fi
+    if ! "$pg_regress" --inputdir="$input" --outputdir="$out" --bindir="$PG_BIN" --host="$PGHOST" --port="$PGPORT" \
         --user="$PGUSER" --dbname=idgen_regression "$@"; then
       failed "PostgreSQL $major: regression tests ($label)"
       [ -f "$out/regression.diffs" ] && cat "$out/regression.diffs"
     fi
+    count "PostgreSQL $major: regression ($label)" $#
   }
 
   run_multi() {  # run_multi <preloaded|not_preloaded>
-    local script name
+    local script name ran=0
     for script in test/multi/*.sh; do
       name=$(basename "$script" .sh)
       [ "$name" = lib ] && continue
@@ -99,7 +121,9 @@ suite() {  # runs in a subshell with PG_CONFIG set; the cluster goes away with i
       PER_CLIENT=$per_client IDGEN_MODE=$1 IDGEN_MAJOR=$major bash "$script" ||
         failed "PostgreSQL $major: multi-session $name ($1)"
       echo "($name: $((SECONDS - start)) s)"
+      ran=$((ran + 1))
     done
+    count "PostgreSQL $major: multi-session ($1)" $ran
   }
 
   step "PostgreSQL $major: a cluster with shared_preload_libraries = 'idgen'"
@@ -110,17 +134,33 @@ suite() {  # runs in a subshell with PG_CONFIG set; the cluster goes away with i
 
   step "PostgreSQL $major: the same cluster restarted without preloading idgen"
   cluster_start no-preload || { failed "PostgreSQL $major: the cluster did not restart"; return; }
+  # From 17 on, preload is optional (the README says so): the whole suite runs without it too.
+  local not_preloaded=$REGRESS_NOT_PRELOADED
+  [ "$major" -ge 17 ] && not_preloaded="$REGRESS $REGRESS_NOT_PRELOADED"
   # shellcheck disable=SC2046
-  timed "PostgreSQL $major: regression, not preloaded" run_regress not_preloaded $(only $REGRESS_NOT_PRELOADED)
+  timed "PostgreSQL $major: regression, not preloaded" run_regress not_preloaded $(only $not_preloaded)
   timed "PostgreSQL $major: multi-session, not preloaded" run_multi not_preloaded
+  [ "${IDGEN_TEST_FAULT:-}" = abort ] && echo "the harness test: $an_unset_variable"
+  [ "${IDGEN_TEST_FAULT:-}" = signal ] && kill -TERM $BASHPID
   cluster_stop
 
-  timed "PostgreSQL $major: TAP tests" test/tap/run.sh "$major" || failed "PostgreSQL $major: TAP tests"
+  timed "PostgreSQL $major: TAP tests" test/tap/run.sh "$major" 2>&1 | tee "build/tap-$major.log"
+  [ "${PIPESTATUS[0]}" -eq 0 ] || failed "PostgreSQL $major: TAP tests"
+  count "PostgreSQL $major: TAP assertions" "$(sed -nE 's/^Files=([0-9]+), Tests=([0-9]+).*/\2 in \1 files/p' "build/tap-$major.log")"
+  if grep -qE '^t/.*skipped:|\.pl \.+ skipped' "build/tap-$major.log"; then
+    failed "PostgreSQL $major: a TAP test skipped itself: $(grep -E 'skipped' "build/tap-$major.log" | head -n 3 | tr '\n' ' ')"
+  fi
   if [ -s "$FAILURES" ] && grep -q "PostgreSQL $major" "$FAILURES"; then
     echo "server log of PostgreSQL $major: the last lines"
     cluster_log | tail -n 30
   fi
+  return 0
 }
+
+if [ -z "${IDGEN_NESTED:-}" ] && selected harness; then
+  step "the harness: a run that aborts, skips or matches nothing fails (test/harness.sh)"
+  timed "harness self-test" test/harness.sh || failed "the harness self-test"
+fi
 
 timed "unit tests" run_unit
 
@@ -139,7 +179,8 @@ for major in $MAJORS; do
     failed "PostgreSQL $major: could not build idgen"
     continue
   fi
-  (PG_CONFIG=$pg_config suite "$major")
+  # A suite that aborts (a shell error, a signal) is a failure, whatever it recorded before.
+  (PG_CONFIG=$pg_config suite "$major") || failed "PostgreSQL $major: the suite aborted (exit status $?)"
 done
 
 if [ "${SANITIZERS:-1}" = 1 ]; then
@@ -158,9 +199,17 @@ if selected bench; then
     { failed "bench smoke"; tail -n 20 build/bench-smoke.log; }
 fi
 
+# A name in ONLY that matched no test ran nothing: that is not a pass.
+for name in $ONLY; do
+  grep -qx "$name" "$SELECTED" || failed "ONLY names \"$name\", which matched no test"
+done
+
 echo
 echo "time of each part:"
 cat "$TIMES"
+echo
+echo "tests run:"
+sed 's/^/  /' "$COUNTS"
 if [ -s "$FAILURES" ]; then
   echo
   echo "FAILED:"

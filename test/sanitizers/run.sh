@@ -23,7 +23,11 @@ make -s install PG_CONFIG="$PG_CONFIG" IDGEN_SANITIZE=1 >/dev/null || { echo "FA
 source scripts/cluster.sh
 trap cluster_cleanup EXIT
 
-selected() { [ -z "$ONLY" ] || [[ " $ONLY " == *" $1 "* ]]; }
+selected() {
+  if [ -z "$ONLY" ]; then return 0; fi
+  [[ " $ONLY " == *" $1 "* ]] || return 1
+  if [ -n "${SELECTED:-}" ]; then echo "$1" >>"$SELECTED"; fi
+}
 pg_regress="$(dirname "$("$PG_CONFIG" --pgxs)")/../test/regress/pg_regress"
 
 pass() {  # pass <preloaded|not_preloaded> <regression tests...>: one server, then the tests
@@ -55,9 +59,9 @@ pass() {  # pass <preloaded|not_preloaded> <regression tests...>: one server, th
 # Preloaded (state in the main shared memory), then the same cluster without preload (state in a
 # segment of the DSM registry, on 17 and later): both ways of sharing state run under sanitizers.
 # shellcheck disable=SC2046
-pass preloaded $(make -s print-REGRESS)
+pass preloaded $(make -s print-REGRESS) $(make -s print-REGRESS_OWN_CLUSTER)
 # shellcheck disable=SC2046
-pass not_preloaded $(make -s print-REGRESS_NOT_PRELOADED)
+pass not_preloaded $(make -s print-REGRESS) $(make -s print-REGRESS_OWN_CLUSTER) $(make -s print-REGRESS_NOT_PRELOADED)
 cluster_stop
 
 # A report or a failed assertion in any server process, in the server's log.

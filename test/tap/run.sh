@@ -20,8 +20,19 @@ pgxs_src="$(dirname "$("$pg_config" --pgxs)")/.."
 tests=()
 for t in test/tap/t/*.pl; do
   name=$(basename "$t" .pl)
-  if [ -z "$ONLY" ] || [[ " $ONLY " == *" $name "* ]]; then tests+=("$ROOT/$t"); fi
+  if [ -z "$ONLY" ] || [[ " $ONLY " == *" $name "* ]]; then
+    tests+=("$ROOT/$t")
+    [ -n "$ONLY" ] && [ -n "${SELECTED:-}" ] && echo "$name" >>"$SELECTED"
+  fi
 done
+# The harness test (test/harness.sh): a TAP test that skips itself must fail the run.
+if [ "${IDGEN_TEST_FAULT:-}" = tap-skip ]; then
+  skipper=$(mktemp -d)/harness_skip.pl
+  chmod 755 "$(dirname "$skipper")"
+  printf '%s\n' 'use Test::More;' "plan skip_all => 'the harness test';" >"$skipper"
+  tests+=("$skipper")
+  [ -n "${SELECTED:-}" ] && echo harness_skip >>"$SELECTED"
+fi
 [ ${#tests[@]} -eq 0 ] && exit 0
 # The many-server test runs its pgbench for 60 s on the newest major, 10 s on the others (CI time);
 # So does the million IDs of the durable test (200 000 on the others).
