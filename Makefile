@@ -13,7 +13,10 @@ SRC := $(dir $(firstword $(MAKEFILE_LIST)))
 
 # The regression tests (sql/<name>.sql, expected/<name>.out): those that need idgen's state shared
 # (preloaded, or any server from 17 on), and the one that checks a server that does not preload it.
-REGRESS = extension guard uuidv7 uuidv7_core layout typeid token codec objectid decimal_id uid20 ns_id public_id ticket convert_column
+# make installcheck runs REGRESS against your server and changes nothing of its configuration; the
+# tests that set the server's secrets (ALTER SYSTEM) run only on idgen's own throwaway clusters.
+REGRESS = extension guard uuidv7 uuidv7_core layout typeid codec objectid decimal_id uid20 ns_id ticket convert_column
+REGRESS_OWN_CLUSTER = token public_id
 REGRESS_NOT_PRELOADED = not_preloaded
 
 ifeq ($(SRC),./)
@@ -35,13 +38,25 @@ clean:
 
 # ---- unit tests: the pure cores, no server ---------------------------------------------------
 
+# One object per source file, each with the headers it includes (-MMD): after an edit, make -j2 unit
+# rebuilds what the edit touched and links.
 CORE_SRCS = $(sort $(wildcard src/core/*.cpp))
 UNIT_SRCS = $(sort $(wildcard test/unit/*_test.cpp))
 UNIT_CXXFLAGS = -std=c++20 -O1 -g -Wall -Wextra -Isrc -Itest/unit -fsanitize=address,undefined -fno-sanitize-recover=all
+UNIT_OBJS = $(patsubst src/core/%.cpp,build/unit/core/%.o,$(CORE_SRCS)) $(patsubst test/unit/%.cpp,build/unit/test/%.o,$(UNIT_SRCS))
 
-build/unit_tests: $(CORE_SRCS) $(UNIT_SRCS) $(wildcard src/core/*.hpp test/unit/*.hpp)
-	@mkdir -p build
-	g++ $(UNIT_CXXFLAGS) $(CORE_SRCS) $(UNIT_SRCS) -lgtest -lgtest_main -pthread -o $@
+build/unit/core/%.o: src/core/%.cpp
+	@mkdir -p $(@D)
+	g++ $(UNIT_CXXFLAGS) -MMD -MP -c $< -o $@
+
+build/unit/test/%.o: test/unit/%.cpp
+	@mkdir -p $(@D)
+	g++ $(UNIT_CXXFLAGS) -MMD -MP -c $< -o $@
+
+build/unit_tests: $(UNIT_OBJS)
+	g++ $(UNIT_CXXFLAGS) $(UNIT_OBJS) -lgtest -lgtest_main -pthread -o $@
+
+-include $(UNIT_OBJS:.o=.d)
 
 # ---- fuzzing: libFuzzer harnesses of every parser and decoder of src/core (clang) ---------------
 
@@ -51,12 +66,14 @@ FUZZ_FLAGS = -std=c++20 -O1 -g -Isrc -Itest/fuzz -fsanitize=address,undefined -f
 FUZZ_HARNESSES = $(patsubst test/fuzz/%.cpp,%,$(sort $(wildcard test/fuzz/*_fuzz.cpp)))
 FUZZ_CORE_OBJS = $(patsubst src/core/%.cpp,build/fuzz/obj/%.o,$(CORE_SRCS))
 
-build/fuzz/obj/%.o: src/core/%.cpp $(wildcard src/core/*.hpp)
+build/fuzz/obj/%.o: src/core/%.cpp
 	@mkdir -p $(@D)
-	@$(FUZZ_CXX) $(FUZZ_FLAGS) -fsanitize=fuzzer-no-link -c $< -o $@
+	@$(FUZZ_CXX) $(FUZZ_FLAGS) -fsanitize=fuzzer-no-link -MMD -MP -c $< -o $@
 
-build/fuzz/%_fuzz: test/fuzz/%_fuzz.cpp test/fuzz/fuzz.hpp $(FUZZ_CORE_OBJS)
-	@$(FUZZ_CXX) $(FUZZ_FLAGS) -fsanitize=fuzzer $< $(FUZZ_CORE_OBJS) -o $@
+build/fuzz/%_fuzz: test/fuzz/%_fuzz.cpp $(FUZZ_CORE_OBJS)
+	@$(FUZZ_CXX) $(FUZZ_FLAGS) -fsanitize=fuzzer -MMD -MP $< $(FUZZ_CORE_OBJS) -o $@
+
+-include $(FUZZ_CORE_OBJS:.o=.d) $(addprefix build/fuzz/,$(addsuffix .d,$(FUZZ_HARNESSES)))
 
 fuzz-build: $(addprefix build/fuzz/,$(FUZZ_HARNESSES))
 
