@@ -1,5 +1,6 @@
 #include "core/clock.hpp"
 
+#include <cstdint>
 #include <cstdio>
 
 namespace idgen {
@@ -22,6 +23,32 @@ std::string FormatUtc(int64_t unix_ms) {
                 static_cast<long long>(month), static_cast<long long>(day), static_cast<long long>(ms_of_day / 3600000),
                 static_cast<long long>(ms_of_day / 60000 % 60), static_cast<long long>(ms_of_day / 1000 % 60),
                 static_cast<long long>(ms_of_day % 1000));
+  return text;
+}
+
+std::string FormatDuration(int64_t ms) {
+  if (ms < 0) return "-" + FormatDuration(ms == INT64_MIN ? INT64_MAX : -ms);
+  struct Unit {
+    int64_t ms;
+    const char* one;
+    const char* many;
+  };
+  static constexpr Unit kUnits[] = {{365 * 86400000LL, "year", "years"}, {86400000, "day", "days"},
+                                    {3600000, "h", "h"},                  {60000, "min", "min"},
+                                    {1000, "s", "s"},                     {1, "ms", "ms"}};
+  std::string text;
+  int named = 0;
+  for (const Unit& unit : kUnits) {
+    const int64_t count = ms / unit.ms;
+    if (count == 0 && (named == 0 ? unit.ms != 1 : true)) {
+      if (named > 0) break;  // two units, the second one empty: the first says it
+      continue;
+    }
+    if (!text.empty()) text += ' ';
+    text += std::to_string(count) + ' ' + (count == 1 ? unit.one : unit.many);
+    ms -= count * unit.ms;
+    if (++named == 2) break;
+  }
   return text;
 }
 

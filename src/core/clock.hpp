@@ -32,4 +32,8 @@ constexpr int64_t FloorMod(int64_t a, int64_t b) { return a - FloorDiv(a, b) * b
 // "2046-06-27 17:00:49.497 UTC", for messages (the cores cannot use PostgreSQL's timestamp output).
 std::string FormatUtc(int64_t unix_ms);
 
+// A duration in the two largest units that name it, for messages: "250 ms", "10 s", "3 min 20 s",
+// "5 h 12 min", "12 days 3 h", "1 year 364 days" (a year is 365 days).
+std::string FormatDuration(int64_t ms);
+
 }  // namespace idgen

@@ -47,15 +47,14 @@ Parts Decompose(int64_t id) {
 }
 
 Next Advance(std::atomic<uint64_t>& state, int64_t launch_id) {
-  uint64_t old = state.load(std::memory_order_acquire);
-  for (;;) {
-    const uint64_t counter = old & kCounterMask;
-    if (old == 0 || counter >= static_cast<uint64_t>(kMaxCounter)) return Next{false, 0, old};
-    if (state.compare_exchange_weak(old, old + 1, std::memory_order_acq_rel, std::memory_order_acquire)) {
-      const auto generator_id = static_cast<int64_t>(old >> 32) - 1;
-      return Next{true, Compose(Parts{static_cast<int64_t>(counter) + 1, generator_id, launch_id}), 0};
-    }
-  }
+  const uint64_t old = state.load(std::memory_order_acquire);
+  if (old == 0 || (old & kCounterMask) >= static_cast<uint64_t>(kMaxCounter)) return Next{false, 0, old};
+  const uint64_t taken = state.fetch_add(1, std::memory_order_acq_rel) + 1;
+  const uint64_t counter = taken & kCounterMask;
+  // Callers that found the last counters left race for them: those past the end take nothing.
+  if (counter > static_cast<uint64_t>(kMaxCounter)) return Next{false, 0, taken};
+  const auto generator_id = static_cast<int64_t>(taken >> 32) - 1;
+  return Next{true, Compose(Parts{static_cast<int64_t>(counter), generator_id, launch_id}), 0};
 }
 
 bool Install(std::atomic<uint64_t>& state, uint64_t seen, int64_t generator_id) {

@@ -28,7 +28,7 @@ namespace {
 }
 
 std::string Duration(uint64_t ticks, const Layout& layout) {
-  return std::to_string(static_cast<int64_t>(ticks) * layout.unit_ms) + " ms";
+  return FormatDuration(static_cast<int64_t>(ticks) * layout.unit_ms);
 }
 
 // The clock is further behind the last ID issued than the settings allow. Either the clock stepped
@@ -54,9 +54,11 @@ std::string Duration(uint64_t ticks, const Layout& layout) {
               "restart), so none are made.",
               "Check the system clock and its time synchronisation: IDs resume by themselves once the clock passes "
               "the last ID. idgen.max_clock_regression (now " +
-                  std::to_string(settings.max_regression_ms) +
-                  " ms) is the largest step back that idgen rides out by waiting; if " + setting +
-                  " was changed since IDs were issued, set it back.");
+                  FormatDuration(settings.max_regression_ms) +
+                  ") is the largest step back that idgen rides out by waiting; if " + setting +
+                  " was changed since IDs were issued, set it back. If the clock had been set ahead and is right "
+                  "again, the README's section on clocks that jump says how a superuser moves this server to a new "
+                  "node id.");
 }
 
 // Milliseconds to ticks without a hardware division for the 1 ms layouts (Instagram, Snowflake):
@@ -120,34 +122,29 @@ int64_t MinAt(const Layout& layout, int64_t epoch_ms, int64_t unix_us) {
   return Compose(layout, TickAt(layout, epoch_ms, FloorDiv(unix_us, 1000)), 0, 0);
 }
 
-Generated<int64_t> Next(const Layout& layout, const EpochSettings& settings, std::span<StateWord> words, FamilyStats& stats,
-            Clock& clock, int64_t node) {
+Generated<int64_t> Next(const Layout& layout, const EpochSettings& settings, std::span<StateWord> words,
+                        FamilyStats& stats, Clock& clock, int64_t node) {
   CheckNode(layout, node);
   StateWord& word = words.size() == 1 ? words[0] : words[static_cast<size_t>(node)];
-  const AdvanceRules rules{layout.seq_bits, layout.max_seq(), 0, true,
+  const AdvanceRules rules{layout.seq_bits, layout.max_seq(), 0, 0, true,
                            static_cast<uint64_t>(ToTicks(layout, std::max<int64_t>(settings.max_regression_ms, 0))),
                            static_cast<double>(layout.unit_ms) * 1000.0};
   const NextWord next = Advance(word, stats, rules, [&] {
     return TickAt(layout, settings.epoch_ms, FloorDiv(clock.NowNs(), 1000000));
   });
-  switch (next.kind) {
-    case NextWord::kTooFarBehind:
-      ThrowTooFarBehind(layout, settings, next.regression, stats.word_epoch_ms.load(std::memory_order_relaxed));
-    case NextWord::kWait: {
-      const int64_t next_tick_us = (settings.epoch_ms + static_cast<int64_t>(next.wait_tick) * layout.unit_ms) * 1000;
-      return Generated<int64_t>{false, 0, 0, std::max<int64_t>(next_tick_us - FloorDiv(clock.NowNs(), 1000), 1)};
-    }
-    case NextWord::kIssued:
-      break;
+  if (next.kind == NextWord::kTooFarBehind) {
+    ThrowTooFarBehind(layout, settings, next.regression, stats.word_epoch_ms.load(std::memory_order_relaxed));
   }
   if (stats.word_epoch_ms.load(std::memory_order_relaxed) != settings.epoch_ms) {
     stats.word_epoch_ms.store(settings.epoch_ms, std::memory_order_relaxed);
   }
-  // The tick is at most max(clock, last issued), the clock checked by TickAt; a word raised to a
-  // durable mark can lie beyond the layout's end.
+  // The tick is at most max(clock, last issued) + 1, the clock checked by TickAt; a word raised to
+  // a durable mark can lie beyond the layout's end.
   const uint64_t tick = next.word >> layout.seq_bits;
   if (!layout.time_wraps && tick > layout.max_ticks()) ThrowTimeOutOfRange(layout, settings.epoch_ms);
-  return Generated<int64_t>{true, Compose(layout, tick, node, next.word & layout.max_seq()), tick, 0};
+  const int64_t wait_until_ns =
+      next.wait_tick == 0 ? 0 : (settings.epoch_ms + static_cast<int64_t>(next.wait_tick) * layout.unit_ms) * 1000000;
+  return Generated<int64_t>{Compose(layout, tick, node, next.word & layout.max_seq()), tick, wait_until_ns};
 }
 
 }  // namespace idgen::layout

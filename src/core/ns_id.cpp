@@ -99,23 +99,26 @@ int64_t TimeNs(std::string_view text, int random_bits, const Alphabet& alphabet)
   throw Error(ErrorKind::kInternal, "unexpected problem decoding " + Quote(text));
 }
 
-Generated<Value> Next(StateWord& word, FamilyStats& stats, Clock& clock, RandomPool& pool, long owner, int random_bits) {
+Generated<Value> Next(StateWord& word, FamilyStats& stats, Clock& clock, RandomPool& pool, long owner, int random_bits,
+                      int64_t max_regression_ms) {
   CheckRandomBits(random_bits);
-  const NextWord next = Advance(word, stats, kRules, [&clock] {
-    const int64_t ns = clock.NowNs();
-    if (ns < 0) {
-      throw Error(ErrorKind::kDatetimeOutOfRange, "timestamp out of range for ns_id",
-                  "An ns_id holds times from 1970 to 2262.");
-    }
-    return static_cast<uint64_t>(ns);
-  });
-  if (next.kind != NextWord::kIssued) return Generated<Value>{false, 0, 0, 0};
+  const bool may_return = max_regression_ms >= 0 && random_bits >= kMinRandomBitsAlone;
+  const NextWord next = Advance(word, stats, may_return ? Rules(static_cast<uint64_t>(max_regression_ms) * 1000000) : kRules,
+                                [&clock] {
+                                  const int64_t ns = clock.NowNs();
+                                  if (ns < 0) {
+                                    throw Error(ErrorKind::kDatetimeOutOfRange, "timestamp out of range for ns_id",
+                                                "An ns_id holds times from 1970 to 2262.");
+                                  }
+                                  return static_cast<uint64_t>(ns);
+                                });
   if (next.word > static_cast<uint64_t>(INT64_MAX)) {
     throw Error(ErrorKind::kDatetimeOutOfRange, "timestamp out of range for ns_id",
                 "An ns_id holds times from 1970 to 2262.");
   }
   const uint64_t random = random_bits == 0 ? 0 : pool.TakeU64(owner) >> (64 - random_bits);
-  return Generated<Value>{true, (static_cast<Value>(next.word) << random_bits) | random, next.word, 0};
+  return Generated<Value>{(static_cast<Value>(next.word) << random_bits) | random, next.word,
+                          static_cast<int64_t>(next.wait_tick)};
 }
 
 }  // namespace idgen::ns_id

@@ -4,7 +4,11 @@
 // and the alphabet must be in ascending byte order, so that text order (C collation) is time order.
 //
 // The nanoseconds come from a state word shared by the server: strictly increasing on it, at most
-// a millisecond ahead of the clock under load, riding out a clock that steps back (as UUIDv7).
+// a millisecond ahead of the clock (62.5 us when it catches up with the clock, as UUIDv7), riding out
+// a clock that steps back by carrying on from the word. Where the word cannot keep IDs unique (a
+// standby beside its primary, a server without shared state, a word that returns to the clock after
+// the clock stepped back further than idgen.max_clock_lead), the random bits must: at least
+// kMinRandomBitsAlone of them.
 #pragma once
 
 #include <cstddef>
@@ -23,7 +27,15 @@ using Value = unsigned __int128;
 inline constexpr const char* kDefaultAlphabet = "0123456789abcdefghijklmnopqrstuvwxyz";
 inline constexpr int kMaxRandomBits = 64;
 inline constexpr size_t kMaxWidth = 128;  // 127 bits in base 2
-inline constexpr AdvanceRules kRules{0, 0, 1000000, false, kAnyRegression, 0.001};
+// The fewest random bits that keep ns_ids unique without the word's order: two generators that
+// each make a million IDs a second for a year share about 3 * 10^13 nanoseconds, and at 48 bits
+// the chance that any two of those IDs also share their random bits is about 10^-4.
+inline constexpr int kMinRandomBitsAlone = 48;
+inline constexpr uint64_t kJumpNs = 62500;
+constexpr AdvanceRules Rules(uint64_t max_regression_ns) {
+  return AdvanceRules{0, 0, 1000000, kJumpNs, false, max_regression_ns, 0.001};
+}
+inline constexpr AdvanceRules kRules = Rules(kAnyRegression);
 
 // An alphabet: 2 to 64 distinct printable ASCII characters in ascending order. With no upper-case
 // letter in it, upper-case input reads as lower-case (base36 is case-insensitive).
@@ -52,7 +64,10 @@ ParseProblem Parse(std::string_view text, int random_bits, const Alphabet& alpha
 // The nanoseconds of a text, throwing kBadText (kNumericOutOfRange) with what is wrong.
 int64_t TimeNs(std::string_view text, int random_bits, const Alphabet& alphabet);
 
-// The next ID of the generator whose state is word.
-Generated<Value> Next(StateWord& word, FamilyStats& stats, Clock& clock, RandomPool& pool, long owner, int random_bits);
+// The next ID of the generator whose state is word. A clock more than max_regression_ms behind the
+// word makes the word return to the clock, when random_bits >= kMinRandomBitsAlone; with fewer
+// random bits it carries on from the word, however far ahead (unique by the word alone).
+Generated<Value> Next(StateWord& word, FamilyStats& stats, Clock& clock, RandomPool& pool, long owner, int random_bits,
+                      int64_t max_regression_ms = -1);
 
 }  // namespace idgen::ns_id

@@ -1,14 +1,19 @@
 // The state of one coordinated generator is one 64-bit word, (tick << seq_bits) | seq, of the last
-// value handed out. Every caller, in every backend, advances it with a compare-and-swap to the
-// first value of the clock's tick when the clock has moved past the word, to old + 1 otherwise:
-// the word never decreases and never repeats, whatever the clock does. The word lives in shared memory (preloaded, or a named DSM segment) or in the process.
+// value taken. Every caller, in every backend, takes the next value with one fetch_add, and jumps
+// the word to the clock with one compare-and-swap when it finds the word behind the clock (Advance,
+// below): the word never decreases and never repeats, whatever the clock does, and many cores on one
+// word never queue behind a compare-and-swap loop. The word lives in shared memory (preloaded, or a
+// named DSM segment) or in the process.
 //
-// How far the word may run ahead of the clock by its own count is a rule of the family:
-// - the 64-bit layouts never run ahead: an exhausted sequence waits for the clock's next tick;
-// - UUIDv7 may run up to one millisecond ahead (65,536 values per millisecond before that).
+// How far a value may lie ahead of the clock is a rule of the family:
+// - the 64-bit layouts and UID20 never run ahead: an exhausted sequence waits for the clock's next
+//   tick;
+// - UUIDv7 and ns_id jump 62.5 us ahead of the clock when they catch up with it, and never return a
+//   value more than one millisecond ahead.
 // A clock behind the word by more than that lead was stepped back (or the word was raised to a
-// durable mark after a restart): a regression, which the layouts ride out up to a limit and
-// UUIDv7 always rides out, carrying on from the word.
+// durable mark after a restart): a regression, which the layouts ride out up to a limit and refuse
+// beyond, and which UUIDv7 and ns_id ride out by carrying on from the word, up to a limit beyond
+// which they return to the clock.
 #pragma once
 
 #include <algorithm>
@@ -38,72 +43,115 @@ struct FamilyStats {
 };
 
 struct AdvanceRules {
-  unsigned seq_bits;          // low bits of the word that count within one tick
-  uint64_t seq_limit;         // the largest sequence value of a tick (decimal layouts stop short of the bits)
-  uint64_t max_lead;          // ticks the word may run ahead of the clock by its own count
-  bool ride_out_by_waiting;   // in a regression, wait for the clock (layouts) or carry on (UUIDv7)
-  uint64_t max_regression;    // in ticks; a clock further behind the word is refused
-  double tick_us;             // the length of one tick, for stats and messages
+  unsigned seq_bits;         // low bits of the word that count within one tick
+  uint64_t seq_limit;        // the largest sequence value of a tick (decimal layouts stop short of the bits)
+  uint64_t max_lead;         // ticks a value may lie ahead of the clock by its own count when it is returned
+  uint64_t jump_lead;        // a word behind the clock jumps to the clock plus this many ticks (<= max_lead)
+  bool ride_out_by_waiting;  // the clock behind the word: wait for it (layouts), or carry on (UUIDv7, ns_id)
+  uint64_t max_regression;   // in ticks: a clock further behind the word is refused (layouts), or the
+                             // word returns to the clock (the families that carry on)
+  double tick_us;            // the length of one tick, for stats and messages
 };
 
 inline constexpr uint64_t kAnyRegression = std::numeric_limits<uint64_t>::max();
 
 struct NextWord {
-  enum Kind { kIssued, kWait, kTooFarBehind } kind;
-  uint64_t word;        // kIssued: the new state word, the value to build the ID from
-  uint64_t wait_tick;   // kWait: the tick to wait for
-  uint64_t regression;  // kTooFarBehind: how many ticks the clock is behind the word
+  enum Kind { kIssued, kTooFarBehind } kind;
+  uint64_t word;        // kIssued: the value taken, the one to build the ID from
+  uint64_t wait_tick;   // kIssued: 0, or the clock's tick to wait for before the value may be returned
+  uint64_t regression;  // kTooFarBehind: ticks the clock is behind the word; kIssued: ticks it was
+                        // behind when the word returned to the clock (0: it did not)
 };
 
 void RecordRegression(FamilyStats& stats, uint64_t regression_ticks, const AdvanceRules& rules) noexcept;
 void RecordLead(FamilyStats& stats, uint64_t lead_ticks, const AdvanceRules& rules) noexcept;
 
-// now_ticks() reads the clock, in ticks. It is read after the word, and again after every failed
-// compare-and-swap, so a clock reading that is behind the word is a step back of the clock (or a
-// raised mark), never a race with another backend. A tick that the clock opens starts its sequence
-// at first_seq (0, or a random start), at most rules.seq_limit; past the limit, the sequence
-// moves on to the next tick.
-template <typename NowTicks>
+// Takes the next value of a state word. now_ticks() reads the clock, in ticks: once per call, and
+// once more in the rare case where the word lies so far ahead of that reading that the clock may
+// have stepped back (the caller may have been descheduled since it read the clock: a fresh reading
+// tells the two apart).
+//
+// The common case is one fetch_add: the word's next value, reserved for this caller alone, so that
+// many cores on one word never retry a compare-and-swap against each other. Only a word behind the
+// clock jumps: one compare-and-swap to (now + jump_lead) << seq_bits | first_seq(), which every
+// caller that finds the word behind tries and one wins; the others take the next value above the
+// winner's. So a value is never behind the clock as read at the start of the call, and the word
+// never decreases (but when a family that carries on returns to the clock, below).
+//
+// The value may lie ahead of the clock: past a tick's last sequence value (on to the next tick),
+// by jump_lead, or because the clock stepped back. Ahead by more than max_lead, the caller waits
+// until the clock reaches wait_tick before returning it; a family that carries on through a step
+// back does not wait for its own word. A clock further behind the word than max_regression: the
+// layouts refuse (kTooFarBehind, nothing taken); the families that carry on move the word back to
+// the clock (their random bits keep them unique).
+template <typename NowTicks, typename FirstSeq>
 NextWord Advance(StateWord& state, FamilyStats& stats, const AdvanceRules& rules, NowTicks now_ticks,
-                 uint64_t first_seq = 0) {
+                 FirstSeq first_seq) {
   const uint64_t seq_mask = (uint64_t{1} << rules.seq_bits) - 1;
+  uint64_t now = now_ticks();
   uint64_t old = state.value.load(std::memory_order_acquire);
-  for (;;) {
-    const uint64_t now = now_ticks();
-    const uint64_t last = old >> rules.seq_bits;
-    const uint64_t regression = last > now ? last - now : 0;
-    if (regression > rules.max_regression) return NextWord{NextWord::kTooFarBehind, 0, 0, regression};
-    uint64_t next = now > last ? (now << rules.seq_bits) | first_seq : old + 1;
-    if ((next & seq_mask) > rules.seq_limit) next = ((next >> rules.seq_bits) + 1) << rules.seq_bits;
-    const uint64_t next_tick = next >> rules.seq_bits;
-    const bool stepped_back = regression > rules.max_lead;
-    // A new tick ahead of what the clock allows: wait for the clock, unless the family carries on
-    // through a step back of the clock.
-    if (next_tick > std::max(last, now + rules.max_lead) && (rules.ride_out_by_waiting || !stepped_back)) {
-      stats.waits.fetch_add(1, std::memory_order_relaxed);
-      return NextWord{NextWord::kWait, 0, next_tick - rules.max_lead, 0};
-    }
-    if (state.value.compare_exchange_weak(old, next, std::memory_order_acq_rel, std::memory_order_acquire)) {
-      if (stepped_back) {
-        RecordRegression(stats, regression, rules);
-      } else if (next_tick > now) {
-        RecordLead(stats, next_tick - now, rules);
+  // Values taken by callers that wait can put the word a little past the lead (a tick, or a few
+  // steps); further than that, the clock is behind the word: it stepped back, or the word was
+  // raised to a durable mark.
+  const auto behind = [&](uint64_t tick) { return tick > now + rules.max_lead + rules.jump_lead + 1; };
+  if (behind(old >> rules.seq_bits)) now = now_ticks();
+  const uint64_t last = old >> rules.seq_bits;  // the word's tick when this call began
+  if (last > now && last - now > rules.max_regression) {
+    if (rules.ride_out_by_waiting) return NextWord{NextWord::kTooFarBehind, 0, 0, last - now};
+    const uint64_t back = ((now + rules.jump_lead) << rules.seq_bits) | first_seq();
+    while ((old >> rules.seq_bits) > now + rules.max_regression) {
+      if (state.value.compare_exchange_weak(old, back, std::memory_order_acq_rel, std::memory_order_acquire)) {
+        RecordRegression(stats, last - now, rules);
+        return NextWord{NextWord::kIssued, back, 0, last - now};
       }
-      return NextWord{NextWord::kIssued, next, 0, 0};
     }
   }
+  uint64_t v = state.value.fetch_add(1, std::memory_order_acq_rel) + 1;
+  for (;;) {
+    const uint64_t tick = v >> rules.seq_bits;
+    uint64_t target;
+    if ((v & seq_mask) > rules.seq_limit) {
+      target = (tick + 1) << rules.seq_bits;  // past the tick's last sequence value: the next tick
+    } else if (tick < now) {
+      target = ((now + rules.jump_lead) << rules.seq_bits) | first_seq();  // behind the clock: jump
+    } else {
+      break;
+    }
+    uint64_t expected = v;
+    if (state.value.compare_exchange_strong(expected, target, std::memory_order_acq_rel, std::memory_order_acquire)) {
+      v = target;
+    } else {
+      v = state.value.fetch_add(1, std::memory_order_acq_rel) + 1;
+    }
+  }
+  const uint64_t tick = v >> rules.seq_bits;
+  // Rare: a value past the lead, or a word that was past it. The caller may have been descheduled
+  // since it read the clock; whether to wait, and what the stats say, go by a fresh reading.
+  if (tick > now + rules.max_lead || behind(last)) now = std::max(now, now_ticks());
+  const bool stepped_back = behind(last);
+  if (stepped_back) RecordRegression(stats, last - now, rules);
+  if (tick > now + rules.max_lead && (rules.ride_out_by_waiting || !stepped_back)) {
+    stats.waits.fetch_add(1, std::memory_order_relaxed);
+    return NextWord{NextWord::kIssued, v, tick - rules.max_lead, 0};
+  }
+  if (tick > now && !stepped_back) RecordLead(stats, tick - now, rules);  // returned ahead of the clock
+  return NextWord{NextWord::kIssued, v, 0, 0};
 }
 
-// What one call of a generator's Next gives: a value, and the position its durable mark must
-// cover (the tick, the UUIDv7 time bits, the nanoseconds); or, when the state cannot issue yet,
-// how long to wait for the clock (0: call again at once, the clock frees room within
-// microseconds).
+template <typename NowTicks>
+NextWord Advance(StateWord& state, FamilyStats& stats, const AdvanceRules& rules, NowTicks now_ticks) {
+  return Advance(state, stats, rules, now_ticks, [] { return uint64_t{0}; });
+}
+
+// What one call of a generator's Next gives: a value, the position its durable mark must cover
+// (the tick, the UUIDv7 time bits, the nanoseconds), and the instant (Unix nanoseconds) the clock
+// must reach before the caller returns it (0: return it at once). The value is the caller's alone
+// either way.
 template <typename Value>
 struct Generated {
-  bool issued;
-  Value value;      // when issued
-  uint64_t mark;    // when issued
-  int64_t wait_us;  // otherwise
+  Value value;
+  uint64_t mark;
+  int64_t wait_until_ns;
 };
 
 // The settings of a generator whose values count time from an epoch.

@@ -105,35 +105,30 @@ int64_t ToBigint(const Variant& v, int64_t epoch_ms, Value value) {
   return static_cast<int64_t>(value);
 }
 
-Generated<Value> Next(const Variant& v, const EpochSettings& settings, StateWord& word, FamilyStats& stats, Clock& clock,
-            RandomPool& pool, long owner, int server) {
+Generated<Value> Next(const Variant& v, const EpochSettings& settings, StateWord& word, FamilyStats& stats,
+                      Clock& clock, RandomPool& pool, long owner, int server) {
   CheckServer(server);
-  const AdvanceRules rules{v.seq_bits, v.seq_span - 1, 0, true,
+  const AdvanceRules rules{v.seq_bits, v.seq_span - 1, 0, 0, true,
                            static_cast<uint64_t>(std::max<int64_t>(settings.max_regression_ms, 0) / v.unit_ms),
                            static_cast<double>(v.unit_ms) * 1000.0};
   // A random start for a tick the clock opens, leaving at least a tenth of the span.
-  const uint64_t first = pool.TakeU64(owner) % (v.seq_span - v.seq_span / 10);
-  const NextWord next = Advance(word, stats, rules, [&] {
-    return TickAt(v, settings.epoch_ms, FloorDiv(clock.NowNs(), 1000000));
-  }, first);
-  switch (next.kind) {
-    case NextWord::kTooFarBehind:
-      throw Error(ErrorKind::kClockRegression,
-                  "system clock is " + std::to_string(static_cast<int64_t>(next.regression) * v.unit_ms) +
-                      " ms behind the last " + v.title + " ID issued",
-                  "IDs made from this clock could repeat IDs already issued, so none are made.",
-                  "Check the system clock and its time synchronisation: IDs resume by themselves once the clock "
-                  "passes the last ID.");
-    case NextWord::kWait: {
-      const int64_t next_tick_us = (settings.epoch_ms + static_cast<int64_t>(next.wait_tick) * v.unit_ms) * 1000;
-      return Generated<Value>{false, 0, 0, std::max<int64_t>(next_tick_us - FloorDiv(clock.NowNs(), 1000), 1)};
-    }
-    case NextWord::kIssued:
-      break;
+  const NextWord next = Advance(
+      word, stats, rules, [&] { return TickAt(v, settings.epoch_ms, FloorDiv(clock.NowNs(), 1000000)); },
+      [&] { return pool.TakeU64(owner) % (v.seq_span - v.seq_span / 10); });
+  if (next.kind == NextWord::kTooFarBehind) {
+    throw Error(ErrorKind::kClockRegression,
+                "system clock is " + FormatDuration(static_cast<int64_t>(next.regression) * v.unit_ms) +
+                    " behind the last " + v.title + " ID issued",
+                "IDs made from this clock could repeat IDs already issued, so none are made.",
+                "Check the system clock and its time synchronisation: IDs resume by themselves once the clock "
+                "passes the last ID. If the clock had been set ahead and is right again, see the README's section "
+                "on clocks that jump.");
   }
   const uint64_t tick = next.word >> v.seq_bits;
   if (tick > MaxTick(v)) ThrowTimeOutOfRange(v, settings.epoch_ms);
-  return Generated<Value>{true, Compose(v, tick, next.word & ((uint64_t{1} << v.seq_bits) - 1), server), tick, 0};
+  const int64_t wait_until_ns =
+      next.wait_tick == 0 ? 0 : (settings.epoch_ms + static_cast<int64_t>(next.wait_tick) * v.unit_ms) * 1000000;
+  return Generated<Value>{Compose(v, tick, next.word & ((uint64_t{1} << v.seq_bits) - 1), server), tick, wait_until_ns};
 }
 
 }  // namespace idgen::uid20

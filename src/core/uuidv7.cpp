@@ -17,6 +17,11 @@ constexpr uint64_t kMaxTimeBits = (static_cast<uint64_t>(kMaxMs) << kFractionBit
               "A UUIDv7 holds times from 1970-01-01 00:00:00 UTC to 10889-08-02 05:31:50.655 UTC.");
 }
 
+// The first nanosecond whose time bits are at least steps.
+int64_t StepStartNs(uint64_t steps) {
+  return static_cast<int64_t>((steps >> kFractionBits) * 1000000 + ((steps & kFractionMask) * 1000000 + kFractionMask) / kStepsPerMs);
+}
+
 uint64_t TimeBitsAtUs(int64_t unix_us) {
   if (unix_us < 0 || unix_us / 1000 > kMaxMs) ThrowOutOfRange();
   return Ticks(unix_us / 1000, unix_us % 1000 * 1000);
@@ -42,13 +47,14 @@ uint64_t TimeBits(const Uuid& id) {
 }
 
 Generated<Uuid> Next(StateWord& word, FamilyStats& stats, Clock& clock, RandomPool& pool, long owner,
-               int64_t shift_steps) {
-  const NextWord next = Advance(word, stats, kRules, [&clock] {
+                     int64_t shift_steps, int64_t max_regression_ms) {
+  const AdvanceRules rules =
+      max_regression_ms < 0 ? kRules : Rules(static_cast<uint64_t>(max_regression_ms) * kStepsPerMs);
+  const NextWord next = Advance(word, stats, rules, [&clock] {
     const int64_t ns = clock.NowNs();
     if (ns < 0 || ns / 1000000 > kMaxMs) ThrowOutOfRange();
     return Ticks(ns / 1000000, ns % 1000000);
   });
-  if (next.kind != NextWord::kIssued) return Generated<Uuid>{false, {}, 0, 0};
   const uint64_t time_bits = next.word >> kCounterBits;
   if (time_bits > kMaxTimeBits) ThrowOutOfRange();
   uint64_t shifted = time_bits;
@@ -59,7 +65,8 @@ Generated<Uuid> Next(StateWord& word, FamilyStats& stats, Clock& clock, RandomPo
   }
   const uint64_t counter = next.word & ((uint64_t{1} << kCounterBits) - 1);
   const uint64_t random = pool.TakeU64(owner) & ((uint64_t{1} << kRandomBits) - 1);
-  return Generated<Uuid>{true, Compose(shifted, (counter << kRandomBits) | random), time_bits, 0};
+  return Generated<Uuid>{Compose(shifted, (counter << kRandomBits) | random), time_bits,
+                         next.wait_tick == 0 ? 0 : StepStartNs(next.wait_tick)};
 }
 
 Uuid At(int64_t unix_us, RandomPool& pool, long owner) { return Compose(TimeBitsAtUs(unix_us), pool.TakeU64(owner)); }

@@ -25,9 +25,16 @@ inline constexpr unsigned kRandomBits = 62 - kCounterBits;  // 58
 inline constexpr uint64_t kStepsPerMs = uint64_t{1} << kFractionBits;
 inline constexpr int64_t kMaxMs = (int64_t{1} << 48) - 1;  // 10889-08-02 05:31:50.655 UTC
 
-// The state word of the family: time bits above the counter; the lead of at most one millisecond.
-inline constexpr AdvanceRules kRules{kCounterBits, (uint64_t{1} << kCounterBits) - 1, kStepsPerMs, false, kAnyRegression,
-                                     1000.0 / kStepsPerMs};
+// The state word of the family: time bits above the counter. A word that falls behind the clock
+// jumps 256 steps (62.5 us) ahead of it, so that many cores take values with fetch_add and meet at
+// a compare-and-swap only every 62.5 us; a value is never returned more than one millisecond ahead
+// of the clock (65,536 values per millisecond before that).
+inline constexpr uint64_t kJumpSteps = 256;
+constexpr AdvanceRules Rules(uint64_t max_regression_steps) {
+  return AdvanceRules{kCounterBits, (uint64_t{1} << kCounterBits) - 1, kStepsPerMs, kJumpSteps, false,
+                      max_regression_steps, 1000.0 / kStepsPerMs};
+}
+inline constexpr AdvanceRules kRules = Rules(kAnyRegression);
 
 // The 60 time bits for an instant: unix_ms in 0..kMaxMs, ns_in_ms in 0..999999. The fraction is
 // floor(ns_in_ms * 4096 / 10^6), as RFC 9562 method 3 says.
@@ -42,12 +49,14 @@ Uuid Compose(uint64_t time_bits, uint64_t rand_b);
 // The 60 time bits of a UUIDv7 (no check of version or variant).
 uint64_t TimeBits(const Uuid& id);
 
-// The next UUID of the generator whose state is word: issued, or (more than 65,536 UUIDs in the
-// last millisecond) not issued: call again at once, the clock frees room every 244 ns. The mark
-// is the time bits of the UUID issued. shift_steps moves the time written into the UUID (not the
-// state) by that many 1/4096 ms steps: idgen.uuidv7(shift interval).
+// The next UUID of the generator whose state is word, and (more than 65,536 UUIDs in the last
+// millisecond) how long to wait before returning it. The mark is the time bits of the UUID.
+// shift_steps moves the time written into the UUID (not the state) by that many 1/4096 ms steps:
+// idgen.uuidv7(shift interval). A clock more than max_regression_ms behind the word (stepped back,
+// or below a durable mark) makes the word return to the clock: the UUIDs then sort below those made
+// before, and stay unique by their 58 random bits.
 Generated<Uuid> Next(StateWord& word, FamilyStats& stats, Clock& clock, RandomPool& pool, long owner,
-                     int64_t shift_steps = 0);
+                     int64_t shift_steps = 0, int64_t max_regression_ms = -1);
 
 // A UUID for the instant unix_us (microseconds since 1970), rand_b random.
 Uuid At(int64_t unix_us, RandomPool& pool, long owner);

@@ -1,6 +1,7 @@
 #include "pg/generator.hpp"
 
 #include "pg/compat.hpp"
+#include "pg/module.hpp"
 #include "pg/pg.hpp"
 #include "pg/settings.hpp"
 
@@ -36,17 +37,22 @@ void CheckCanGenerate(Family family, const char* title, const StateRef& ref) {
   }
 }
 
-void WaitForClock(int64_t wait_us) {
+void WaitForClock(int64_t until_ns) {
   const uint32 event = compat::ClockWaitEvent();
-  if (wait_us >= 1000) {
-    (void)WaitLatch(MyLatch, WL_LATCH_SET | WL_TIMEOUT | WL_EXIT_ON_PM_DEATH, static_cast<long>(wait_us / 1000), event);
-    ResetLatch(MyLatch);
-  } else {
-    pgstat_report_wait_start(event);
-    pg_usleep(wait_us);
-    pgstat_report_wait_end();
+  for (;;) {
+    const int64_t wait_ns = until_ns - WallClock().NowNs();
+    if (wait_ns <= 0) return;
+    if (wait_ns >= 1000000) {
+      (void)WaitLatch(MyLatch, WL_LATCH_SET | WL_TIMEOUT | WL_EXIT_ON_PM_DEATH, static_cast<long>(wait_ns / 1000000),
+                      event);
+      ResetLatch(MyLatch);
+    } else {
+      pgstat_report_wait_start(event);
+      pg_usleep(static_cast<long>(wait_ns / 1000) + 1);
+      pgstat_report_wait_end();
+    }
+    CHECK_FOR_INTERRUPTS();
   }
-  CHECK_FOR_INTERRUPTS();
 }
 
 }  // namespace idgen::pg

@@ -21,29 +21,22 @@ namespace idgen::pg {
 // PostgreSQL 17 and later). C zone.
 void CheckCanGenerate(Family family, const char* title, const StateRef& state);
 
-// Waits for the clock's next tick, holding nothing: on the latch (a cancel wakes it at once) for a
-// millisecond or more, a plain sleep below that; pg_stat_activity shows the wait either way.
-void WaitForClock(int64_t wait_us);
+// Waits until the clock reaches until_ns (Unix nanoseconds), holding nothing: on the latch (a
+// cancel wakes it at once) for a millisecond or more, a plain sleep below that; pg_stat_activity
+// shows the wait either way.
+void WaitForClock(int64_t until_ns);
 
-// The loop of every coordinated generator, once CheckCanGenerate has passed: the next value from
-// the core (next() returns a Generated<Value>, under the error door), covered by the family's
-// durable mark before it is returned, and counted; or the wait the core asks for.
+// What every coordinated generator does once CheckCanGenerate has passed: the next value from the
+// core (next() returns a Generated<Value>, under the error door), covered by the family's durable
+// mark, and, when the core says so, held until the clock reaches it; then counted and returned.
 template <typename Next>
 auto Generate(Family family, const StateRef& ref, Next&& next) {
   DatabaseLeases* leases = marks::Prepare(family, ref);
-  for (;;) {
-    const auto out = Guarded(next);
-    if (out.issued) {
-      marks::Cover(family, ref, leases, out.mark);
-      CountIssued(family);
-      return out.value;
-    }
-    if (out.wait_us > 0) {
-      WaitForClock(out.wait_us);
-    } else {
-      CHECK_FOR_INTERRUPTS();
-    }
-  }
+  const auto out = Guarded(next);
+  marks::Cover(family, ref, leases, out.mark);
+  if (out.wait_until_ns != 0) WaitForClock(out.wait_until_ns);
+  CountIssued(family);
+  return out.value;
 }
 
 }  // namespace idgen::pg

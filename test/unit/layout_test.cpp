@@ -23,9 +23,10 @@ struct Generator : testing::GeneratorInputs {
   const Layout& layout;
   EpochSettings settings;
   Generated<int64_t> Next(int64_t node = 0) { return layout::Next(layout, settings, {&word, 1}, stats, clock, node); }
+  // An ID that may be returned at once.
   int64_t IssueId(int64_t node = 0) {
     const Generated<int64_t> out = Next(node);
-    EXPECT_TRUE(out.issued);
+    EXPECT_EQ(out.wait_until_ns, 0);
     return out.value;
   }
 };
@@ -173,7 +174,7 @@ TEST(Layouts, DecodesLieInTheirTickAboveTheirBoundAndRoundTrip) {
         StateWord word;
         FamilyStats stats;
         const Generated<int64_t> made = layout::Next(*l, EpochSettings{l->epoch_ms, 5000}, {&word, 1}, stats, clock, 1);
-        ASSERT_TRUE(made.issued);
+        ASSERT_EQ(made.wait_until_ns, 0);
         ASSERT_EQ(made.mark, tick);
         ASSERT_EQ(Decompose(*l, l->epoch_ms, made.value, start_ms).unix_ms, start_ms) << l->family << " " << us;
         ASSERT_EQ(MinAt(*l, l->epoch_ms, start_ms * 1000 + us), Compose(*l, tick, 0, 0)) << l->family << " " << us;
@@ -231,20 +232,22 @@ TEST(Instagram, A1025thIdInOneMillisecondWaitsForTheNext) {
     ids.insert(id);
     ASSERT_EQ(Decompose(kInstagram, kInstagram.epoch_ms, id, 0).unix_ms, t);
   }
+  // The 1025th is the first of the next millisecond, the caller's once the clock gets there.
   const Generated<int64_t> wait = g.Next(7);
-  EXPECT_FALSE(wait.issued);
-  EXPECT_EQ(wait.wait_us, 1000);
+  EXPECT_EQ(wait.wait_until_ns, (t + 1) * 1000000);
   EXPECT_EQ(g.stats.waits.load(), 1u);
-  g.clock.SetMs(t + 1);  // the wait is over
-  const int64_t id = g.IssueId(7);
-  EXPECT_GT(id, previous);
-  ids.insert(id);
-  const Parts parts = Decompose(kInstagram, kInstagram.epoch_ms, id, 0);
+  EXPECT_GT(wait.value, previous);
+  ids.insert(wait.value);
+  const Parts parts = Decompose(kInstagram, kInstagram.epoch_ms, wait.value, 0);
   EXPECT_EQ(parts.unix_ms, t + 1);
   EXPECT_EQ(parts.seq, 0);
   EXPECT_EQ(parts.node, 7);
-  EXPECT_EQ(ids.size(), 1025u);
-  EXPECT_EQ(g.word.value.load(), static_cast<uint64_t>(t + 1 - kInstagram.epoch_ms) << 10);  // tick t+1, seq 0
+  g.clock.SetMs(t + 1);  // the wait is over: the next one is returned at once
+  const int64_t id = g.IssueId(7);
+  EXPECT_EQ(Decompose(kInstagram, kInstagram.epoch_ms, id, 0).seq, 1);
+  ids.insert(id);
+  EXPECT_EQ(ids.size(), 1026u);
+  EXPECT_EQ(g.word.value.load(), (static_cast<uint64_t>(t + 1 - kInstagram.epoch_ms) << 10) | 1);  // tick t+1, seq 1
 }
 
 TEST(Snowflake, A4097thIdInOneMillisecondWaitsForTheNext) {
@@ -257,15 +260,38 @@ TEST(Snowflake, A4097thIdInOneMillisecondWaitsForTheNext) {
     ASSERT_GT(id, previous);
     previous = id;
   }
-  EXPECT_FALSE(g.Next(33).issued);
-  g.clock.ns += 400000;  // still the same millisecond: still waiting, for 600 us
-  const Generated<int64_t> wait = g.Next(33);
-  EXPECT_FALSE(wait.issued);
-  EXPECT_EQ(wait.wait_us, 600);
+  const Generated<int64_t> first = g.Next(33);
+  EXPECT_EQ(first.wait_until_ns, (t + 1) * 1000000);
+  g.clock.ns += 400000;  // still the same millisecond: the next one waits too, for the same instant
+  const Generated<int64_t> second = g.Next(33);
+  EXPECT_EQ(second.wait_until_ns, (t + 1) * 1000000);
+  EXPECT_GT(second.value, first.value);
   g.clock.SetMs(t + 1);
   const int64_t id = g.IssueId(33);
-  EXPECT_GT(id, previous);
+  EXPECT_GT(id, second.value);
   EXPECT_EQ(Decompose(kSnowflake, kSnowflake.epoch_ms, id, 0).unix_ms, t + 1);
+}
+
+TEST(Layouts, TheClockReadOnceNeverLetsAnIdLagIt) {
+  // Every ID is in the tick of the clock as its call read it, or (a full sequence) in a later tick
+  // it waits for: never in an earlier one.
+  Generator g(kSnowflake);
+  g.clock.SetMs(1767225600000);
+  int64_t previous = 0;
+  for (int i = 0; i < 300000; ++i) {
+    g.clock.ns += (int64_t{i} * 7919) % 700;
+    const int64_t now_ms = g.clock.ns / 1000000;
+    const Generated<int64_t> out = g.Next(5);
+    ASSERT_GT(out.value, previous);
+    const int64_t ms = Decompose(kSnowflake, kSnowflake.epoch_ms, out.value, 0).unix_ms;
+    ASSERT_GE(ms, now_ms);
+    ASSERT_EQ(out.wait_until_ns == 0, ms == now_ms);
+    if (out.wait_until_ns != 0) {
+      ASSERT_EQ(out.wait_until_ns, ms * 1000000);
+      g.clock.ns = out.wait_until_ns;  // the caller waits
+    }
+    previous = out.value;
+  }
 }
 
 TEST(Instagram, EachShardHasItsOwnSequence) {
@@ -274,13 +300,16 @@ TEST(Instagram, EachShardHasItsOwnSequence) {
   FamilyStats stats;
   clock.SetMs(1767225600000);
   const EpochSettings settings{kInstagram.epoch_ms, 5000};
-  for (int i = 0; i < 1024; ++i) ASSERT_TRUE(Next(kInstagram, settings, {slots.get(), 8192}, stats, clock, 7).issued);
-  EXPECT_FALSE(Next(kInstagram, settings, {slots.get(), 8192}, stats, clock, 7).issued);  // shard 7 is used up
+  for (int i = 0; i < 1024; ++i) {
+    ASSERT_EQ(Next(kInstagram, settings, {slots.get(), 8192}, stats, clock, 7).wait_until_ns, 0);
+  }
+  // shard 7 is used up: its next ID waits for the next millisecond
+  EXPECT_NE(Next(kInstagram, settings, {slots.get(), 8192}, stats, clock, 7).wait_until_ns, 0);
   const Generated<int64_t> other = Next(kInstagram, settings, {slots.get(), 8192}, stats, clock, 8);  // shard 8 is not
-  ASSERT_TRUE(other.issued);
+  EXPECT_EQ(other.wait_until_ns, 0);
   EXPECT_EQ(Decompose(kInstagram, kInstagram.epoch_ms, other.value, 0).seq, 0);
   const uint64_t tick = static_cast<uint64_t>(1767225600000 - kInstagram.epoch_ms);
-  EXPECT_EQ(slots[7].value.load(), (tick << 10) | 1023);  // shard 7: its last sequence number
+  EXPECT_EQ(slots[7].value.load(), (tick + 1) << 10);  // shard 7: the first of its next tick
   EXPECT_EQ(slots[8].value.load(), tick << 10);            // shard 8: its first
 }
 
@@ -290,17 +319,19 @@ TEST(Layouts, TheFirstIdAtTheEpochIsNotZero) {
   EXPECT_EQ(g.IssueId(0), 1);
 }
 
-TEST(Layouts, ClockBackOneMillisecondCarriesOnFromTheLastTime) {
+TEST(Layouts, AClockSteppedBackWithinTheLimitWaitsForItToReachTheLastTick) {
   Generator g(kInstagram);
   const int64_t t = 1767225600000;
   g.clock.SetMs(t);
   const int64_t before = g.IssueId(3);
-  g.clock.SetMs(t - 1);
-  const int64_t after = g.IssueId(3);
-  EXPECT_GT(after, before);
-  EXPECT_EQ(Decompose(kInstagram, kInstagram.epoch_ms, after, 0).unix_ms, t);
+  g.clock.SetMs(t - 2);
+  // The next ID carries on from the last one, in its tick: returned once the clock is there again.
+  const Generated<int64_t> after = g.Next(3);
+  EXPECT_GT(after.value, before);
+  EXPECT_EQ(Decompose(kInstagram, kInstagram.epoch_ms, after.value, 0).unix_ms, t);
+  EXPECT_EQ(after.wait_until_ns, t * 1000000);
   EXPECT_EQ(g.stats.regressions.load(), 1u);
-  EXPECT_EQ(g.stats.max_regression_us.load(), 1000u);
+  EXPECT_EQ(g.stats.max_regression_us.load(), 2000u);
 }
 
 TEST(Layouts, ClockBackTenSecondsIsRefusedBeyondTheLimit) {
@@ -314,28 +345,30 @@ TEST(Layouts, ClockBackTenSecondsIsRefusedBeyondTheLimit) {
     FAIL();
   } catch (const Error& e) {
     EXPECT_EQ(e.kind(), ErrorKind::kClockRegression);
-    EXPECT_STREQ(e.what(), "system clock is 10000 ms behind the last Snowflake ID issued");
-    EXPECT_NE(e.hint().find("idgen.max_clock_regression (now 5000 ms)"), std::string::npos) << e.hint();
+    EXPECT_STREQ(e.what(), "system clock is 10 s behind the last Snowflake ID issued");
+    EXPECT_NE(e.hint().find("idgen.max_clock_regression (now 5 s)"), std::string::npos) << e.hint();
   }
-  // Within a larger limit, the generator rides it out.
+  EXPECT_EQ(g.word.value.load() & kSnowflake.max_seq(), 0u);  // nothing taken
+  // Within a larger limit, the generator rides it out by waiting.
   Generator lenient(kSnowflake, 20000);
   lenient.clock.SetMs(t);
   const int64_t before = lenient.IssueId(1);
   lenient.clock.SetMs(t - 10000);
-  EXPECT_GT(lenient.IssueId(1), before);
+  const Generated<int64_t> after = lenient.Next(1);
+  EXPECT_GT(after.value, before);
+  EXPECT_EQ(after.wait_until_ns, t * 1000000);
   EXPECT_EQ(lenient.stats.max_regression_us.load(), 10000000u);
 }
 
-TEST(Layouts, ExhaustedSequenceDuringARegressionWaitsForTheClock) {
+TEST(Layouts, ExhaustedSequenceDuringARegressionWaitsForTheNextTick) {
   Generator g(kSonyflake);
   const int64_t t = 1767225600000;
   g.clock.SetMs(t);
   g.IssueId(1);
   g.clock.SetMs(t - 1000);  // one second back: 100 ticks of 10 ms
-  for (int i = 0; i < 255; ++i) g.IssueId(1);
+  for (int i = 0; i < 255; ++i) ASSERT_EQ(g.Next(1).wait_until_ns, t * 1000000);
   const Generated<int64_t> wait = g.Next(1);
-  EXPECT_FALSE(wait.issued);
-  EXPECT_EQ(wait.wait_us, 1010000);  // until the tick after the last one issued
+  EXPECT_EQ(wait.wait_until_ns, (t + 10) * 1000000);  // the tick after the last one issued
 }
 
 TEST(Layouts, AnEpochMovedLaterIsNamedAsTheCause) {
@@ -350,7 +383,7 @@ TEST(Layouts, AnEpochMovedLaterIsNamedAsTheCause) {
     FAIL();
   } catch (const Error& e) {
     EXPECT_EQ(e.kind(), ErrorKind::kClockRegression);
-    EXPECT_STREQ(e.what(), "the last Instagram ID issued lies 86400000 ms ahead of the clock under "
+    EXPECT_STREQ(e.what(), "the last Instagram ID issued lies 1 day ahead of the clock under "
                            "idgen.instagram_epoch_ms = 1314220021721");
     EXPECT_NE(e.detail().find("issued under idgen.instagram_epoch_ms = 1314133621721"), std::string::npos) << e.detail();
     EXPECT_NE(e.hint().find("Set idgen.instagram_epoch_ms back to 1314133621721"), std::string::npos) << e.hint();
@@ -372,15 +405,16 @@ TEST(Layouts, ARaisedWordStartsAtItsMark) {
   g.clock.SetMs(t);
   const uint64_t mark = TickAt(kSnowflake, kSnowflake.epoch_ms, t + 300);  // 300 ms ahead of the clock
   RaiseTo(g.word, WordAt(kSnowflake, mark));
+  // The first ID is in the mark's tick, returned once the clock reaches it.
   const Generated<int64_t> first = g.Next(1);
-  ASSERT_TRUE(first.issued);
+  EXPECT_EQ(first.wait_until_ns, (t + 300) * 1000000);
   EXPECT_EQ(first.mark, mark);
   EXPECT_EQ(Decompose(kSnowflake, kSnowflake.epoch_ms, first.value, 0).seq, 1);
-  for (int i = 2; i < 4096; ++i) ASSERT_TRUE(g.Next(1).issued);
-  const Generated<int64_t> wait = g.Next(1);  // the mark's tick is used up: wait for the clock to pass it
-  EXPECT_FALSE(wait.issued);
-  EXPECT_EQ(wait.wait_us, 301000);
-  EXPECT_EQ(g.stats.regressions.load(), 4095u);
+  g.clock.SetMs(t + 300);
+  for (int i = 2; i < 4096; ++i) ASSERT_EQ(g.Next(1).wait_until_ns, 0);
+  const Generated<int64_t> wait = g.Next(1);  // the mark's tick is used up: the next one
+  EXPECT_EQ(wait.wait_until_ns, (t + 301) * 1000000);
+  EXPECT_EQ(g.stats.regressions.load(), 1u);  // only the first found the clock behind the mark
 }
 
 TEST(Trace, OutOfRangeSaysTheFieldWraps) {

@@ -79,40 +79,64 @@ TEST(NsId, TheGeneratorIsStrictlyIncreasingAndFollowsTheClock) {
   Harness h;
   h.clock.ns = 1767225600000000000;
   Value previous = 0;
-  for (int i = 0; i < 100000; ++i) {  // a frozen clock: one nanosecond each, 0.1 ms ahead at most
+  for (int i = 0; i < 100000; ++i) {  // a frozen clock: one nanosecond each, from 62.5 us ahead
     const Generated<Value> g = h.Next();
-    ASSERT_TRUE(g.issued);
+    ASSERT_EQ(g.wait_until_ns, 0);
     ASSERT_GT(g.value, previous);
     previous = g.value;
   }
-  EXPECT_EQ(static_cast<int64_t>(previous >> 32), 1767225600000000000 + 99999);
-  EXPECT_EQ(h.stats.max_lead_us.load(), 99u);
-  h.clock.ns += 5000000;  // the clock moves on
-  EXPECT_EQ(static_cast<int64_t>(h.Next().mark), 1767225600005000000);
+  EXPECT_EQ(static_cast<int64_t>(previous >> 32), 1767225600000000000 + int64_t{kJumpNs} + 99999);
+  EXPECT_EQ(h.stats.max_lead_us.load(), 162u);
+  h.clock.ns += 5000000;  // the clock moves on: the word jumps to it
+  EXPECT_EQ(static_cast<int64_t>(h.Next().mark), 1767225600005000000 + int64_t{kJumpNs});
 }
 
 TEST(NsId, AtMostOneMillisecondAheadAndAStepBackIsRiddenOut) {
   Harness h;
   h.clock.ns = 1767225600000000000;
   int issued = 0;
-  while (h.Next(0).issued) ++issued;
-  EXPECT_EQ(issued, 1000001);  // 0 .. 1 000 000 ns ahead
-  h.clock.ns -= 10000000000;   // ten seconds back: carries on, no wait
-  EXPECT_TRUE(h.Next(0).issued);
+  Generated<Value> g{};
+  while ((g = h.Next(0)).wait_until_ns == 0) ++issued;
+  EXPECT_EQ(issued, 1000001 - int64_t{kJumpNs});  // 62 500 .. 1 000 000 ns ahead
+  EXPECT_EQ(g.wait_until_ns, h.clock.ns + 1);       // the next is the caller's one nanosecond later
+  h.clock.ns -= 10000000000;  // ten seconds back: carries on, no wait
+  EXPECT_EQ(h.Next(0).wait_until_ns, 0);
   EXPECT_EQ(h.stats.regressions.load(), 1u);
 }
 
-TEST(NsId, DecodesAtTheNanosecondItWasMade) {
-  for (int64_t ns : {int64_t{1}, int64_t{2}, int64_t{1767225600123456789}, INT64_MAX - 1}) {
+TEST(NsId, BeyondTheLimitOfAStepBackOnlyEnoughRandomBitsReturnToTheClock) {
+  for (int bits : {kMinRandomBitsAlone - 1, kMinRandomBitsAlone}) {
+    Harness h;
+    h.clock.ns = 1767225600000000000 + 3600000000000;  // an hour ahead
+    const Generated<Value> ahead = h.Next(bits);
+    h.clock.ns = 1767225600000000000;
+    const Generated<Value> back = ns_id::Next(h.word, h.stats, h.clock, h.pool, 1, bits, 60000);
+    if (bits < kMinRandomBitsAlone) {
+      EXPECT_EQ(back.mark, ahead.mark + 1) << "unique by the word alone: carries on";
+    } else {
+      EXPECT_EQ(back.mark, 1767225600000000000 + kJumpNs) << "unique by its random bits: at the clock again";
+    }
+  }
+}
+
+TEST(NsId, DecodesAtTheNanosecondItHolds) {
+  Harness first;  // a word of 0 is behind no clock of 1 ns: no jump
+  first.clock.ns = 1;
+  EXPECT_EQ(first.Next().mark, 1u);
+  for (int64_t ns : {int64_t{2}, int64_t{1767225600123456789}, INT64_MAX - int64_t{kJumpNs}}) {
     Harness h;
     h.clock.ns = ns;
     const Generated<Value> g = h.Next();
-    ASSERT_TRUE(g.issued);
-    ASSERT_EQ(TimeNs(Format(g.value, 32, kBase36).view(), 32, kBase36), ns);
+    ASSERT_EQ(g.wait_until_ns, 0);
+    ASSERT_EQ(static_cast<int64_t>(g.mark), ns + int64_t{kJumpNs});
+    ASSERT_EQ(TimeNs(Format(g.value, 32, kBase36).view(), 32, kBase36), ns + int64_t{kJumpNs});
   }
   Harness before;
   before.clock.ns = -1;
   EXPECT_EQ(KindOf([&] { before.Next(); }), ErrorKind::kDatetimeOutOfRange);
+  Harness end;  // the jump would pass the last nanosecond a text holds
+  end.clock.ns = INT64_MAX - 1;
+  EXPECT_EQ(KindOf([&] { end.Next(); }), ErrorKind::kDatetimeOutOfRange);
 }
 
 }  // namespace

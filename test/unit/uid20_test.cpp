@@ -93,7 +93,7 @@ TEST(Uid20, ServerDigits) {
     Harness h(kMillis);
     h.clock.SetMs(kEpoch + 5);
     const Generated<Value> id = h.Next(server);
-    ASSERT_TRUE(id.issued);
+    ASSERT_EQ(id.wait_until_ns, 0);
     EXPECT_EQ(Decompose(kMillis, kEpoch, id.value).server, server);
   }
   Harness h(kMillis);
@@ -108,9 +108,10 @@ TEST(Uid20, ATickCountsFromARandomStartAndNeverRepeats) {
   std::set<Value> seen;
   Value previous = 0;
   int64_t first_seq = -1;
+  Generated<Value> id{};
   for (;;) {
-    const Generated<Value> id = h.Next();
-    if (!id.issued) break;
+    id = h.Next();
+    if (id.wait_until_ns != 0) break;
     ASSERT_GT(id.value, previous);
     previous = id.value;
     seen.insert(id.value);
@@ -121,13 +122,15 @@ TEST(Uid20, ATickCountsFromARandomStartAndNeverRepeats) {
   EXPECT_LT(first_seq, 900000);
   EXPECT_EQ(seen.size(), static_cast<size_t>(1000000 - first_seq));  // up to 999 999
   EXPECT_GE(seen.size(), 100000u);
-  const Generated<Value> wait = h.Next();
-  EXPECT_FALSE(wait.issued);
-  EXPECT_EQ(wait.wait_us, 1000);
+  // Past the tick's last sequence value: the first of the next tick, once the clock is there.
+  EXPECT_EQ(id.wait_until_ns, (t + 1) * 1000000);
+  EXPECT_GT(id.value, previous);
+  EXPECT_EQ(Decompose(kMillis, kEpoch, id.value).unix_ms, t + 1);
+  EXPECT_EQ(Decompose(kMillis, kEpoch, id.value).seq, 0);
   h.clock.SetMs(t + 1);
   const Generated<Value> next = h.Next();
-  ASSERT_TRUE(next.issued);
-  EXPECT_GT(next.value, previous);
+  EXPECT_EQ(next.wait_until_ns, 0);
+  EXPECT_GT(next.value, id.value);
   EXPECT_EQ(Decompose(kMillis, kEpoch, next.value).unix_ms, t + 1);
 }
 
@@ -137,8 +140,8 @@ TEST(Uid20, AClockBackWithinTheLimitCarriesOnBeyondItIsRefused) {
   h.clock.SetMs(t);
   const Value before = h.Next().value;
   h.clock.SetMs(t - 1000);
-  const Generated<Value> after = h.Next();
-  ASSERT_TRUE(after.issued);
+  const Generated<Value> after = h.Next();  // in the last tick issued, returned once the clock is there
+  EXPECT_EQ(after.wait_until_ns, t * 1000000);
   EXPECT_GT(after.value, before);
   h.clock.SetMs(t - 10000);
   EXPECT_EQ(KindOf([&] { h.Next(); }), ErrorKind::kClockRegression);
@@ -151,7 +154,7 @@ TEST(Uid20, DecodesLieInTheirTickAboveTheirStartAndRoundTrip) {
       const int64_t start = kEpoch + 123456 * v->unit_ms;
       h.clock.ns = (start * 1000 + us) * 1000;
       const Generated<Value> id = h.Next(3);
-      ASSERT_TRUE(id.issued);
+      ASSERT_EQ(id.wait_until_ns, 0);
       ASSERT_EQ(Decompose(*v, kEpoch, id.value).unix_ms, start) << v->family << " " << us;
       ASSERT_GE(id.value, Compose(*v, 123456, 0, 0));
     }

@@ -18,13 +18,21 @@ using testing::UuidFromText;
 constexpr int64_t kRfcMs = 0x017F22E279B0;  // 2022-02-22 19:22:22 UTC
 
 struct Harness : testing::GeneratorInputs {
-  Generated<Uuid> Try(int64_t shift_steps = 0) { return uuidv7::Next(word, stats, clock, pool, 1, shift_steps); }
+  int64_t max_regression_ms = -1;
+  Generated<Uuid> Try(int64_t shift_steps = 0) {
+    return uuidv7::Next(word, stats, clock, pool, 1, shift_steps, max_regression_ms);
+  }
+  // A UUID that may be returned at once.
   Uuid Next() {
     const Generated<Uuid> g = Try();
-    EXPECT_TRUE(g.issued);
+    EXPECT_EQ(g.wait_until_ns, 0);
     return g.value;
   }
 };
+
+// The time bits of the clock's instant, and those a word behind it jumps to.
+constexpr uint64_t StepsAt(int64_t ms) { return uint64_t(ms) << 12; }
+constexpr uint64_t kJump = kJumpSteps;
 
 uint64_t CounterOf(const Uuid& id) { return id.bytes[8] >> 2 & 0xF; }
 
@@ -79,17 +87,19 @@ TEST(Uuidv7, EveryMicrosecondRoundTrips) {
     ASSERT_EQ(id.version(), 7);
     ASSERT_LE(MinAt(us), id);
   }
-  // and through the generator, at every microsecond of a millisecond, with any nanoseconds
+  // and through the generator, at every microsecond of a millisecond, with any nanoseconds: the
+  // time it holds is the clock's step plus the jump, never below the clock's microsecond and at
+  // most 62.5 us (and the step) above it
   for (int64_t us = 0; us < 1000; ++us) {
     for (int64_t ns : {int64_t{0}, int64_t{500}, int64_t{999}}) {
       Harness g;
       g.clock.ns = kRfcMs * 1000000 + us * 1000 + ns;
-      const int64_t decoded = TimeUs(g.Next());
-      ASSERT_GE(decoded, kRfcMs * 1000 + us) << us << " " << ns;
-      ASSERT_LE(decoded, kRfcMs * 1000 + us + (ns * 4096 / 1000000 > 0 ? 1 : 0)) << us << " " << ns;
-      if (ns == 0) {
-        ASSERT_EQ(decoded, kRfcMs * 1000 + us);
-      }
+      const Uuid id = g.Next();
+      const int64_t decoded = TimeUs(id);
+      ASSERT_EQ(TimeBits(id), Ticks(kRfcMs, us * 1000 + ns) + kJump) << us << " " << ns;
+      ASSERT_GE(decoded, kRfcMs * 1000 + us + 62) << us << " " << ns;
+      ASSERT_LE(decoded, kRfcMs * 1000 + us + 63) << us << " " << ns;
+      ASSERT_LE(MinAt(kRfcMs * 1000 + us), id);
     }
   }
 }
@@ -137,8 +147,41 @@ TEST(Uuidv7, SixteenIdsShareAStepThenTheFractionMovesOn) {
     const Uuid id = g.Next();
     ASSERT_LT(previous, id);
     ASSERT_EQ(CounterOf(id), i % 16);
-    ASSERT_EQ(TimeBits(id), (uint64_t{kRfcMs} << 12) + i / 16);
+    ASSERT_EQ(TimeBits(id), StepsAt(kRfcMs) + kJump + i / 16);  // 62.5 us ahead: where the word jumped
     previous = id;
+  }
+}
+
+TEST(Uuidv7, AWordBehindTheClockJumpsAheadOfItOnce) {
+  Harness g;
+  g.clock.SetMs(kRfcMs);
+  EXPECT_EQ(TimeBits(g.Next()), StepsAt(kRfcMs) + kJump);
+  // Until the clock passes the word, the UUIDs count on from it: no jump, never behind the clock.
+  g.clock.ns += 60000;  // 60 us: 245 steps, still below the word
+  EXPECT_EQ(TimeBits(g.Next()), StepsAt(kRfcMs) + kJump);
+  EXPECT_EQ(CounterOf(g.Next()), 2u);
+  g.clock.ns += 5000;  // 65 us: the clock is past the word, which jumps again
+  const Uuid id = g.Next();
+  EXPECT_EQ(TimeBits(id), Ticks(kRfcMs, 65000) + kJump);
+  EXPECT_EQ(CounterOf(id), 0u);
+  EXPECT_LE(g.stats.max_lead_us.load(), 63u);
+}
+
+TEST(Uuidv7, NoUuidIsBehindTheClockReadAtItsStart) {
+  // Whatever the clock does between calls (here: it moves by a different step each time), every
+  // UUID is at or above the clock as the call read it, and at most a millisecond above.
+  Harness g;
+  g.clock.SetMs(kRfcMs);
+  Uuid previous{};
+  for (int i = 0; i < 200000; ++i) {
+    g.clock.ns += (int64_t{i} * 7919) % 1500;
+    const uint64_t now = Ticks(g.clock.ns / 1000000, g.clock.ns % 1000000);
+    const Generated<Uuid> out = g.Try();
+    ASSERT_LT(previous, out.value);
+    ASSERT_GE(TimeBits(out.value), now);
+    ASSERT_LE(TimeBits(out.value), now + kStepsPerMs);
+    ASSERT_EQ(out.wait_until_ns, 0);
+    previous = out.value;
   }
 }
 
@@ -149,21 +192,26 @@ TEST(Uuidv7, AFrozenClockGetsAtMostOneMillisecondAhead) {
   uint64_t issued = 0;
   for (;;) {
     const Generated<Uuid> out = g.Try();
-    if (!out.issued) break;
     ASSERT_LT(previous, out.value);
-    ASSERT_LE(TimeUs(out.value), kRfcMs * 1000 + 1000);  // at most 1 ms ahead of the frozen clock
     previous = out.value;
+    if (out.wait_until_ns != 0) {
+      // The first UUID past the lead is the caller's, once the clock is where it may be returned:
+      // its time less one millisecond.
+      EXPECT_EQ(TimeBits(out.value), StepsAt(kRfcMs) + kStepsPerMs + 1);
+      EXPECT_EQ(out.wait_until_ns, kRfcMs * 1000000 + 245);  // the first nanosecond of the next step
+      break;
+    }
+    ASSERT_LE(TimeUs(out.value), kRfcMs * 1000 + 1000);  // at most 1 ms ahead of the frozen clock
     ++issued;
   }
-  // Steps 0..4096 of the fraction ahead of the clock, 16 each: 65,552 before the first wait.
-  EXPECT_EQ(issued, (kStepsPerMs + 1) * 16);
-  EXPECT_EQ(TimeBits(previous), (uint64_t{kRfcMs} << 12) + kStepsPerMs);
+  // From 62.5 us ahead (the jump) to 1 ms ahead, 16 each step: 61,456 before the first wait.
+  EXPECT_EQ(issued, (kStepsPerMs + 1 - kJump) * 16);
   EXPECT_EQ(g.stats.waits.load(), 1u);
   EXPECT_EQ(g.stats.regressions.load(), 0u);  // its own lead is not a step back of the clock
-  EXPECT_EQ(g.stats.max_lead_us.load(), 1000u);  // but its lead, measured at the moment it issued
-  g.clock.ns += 245;  // one step of the clock frees sixteen more
-  for (int i = 0; i < 16; ++i) ASSERT_TRUE(g.Try().issued);
-  EXPECT_FALSE(g.Try().issued);
+  EXPECT_GE(g.stats.max_lead_us.load(), 1000u);  // its lead, measured at the moment it took the value
+  g.clock.ns += 245;  // one step of the clock: the next fifteen are returned at once
+  for (int i = 0; i < 15; ++i) ASSERT_EQ(g.Try().wait_until_ns, 0);
+  EXPECT_NE(g.Try().wait_until_ns, 0);
 }
 
 TEST(Uuidv7, AClockSteppedBackIsRiddenOutWithoutWaiting) {
@@ -179,13 +227,28 @@ TEST(Uuidv7, AClockSteppedBackIsRiddenOutWithoutWaiting) {
   }
   EXPECT_EQ(TimeUs(previous) / 1000, kRfcMs + 1);  // carried on from the last time issued
   EXPECT_EQ(g.stats.regressions.load(), 100000u);
-  // ten seconds, and the 1.5 ms that 100,000 IDs counted on ahead of the stepped-back clock
+  // ten seconds, the jump, and the 1.5 ms that 100,000 IDs counted on ahead of the stepped-back clock
   EXPECT_GE(g.stats.max_regression_us.load(), 10000000u);
-  EXPECT_LT(g.stats.max_regression_us.load(), 10001600u);
+  EXPECT_LT(g.stats.max_regression_us.load(), 10001700u);
   EXPECT_EQ(g.stats.waits.load(), 0u);
-  EXPECT_EQ(g.stats.max_lead_us.load(), 0u);  // riding out a step back is no lead of its own
   g.clock.SetMs(kRfcMs + 5);  // the clock catches up: back to the clock's time
-  EXPECT_EQ(TimeUs(g.Next()) / 1000, kRfcMs + 5);
+  EXPECT_EQ(TimeBits(g.Next()), StepsAt(kRfcMs + 5) + kJump);
+}
+
+TEST(Uuidv7, BeyondTheLimitOfAStepBackTheWordReturnsToTheClock) {
+  Harness g;
+  g.max_regression_ms = 60000;  // idgen.max_clock_lead
+  g.clock.SetMs(kRfcMs + 2 * 365 * 86400000LL);  // two years ahead
+  const Uuid future = g.Next();
+  g.clock.SetMs(kRfcMs + 2 * 365 * 86400000LL - 59000);  // back by 59 s: within the limit, carried on
+  EXPECT_LT(future, g.Next());
+  g.clock.SetMs(kRfcMs);  // back to the right time: beyond the limit
+  const Generated<Uuid> back = g.Try();
+  EXPECT_EQ(TimeBits(back.value), StepsAt(kRfcMs) + kJump);  // at the clock again
+  EXPECT_EQ(back.wait_until_ns, 0);
+  EXPECT_LT(back.value, future);  // sorts below what the clock made while ahead
+  EXPECT_GE(g.stats.max_regression_us.load(), 2 * 365 * 86400000000LL - 60000000);
+  EXPECT_LT(back.value, g.Next());  // and increases from there
 }
 
 TEST(Uuidv7, ARaisedWordCarriesOnAboveIt) {
@@ -195,7 +258,7 @@ TEST(Uuidv7, ARaisedWordCarriesOnAboveIt) {
   RaiseTo(g.word, mark << kCounterBits);
   RaiseTo(g.word, 5);  // never lowers it
   const Generated<Uuid> out = g.Try();
-  ASSERT_TRUE(out.issued);
+  EXPECT_EQ(out.wait_until_ns, 0);
   EXPECT_EQ(out.mark, mark);
   EXPECT_EQ(CounterOf(out.value), 1u);
   EXPECT_EQ(TimeUs(out.value) / 1000, kRfcMs + 700);
@@ -204,12 +267,12 @@ TEST(Uuidv7, ARaisedWordCarriesOnAboveIt) {
 TEST(Uuidv7, GeneratedTimeFollowsTheClockToTheStep) {
   Harness g;
   g.clock.ns = kRfcMs * 1000000 + 456000;
-  EXPECT_EQ(TimeUs(g.Next()), kRfcMs * 1000 + 456);
-  // 456.789 us is in the step [456.787, 457.031) us, which also holds 457.000 us: a UUID cannot
-  // tell them apart, and uuidv7(at => 457 us) must decode to 457.
+  EXPECT_EQ(TimeBits(g.Next()), Ticks(kRfcMs, 456000) + kJump);
+  // 456.789 us is in the step [456.787, 457.031) us: the jump starts from that step.
   Harness h;
   h.clock.ns = kRfcMs * 1000000 + 456789;
-  EXPECT_EQ(TimeUs(h.Next()), kRfcMs * 1000 + 457);
+  EXPECT_EQ(TimeBits(h.Next()), Ticks(kRfcMs, 456789) + kJump);
+  EXPECT_EQ(Ticks(kRfcMs, 456789), Ticks(kRfcMs, 457000));
 }
 
 TEST(Uuidv7, AShiftMovesTheTimeWrittenNotTheState) {
@@ -218,9 +281,8 @@ TEST(Uuidv7, AShiftMovesTheTimeWrittenNotTheState) {
   const int64_t day = ShiftSteps(-int64_t{86400} * 1000000);
   EXPECT_EQ(day, -int64_t{86400000} * 4096);
   const Generated<Uuid> shifted = g.Try(day);
-  ASSERT_TRUE(shifted.issued);
   EXPECT_EQ(TimeUs(shifted.value) / 1000, kRfcMs - 86400000);
-  EXPECT_EQ(shifted.mark, uint64_t{kRfcMs} << 12);  // the state: the clock's time
+  EXPECT_EQ(shifted.mark, StepsAt(kRfcMs) + kJump);  // the state: the clock's time (and the jump)
   const Generated<Uuid> later = g.Try(day);
   EXPECT_LT(shifted.value, later.value);  // a constant shift keeps the order
   EXPECT_EQ(ShiftSteps(1), 4);     // 1 us = 4.096 steps, floor
