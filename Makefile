@@ -113,7 +113,11 @@ else
 
 EXTENSION  = idgen
 MODULE_big = idgen
-DATA       = $(patsubst $(SRC)%,%,$(wildcard $(SRC)sql/idgen--*.sql))
+# The scripts of this release: the complete install script and the updates from every earlier
+# release. The released scripts of 1.0 and 1.1 stay in sql/ (frozen, for the upgrade tests) but are
+# not installed: they resolve names a database owner can plant (CREATE EXTENSION idgen VERSION '1.0'
+# and ALTER EXTENSION idgen UPDATE TO '1.1' would run them as a superuser).
+DATA       = sql/idgen--1.2.sql sql/idgen--1.0--1.2.sql sql/idgen--1.1--1.2.sql
 OBJS       = $(patsubst $(SRC)%.cpp,%.o,$(sort $(wildcard $(SRC)src/core/*.cpp $(SRC)src/pg/*.cpp)))
 
 PG_CPPFLAGS = -I$(SRC)src

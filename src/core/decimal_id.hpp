@@ -20,6 +20,8 @@ inline constexpr int64_t kMaxGenerator = 99999;
 inline constexpr int64_t kMaxLaunch = 99999;
 inline constexpr int64_t kCounterUnit = 10000000000;  // 10^10
 inline constexpr int64_t kGeneratorUnit = 100000;     // 10^5
+// Generator ids a promoted standby skips: its primary may have taken some that had not reached it.
+inline constexpr uint64_t kFailoverSkip = 10;
 
 struct Parts {
   int64_t counter;

@@ -6,6 +6,7 @@
 
 extern "C" {
 #include "utils/guc_tables.h"
+#include "storage/lwlock.h"
 #include "utils/wait_event.h"
 #if PG_VERSION_NUM >= 170000
 #include "storage/dsm_registry.h"
@@ -68,6 +69,25 @@ inline uint32 ClockWaitEvent() {
 #if PG_VERSION_NUM >= 170000
   static uint32 event = 0;
   if (event == 0) event = WaitEventExtensionNew("IdgenWaitForClock");
+  return event;
+#else
+  return PG_WAIT_EXTENSION;
+#endif
+}
+
+// A tranche of LWLocks for the shared state: its id, made once by the process that lays the state
+// out, and its name, registered in every process that attaches (19 names it at creation instead).
+inline int NewTranche(const char* name) {
+  (void)name;
+  return LWLockNewTrancheId();
+}
+inline void RegisterTranche(int tranche, const char* name) { LWLockRegisterTranche(tranche, name); }
+
+// The wait event of a session waiting for synchronous standbys to confirm idgen's durable mark.
+inline uint32 SyncStandbyWaitEvent() {
+#if PG_VERSION_NUM >= 170000
+  static uint32 event = 0;
+  if (event == 0) event = WaitEventExtensionNew("IdgenWaitForSyncStandby");
   return event;
 #else
   return PG_WAIT_EXTENSION;

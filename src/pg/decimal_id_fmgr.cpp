@@ -10,28 +10,34 @@
 using namespace idgen;
 using namespace idgen::pg;
 
+// One generator for the whole server: every database, every session. Its generator id is the
+// server's (mark.hpp), a new one at each start of the server and whenever its counter runs out.
 IDGEN_FUNCTION(idgen_decimal_id) {
   const StateRef ref = GeneratorState();
-  CheckCanGenerate(kFamilyDecimal, "DecimalId", ref);
+  CheckCanGenerate(kFamilyDecimalId, "DecimalId", ref);
   const int launch = settings::launch_id;
   if (launch < 0) {
     Raise(ErrorKind::kPrerequisite, "idgen.launch_id is not set",
           "DecimalIds end with the launch id of the deployment, which idgen does not guess.",
           "Set idgen.launch_id (1 to 99999) in postgresql.conf for this deployment, and reload.");
   }
-  DatabaseLeases& db = MyDatabaseLeases(ref.state);
+  (void)marks::Prepare(kFamilyDecimalId, ref);
+  marks::CheckDecimalIdCopy(ref, launch);
+  std::atomic<uint64_t>& word = ref.state.decimal_id.value;
   for (;;) {
-    const decimal_id::Next next = Guarded([&] { return decimal_id::Advance(db.decimal, launch); });
+    const decimal_id::Next next = Guarded([&] { return decimal_id::Advance(word, launch); });
     if (next.issued) {
-      CountIssued(kFamilyDecimal);
+      marks::CoverDecimalId(ref, launch, next.id);
+      CountIssued(kFamilyDecimalId);
       PG_RETURN_INT64(next.id);
     }
     // No generator yet (since the server started), or its counter ran out: a new generator id,
     // durable before its first ID is returned. Another session may have installed one meanwhile.
-    if (db.decimal.load(std::memory_order_acquire) == next.seen) {
+    if (word.load(std::memory_order_acquire) == next.seen) {
       const int64_t generator_id = marks::TakeGeneratorId(ref);
-      (void)decimal_id::Install(db.decimal, next.seen, generator_id);
+      (void)decimal_id::Install(word, next.seen, generator_id);
     }
+    CHECK_FOR_INTERRUPTS();
   }
 }
 

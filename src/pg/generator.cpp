@@ -16,15 +16,15 @@ namespace idgen::pg {
 void CheckCanGenerate(Family family, const char* title, const StateRef& ref) {
   settings::CheckConfigured(settings::Of(family));
   char message[160], detail[320];
-  // A standby has its primary's node id, shards and server digit. The families that are unique by
-  // their random bits (UUIDv7 and typeid, ObjectId, ns_id) keep working there, without marks.
-  if (RecoveryInProgress() && family != kFamilyNs) {
+  // A standby has its primary's settings: the IDs of these families made here could repeat the
+  // primary's. (ns_id checks its random bits instead: idgen_ns_id.)
+  if (RecoveryInProgress()) {
     snprintf(message, sizeof message, "cannot generate %s IDs during recovery", title);
     snprintf(detail, sizeof detail,
              "A standby has its primary's settings and marks: %s IDs made here could repeat the primary's.", title);
     Raise(ErrorKind::kPrerequisite, message, detail,
           "Generate them on the primary. Once this server is promoted, it generates above every ID whose durable "
-          "mark reached it.");
+          "mark reached it, plus idgen.failover_margin.");
   }
   if (!ref.shared) {
     snprintf(message, sizeof message, "idgen must be loaded via shared_preload_libraries to generate %s IDs", title);

@@ -1,4 +1,6 @@
-// Durable marks (mark.hpp): read and written on page 0 of the family's sequence idgen.<family>_mark.
+// Durable marks (mark.hpp): the server's lease in the replication origin idgen_mark, each
+// database's copy in idgen.mark and idgen.mark_server (pages written with generic WAL), and the
+// DecimalId generator ids in idgen_decimal_id.
 #include "pg/mark.hpp"
 
 #include <algorithm>
@@ -7,16 +9,21 @@
 #include "core/decimal_id.hpp"
 #include "core/uid20.hpp"
 #include "core/uuidv7.hpp"
+#include "pg/generator.hpp"
 #include "pg/guard.hpp"
+#include "pg/module.hpp"
+#include "pg/origin.hpp"
+#include "pg/settings.hpp"
 
 extern "C" {
 #include "access/generic_xlog.h"
 #include "access/relation.h"
 #include "access/xlog.h"
+#include "access/xlogrecovery.h"
 #include "catalog/namespace.h"
 #include "catalog/pg_class.h"
+#include "commands/extension.h"
 #include "commands/sequence.h"
-#include "replication/syncrep.h"
 #include "storage/bufmgr.h"
 #include "utils/lsyscache.h"
 #include "utils/rel.h"
@@ -24,42 +31,33 @@ extern "C" {
 
 namespace idgen::pg::marks {
 
+uint64_t Pack(uint64_t lease_ms) {
+  return ((lease_ms + 9) / 10) << kIdentityBits | (settings::IdentityHash() & kIdentityMask);
+}
+
+uint64_t NowMs() { return static_cast<uint64_t>(std::max<int64_t>(WallClock().NowNs() / 1000000, 0)); }
+
 namespace {
+
+// ---- this backend ---------------------------------------------------------------------------
+
+struct Backend {
+  const SharedState* state = nullptr;  // the state the rest was checked against
+  Oid database = InvalidOid;
+  bool has_copy = false;       // this database has idgen.mark (idgen 1.2)
+  uint64_t copy_ms = 0;        // this database's copy, as this backend last read or wrote it
+  bool copy_is_ours = false;   // idgen.mark_server names this server
+  uint64_t generation = 0;     // the state's generation when the copy was read
+  bool lower_copy = false;     // the copy lies above the server's lease: restart_at_clock() lowered it
+  bool decimal_checked = false;
+  int64 decimal_copy = -1;     // the copy of the DecimalId generator, as this backend last wrote it
+};
+Backend me;
+
+// ---- the database's copy: sequences of the extension, their page 0 read and written directly ---
 
 // The magic number in the special space of a sequence page (SEQ_MAGIC, commands/sequence.c).
 constexpr uint32 kSequenceMagic = 0x1717;
-
-// About a second of the family's ticks: one small WAL flush per second per database, not per ID.
-uint64_t LeaseTicks(Family family) {
-  switch (family) {
-    case kFamilyUuidv7:
-      return uint64_t{1000} * uuidv7::kStepsPerMs;
-    case kFamilyUid20:
-      return 1000;
-    case kFamilyUid20Sec:
-      return 1;
-    case kFamilyNs:
-      return 1000000000;
-    default:
-      return static_cast<uint64_t>(std::max<int64_t>(1, 1000 / kLayouts[family]->unit_ms));
-  }
-}
-
-// The state word of a durable mark: the mark's tick taken as the last one issued.
-uint64_t WordAt(Family family, uint64_t mark) {
-  switch (family) {
-    case kFamilyUuidv7:
-      return mark << uuidv7::kCounterBits;
-    case kFamilyUid20:
-      return mark << uid20::kMillis.seq_bits;
-    case kFamilyUid20Sec:
-      return mark << uid20::kSeconds.seq_bits;
-    case kFamilyNs:
-      return mark;
-    default:
-      return layout::WordAt(*kLayouts[family], mark);
-  }
-}
 
 Oid SequenceNamed(const char* name) {
   const Oid schema = get_namespace_oid("idgen", true);
@@ -68,18 +66,21 @@ Oid SequenceNamed(const char* name) {
   return OidIsValid(relation) && get_rel_relkind(relation) == RELKIND_SEQUENCE ? relation : InvalidOid;
 }
 
-Oid MarkRelation(Family family) {
-  char name[NAMEDATALEN];
-  snprintf(name, sizeof name, "%s_mark", kFamilyNames[family]);
-  return SequenceNamed(name);
-}
-
-[[noreturn]] void RaiseMissing(Family family) {
-  char message[128];
-  snprintf(message, sizeof message, "the durable mark idgen.%s_mark does not exist in this database",
-           kFamilyNames[family]);
+// The extension is gone from this database (dropped, perhaps while this call ran), or older than
+// 1.2: both are said as they are.
+[[noreturn]] void RaiseMissing(const char* what) {
+  char message[160];
+  if (!OidIsValid(get_extension_oid("idgen", true))) {
+    snprintf(message, sizeof message, "extension \"idgen\" does not exist in this database");
+    Raise(ErrorKind::kPrerequisite, message,
+          "It was dropped while this statement ran, or before: its generators keep their durable mark in the "
+          "extension's objects.",
+          "Create the extension in this database (CREATE EXTENSION idgen).");
+  }
+  snprintf(message, sizeof message, "the durable mark idgen.%s does not exist in this database", what);
   Raise(ErrorKind::kPrerequisite, message,
-        "idgen keeps a high-water mark of the IDs it issued in each database, so that a restart never repeats them.",
+        "The extension in this database is older than the library: idgen 1.2 keeps a copy of its durable mark in "
+        "each database.",
         "Run ALTER EXTENSION idgen UPDATE in this database.");
 }
 
@@ -94,8 +95,21 @@ Form_pg_sequence_data SequenceData(Relation relation, Page page) {
   return reinterpret_cast<Form_pg_sequence_data>(reinterpret_cast<char*>(tuple) + tuple->t_hoff);
 }
 
-int64 ReadMark(Oid relation_id) {
-  Relation relation = relation_open(relation_id, AccessShareLock);
+// Opens a sequence of the copy (nullptr when it does not exist: the caller says why).
+Relation OpenCopy(const char* name, LOCKMODE mode) {
+  const Oid relation_id = SequenceNamed(name);
+  if (!OidIsValid(relation_id)) return nullptr;
+  Relation relation = try_relation_open(relation_id, mode);
+  if (relation != nullptr && relation->rd_rel->relkind != RELKIND_SEQUENCE) {  // the OID was reused
+    relation_close(relation, mode);
+    return nullptr;
+  }
+  return relation;
+}
+
+int64 ReadCopy(const char* name) {
+  Relation relation = OpenCopy(name, AccessShareLock);
+  if (relation == nullptr) RaiseMissing(name);
   const Buffer buffer = ReadBuffer(relation, 0);
   LockBuffer(buffer, BUFFER_LOCK_SHARE);
   const int64 value = SequenceData(relation, BufferGetPage(buffer))->last_value;
@@ -104,91 +118,337 @@ int64 ReadMark(Oid relation_id) {
   return value;
 }
 
-// Writes the mark with generic WAL, flushes it, and waits for synchronous standbys to have it.
-void WriteMark(Oid relation_id, int64 value) {
-  Relation relation = relation_open(relation_id, RowExclusiveLock);
+// Sets the sequence's value with generic WAL (no transaction ID, works in read-only transactions),
+// to max(value, current), or to value itself when lower is true; returns the end of the record
+// (0 when nothing changed). The caller flushes.
+XLogRecPtr WriteCopy(const char* name, int64 value, bool lower = false) {
+  Relation relation = OpenCopy(name, RowExclusiveLock);
+  if (relation == nullptr) RaiseMissing(name);
   const Buffer buffer = ReadBuffer(relation, 0);
   LockBuffer(buffer, BUFFER_LOCK_EXCLUSIVE);
-  (void)SequenceData(relation, BufferGetPage(buffer));  // checks the page before logging a change of it
-  GenericXLogState* xlog = GenericXLogStart(relation);
-  Form_pg_sequence_data data = SequenceData(relation, GenericXLogRegisterBuffer(xlog, buffer, 0));
-  data->last_value = value;
-  data->log_cnt = 0;
-  data->is_called = true;
-  const XLogRecPtr lsn = GenericXLogFinish(xlog);
+  XLogRecPtr lsn = 0;
+  const int64 current = SequenceData(relation, BufferGetPage(buffer))->last_value;
+  if (value > current || (lower && value != current)) {
+    GenericXLogState* xlog = GenericXLogStart(relation);
+    Form_pg_sequence_data data = SequenceData(relation, GenericXLogRegisterBuffer(xlog, buffer, 0));
+    data->last_value = value;
+    data->log_cnt = 0;
+    data->is_called = true;
+    lsn = GenericXLogFinish(xlog);
+  }
   UnlockReleaseBuffer(buffer);
   relation_close(relation, RowExclusiveLock);
-  XLogFlush(lsn);
-  SyncRepWaitForLSN(lsn, false);
+  return lsn;
 }
 
-void RaiseWords(Family family, SharedState& state, uint64_t mark) {
-  for (StateWord& word : state.words(family)) RaiseTo(word, WordAt(family, mark));
+int64 OwnServer() { return static_cast<int64>(GetSystemIdentifier()); }
+
+}  // namespace
+
+// ---- raising the state words to a floor -----------------------------------------------------------
+
+namespace {
+
+// The first tick of a layout at or after floor_ms: every value before the floor is in an earlier
+// tick, so the word raised to (tick << seq_bits) goes on with sequence 1 of that tick.
+uint64_t TickAtOrAfter(int64_t epoch_ms, int64_t unit_ms, uint64_t floor_ms) {
+  const int64_t since = static_cast<int64_t>(floor_ms) - epoch_ms;
+  return since <= 0 ? 0 : static_cast<uint64_t>(since / unit_ms);
 }
 
 }  // namespace
 
-DatabaseLeases* Prepare(Family family, const StateRef& ref) {
-  if (!ref.shared || RecoveryInProgress()) return nullptr;
-  DatabaseLeases& leases = MyDatabaseLeases(ref.state);
-  if (likely(leases.lease_end[family].load(std::memory_order_acquire) != 0)) return &leases;
-  LWLock* lock = &ref.state.family_locks[family].lock;
-  LWLockAcquire(lock, LW_EXCLUSIVE);
-  if (leases.lease_end[family].load(std::memory_order_acquire) == 0) {
-    const Oid relation = MarkRelation(family);
-    if (!OidIsValid(relation)) {
-      LWLockRelease(lock);
-      // UUIDv7 still works without a mark (its random bits keep it unique): only the order across
-      // a restart is lost, in a database whose extension predates marks.
-      if (family != kFamilyUuidv7) RaiseMissing(family);
-      leases.lease_end[family].store(std::numeric_limits<uint64_t>::max(), std::memory_order_release);
-      return &leases;
+uint64_t WordAt(Family family, uint64_t floor_ms) {
+  switch (family) {
+    case kFamilyUuidv7:
+      return (floor_ms << uuidv7::kFractionBits) << uuidv7::kCounterBits;
+    case kFamilyUid20:
+      return TickAtOrAfter(settings::EpochMs(family), uid20::kMillis.unit_ms, floor_ms) << uid20::kMillis.seq_bits;
+    case kFamilyUid20Sec:
+      return TickAtOrAfter(settings::EpochMs(family), uid20::kSeconds.unit_ms, floor_ms) << uid20::kSeconds.seq_bits;
+    case kFamilyNsId:
+      return floor_ms * 1000000;
+    case kFamilyDecimalId:
+      return 0;  // not a time: its generator ids are the origin's
+    default: {
+      const Layout& layout = *kLayouts[family];
+      return TickAtOrAfter(settings::EpochMs(family), layout.unit_ms, floor_ms) << layout.seq_bits;
     }
-    const int64 mark = std::max<int64>(ReadMark(relation), 0);
-    RaiseWords(family, ref.state, static_cast<uint64_t>(mark));
-    leases.lease_end[family].store(std::max<uint64_t>(static_cast<uint64_t>(mark), 1), std::memory_order_release);
   }
-  LWLockRelease(lock);
-  return &leases;
 }
 
-void Renew(Family family, const StateRef& ref, DatabaseLeases& leases, uint64_t tick) {
-  LWLock* lock = &ref.state.family_locks[family].lock;
-  LWLockAcquire(lock, LW_EXCLUSIVE);
-  if (tick >= leases.lease_end[family].load(std::memory_order_acquire)) {
-    const Oid relation = MarkRelation(family);
-    if (!OidIsValid(relation)) {
-      LWLockRelease(lock);
-      RaiseMissing(family);
-    }
-    const uint64_t end = tick + LeaseTicks(family);
-    WriteMark(relation, static_cast<int64>(end));
-    leases.lease_end[family].store(end, std::memory_order_release);
+namespace {
+
+void RaiseWords(SharedState& state, uint64_t floor_ms) {
+  for (int f = 0; f < kFamilyCount; ++f) {
+    const auto family = static_cast<Family>(f);
+    if (family == kFamilyDecimalId) continue;
+    const uint64_t word = WordAt(family, floor_ms);
+    for (StateWord& w : state.words(family)) RaiseTo(w, word);
   }
+}
+
+// ---- the server's mark ----------------------------------------------------------------------------
+
+// Writes a lease ending at lease_ms (never lowering it), flushes and confirms it, then publishes
+// it. False when restart_at_clock() moved the words since generation was read.
+bool RenewLease(SharedState& state, uint64_t lease_ms, uint64_t generation) {
+  const RepOriginId id = origin::Id(origin::kMark);  // a catalog read: before the lock
+  LWLock* lock = &state.mark_lock.lock;
+  LWLockAcquire(lock, LW_SHARED);
+  if (state.mark.generation.load(std::memory_order_acquire) != generation) {
+    LWLockRelease(lock);
+    return false;
+  }
+  const XLogRecPtr lsn = origin::Advance(id, Pack(lease_ms), false);
   LWLockRelease(lock);
+  origin::FlushAndConfirm(lsn);
+  uint64_t seen = state.mark.lease_end_ms.load(std::memory_order_acquire);
+  while (seen < lease_ms && !state.mark.lease_end_ms.compare_exchange_weak(seen, lease_ms, std::memory_order_acq_rel)) {
+  }
+  return true;
+}
+
+// Once per server start, by the first backend that generates: the origins' values, raised by the
+// failover margin on a promoted server, become the floor of every word.
+void LoadServerMark(SharedState& state) {
+  // Catalog reads (and, on a new server, the worker that creates the origins) come first, outside
+  // the lock.
+  const RepOriginId mark = origin::Id(origin::kMark);
+  const RepOriginId decimal = origin::Id(origin::kDecimalId);
+  LWLock* lock = &state.mark_lock.lock;
+  LWLockAcquire(lock, LW_EXCLUSIVE);
+  if (state.mark.loaded.load(std::memory_order_acquire)) {
+    LWLockRelease(lock);
+    return;
+  }
+  const bool promoted = PromoteIsTriggered();
+  const uint64_t stored_ms = LeaseMsOf(origin::Read(mark));
+  const uint64_t floor_ms =
+      stored_ms == 0 ? 0 : stored_ms + (promoted ? static_cast<uint64_t>(settings::failover_margin_ms) : 0);
+  RaiseWords(state, floor_ms);
+  const uint64_t decimal_next = origin::Read(decimal) + (promoted ? decimal_id::kFailoverSkip : 0);
+  state.mark.decimal_id_next.store(decimal_next, std::memory_order_release);
+  state.mark.lease_end_ms.store(stored_ms, std::memory_order_release);
+  state.mark.loaded.store(true, std::memory_order_release);
+  LWLockRelease(lock);
+  if (promoted && stored_ms != 0) {
+    // Before any value: the floor with its margin is this server's own now, so that a crash before
+    // its first lease does not forget the margin.
+    const uint64_t generation = state.mark.generation.load(std::memory_order_acquire);
+    origin::FlushAndConfirm(origin::Advance(decimal, decimal_next, false));
+    (void)RenewLease(state, floor_ms, generation);
+  }
+}
+
+// Once per backend (and again after restart_at_clock()): this database's copy of the mark.
+void CheckDatabaseCopy(const StateRef& ref) {
+  me.database = MyDatabaseId;
+  me.state = &ref.state;
+  me.has_copy = OidIsValid(SequenceNamed("mark")) && OidIsValid(SequenceNamed("mark_server"));
+  me.copy_ms = 0;
+  me.copy_is_ours = false;
+  me.lower_copy = false;
+  me.decimal_checked = false;
+  me.decimal_copy = -1;
+  me.generation = ref.state.mark.generation.load(std::memory_order_acquire);
+  if (!me.has_copy) return;
+  const uint64_t copy_ms = static_cast<uint64_t>(std::max<int64>(ReadCopy("mark"), 0));
+  me.copy_is_ours = ReadCopy("mark_server") == OwnServer();
+  if (me.copy_is_ours) {
+    // This server's own copy lies at or below its lease, but when restart_at_clock() lowered the
+    // lease: then the next lease this backend covers replaces it.
+    me.lower_copy = copy_ms > ref.state.mark.lease_end_ms.load(std::memory_order_acquire);
+    me.copy_ms = me.lower_copy ? 0 : copy_ms;
+    return;
+  }
+  // Another server's copy (restored, upgraded, or from idgen 1.1): every value made here from now
+  // on must lie above it. The words never lie behind the clock, so once the clock has passed the
+  // copy, they are above it; until then, wait for the clock, or refuse when it is too far behind.
+  const uint64_t now_ms = NowMs();
+  if (copy_ms > now_ms) {
+    const uint64_t gap_ms = copy_ms - now_ms;
+    if (gap_ms > static_cast<uint64_t>(settings::max_clock_regression_ms)) {
+      char message[200];
+      snprintf(message, sizeof message,
+               "the durable mark of this database lies %s ahead of the system clock",
+               FormatDuration(static_cast<int64_t>(gap_ms)).c_str());
+      Raise(ErrorKind::kClockRegression, message,
+            "This database holds IDs made by another server (a restored dump, or a cluster that pg_upgrade made) "
+            "whose clock was ahead of this one's: IDs made here before the clock passes them could repeat them.",
+            "Check the system clock. IDs resume by themselves once it passes the mark; idgen.max_clock_regression "
+            "is the largest gap that idgen waits out instead of refusing.");
+    }
+    WaitForClock(static_cast<int64_t>(copy_ms) * 1000000);
+  }
+  // The copy is adopted at the next lease this backend covers.
+}
+
+}  // namespace
+
+uint64_t MarkMs(Family family, uint64_t mark) {
+  switch (family) {
+    case kFamilyUuidv7:
+      return mark >> uuidv7::kFractionBits;
+    case kFamilyUid20:
+      return static_cast<uint64_t>(settings::EpochMs(family)) + (mark + 1) * uid20::kMillis.unit_ms - 1;
+    case kFamilyUid20Sec:
+      return static_cast<uint64_t>(settings::EpochMs(family)) + (mark + 1) * uid20::kSeconds.unit_ms - 1;
+    case kFamilyNsId:
+      return mark / 1000000;
+    case kFamilyDecimalId:
+      return 0;
+    default: {
+      const Layout& layout = *kLayouts[family];
+      return static_cast<uint64_t>(settings::EpochMs(family)) + (mark + 1) * layout.unit_ms - 1;
+    }
+  }
+}
+
+bool Prepare(Family family, const StateRef& ref) {
+  if (!ref.shared || RecoveryInProgress()) return false;
+  SharedState& state = ref.state;
+  if (unlikely(me.state != &state || me.database != MyDatabaseId ||
+               me.generation != state.mark.generation.load(std::memory_order_acquire))) {
+    if (!state.mark.loaded.load(std::memory_order_acquire)) LoadServerMark(state);
+    CheckDatabaseCopy(ref);
+  }
+  // Without the copy (an extension older than 1.2 in this database), the families that are unique
+  // by their random bits work on; the others would leave a dump without the copy that keeps a
+  // restored database from repeating them.
+  if (unlikely(!me.has_copy) && family != kFamilyUuidv7) RaiseMissing("mark");
+  return true;
+}
+
+bool Cover(const StateRef& ref, uint64_t ms, uint64_t generation) {
+  SharedState& state = ref.state;
+  if (likely(ms < state.mark.lease_end_ms.load(std::memory_order_acquire) && (ms < me.copy_ms || !me.has_copy))) {
+    return true;
+  }
+  if (ms >= state.mark.lease_end_ms.load(std::memory_order_acquire)) {
+    if (!RenewLease(state, std::max(ms, NowMs()) + kLeaseMs, generation)) return false;
+  }
+  if (me.has_copy && ms >= me.copy_ms) {
+    // The copy: the lease end, which lies above every value returned on this server.
+    const uint64_t lease_ms = state.mark.lease_end_ms.load(std::memory_order_acquire);
+    XLogRecPtr lsn = WriteCopy("mark", static_cast<int64>(lease_ms), me.lower_copy);
+    if (!me.copy_is_ours) lsn = std::max(lsn, WriteCopy("mark_server", OwnServer(), true));
+    if (lsn != 0) origin::FlushAndConfirm(lsn);
+    me.copy_ms = lease_ms;
+    me.copy_is_ours = true;
+    me.lower_copy = false;
+  }
+  return true;
 }
 
 int64_t TakeGeneratorId(const StateRef& ref) {
-  LWLock* lock = &ref.state.family_locks[kFamilyDecimal].lock;
-  LWLockAcquire(lock, LW_EXCLUSIVE);
-  const Oid relation = SequenceNamed("decimal_generator");
-  if (!OidIsValid(relation)) {
-    LWLockRelease(lock);
-    Raise(ErrorKind::kPrerequisite, "the sequence idgen.decimal_generator does not exist in this database", "",
-          "Run ALTER EXTENSION idgen UPDATE in this database.");
-  }
-  const int64 taken = ReadMark(relation);
-  if (taken > decimal_id::kMaxGenerator) {
-    LWLockRelease(lock);
+  SharedState& state = ref.state;
+  const uint64_t taken = state.mark.decimal_id_next.fetch_add(1, std::memory_order_acq_rel);
+  if (taken > static_cast<uint64_t>(decimal_id::kMaxGenerator)) {
     ereport(ERROR, errcode(ERRCODE_CONFIGURATION_LIMIT_EXCEEDED),
-            errmsg("every DecimalId generator id of this database is used"),
-            errdetail("A generator id is taken at each start of the server and whenever a counter runs out; there are "
-                      "100000, and none is ever used twice."),
+            errmsg("every DecimalId generator id of this server is used"),
+            errdetail("A generator id is taken at each start of the server and whenever a counter runs out; there "
+                      "are 100000, and none is ever used twice."),
             errhint("Give this deployment a new idgen.launch_id: its IDs then differ from every earlier one."));
   }
-  WriteMark(relation, taken + 1);
-  LWLockRelease(lock);
-  return taken;
+  origin::FlushAndConfirm(origin::Advance(origin::Id(origin::kDecimalId), taken + 1, false));
+  return static_cast<int64_t>(taken);
+}
+
+void CoverDecimalId(const StateRef&, int launch_id, int64_t id) {
+  if (!me.has_copy) return;
+  const int64 copy = static_cast<int64>(launch_id) * decimal_id::kGeneratorUnit + id / decimal_id::kGeneratorUnit %
+                                                                                       decimal_id::kGeneratorUnit;
+  if (likely(copy == me.decimal_copy)) return;
+  const XLogRecPtr lsn = WriteCopy("decimal_id_generator", copy);
+  if (lsn != 0) origin::FlushAndConfirm(lsn);
+  me.decimal_copy = copy;
+}
+
+void CheckDecimalIdCopy(const StateRef& ref, int launch_id) {
+  if (me.decimal_checked || !me.has_copy || me.copy_is_ours) {
+    me.decimal_checked = true;
+    return;
+  }
+  const int64 copy = ReadCopy("decimal_id_generator");
+  const int64 copy_launch = copy / decimal_id::kGeneratorUnit;
+  const int64 copy_generator = copy % decimal_id::kGeneratorUnit;
+  const uint64_t next = ref.state.mark.decimal_id_next.load(std::memory_order_acquire);
+  if (copy > 0 && copy_launch == launch_id && static_cast<uint64_t>(copy_generator) >= next) {
+    char message[200], detail[400];
+    snprintf(message, sizeof message, "this database holds DecimalIds of launch id %d from another server", launch_id);
+    snprintf(detail, sizeof detail,
+             "Their generator ids go up to %lld; this server's next is %llu. DecimalIds made here under the same "
+             "launch id could repeat them.",
+             static_cast<long long>(copy_generator), static_cast<unsigned long long>(next));
+    Raise(ErrorKind::kPrerequisite, message, detail,
+          "Give this server its own idgen.launch_id: the launch id separates deployments, and a restored copy is one.");
+  }
+  me.decimal_checked = true;
 }
 
 }  // namespace idgen::pg::marks
+
+using namespace idgen;
+using namespace idgen::pg;
+
+// idgen.restart_at_clock(): after a clock that jumped ahead and back, once the server has a new
+// identity, every generator carries on from the clock. The lease is lowered (the one write of it
+// that goes back), every word is set to the clock, and the values that calls took before are
+// dropped (the generation).
+IDGEN_FUNCTION(idgen_restart_at_clock) {
+  if (!superuser()) {
+    ereport(ERROR, errcode(ERRCODE_INSUFFICIENT_PRIVILEGE), errmsg("permission denied to restart idgen at the clock"),
+            errdetail("Only a superuser may lower idgen's durable mark."));
+  }
+  const StateRef ref = GeneratorState();
+  if (!ref.shared || RecoveryInProgress()) {
+    Raise(ErrorKind::kPrerequisite, "idgen.restart_at_clock() needs the shared state of a primary",
+          "It moves the state that every session of this server shares, and the durable mark, which a standby "
+          "replays from its primary.",
+          "Run it on the primary, with idgen preloaded (on PostgreSQL 15 and 16).");
+  }
+  SharedState& state = ref.state;
+  (void)marks::Prepare(kFamilyUuidv7, ref);
+  const RepOriginId id = origin::Id(origin::kMark);
+  const uint64_t packed = origin::Read(id);
+  const uint64_t old_ms = marks::LeaseMsOf(packed);
+  const uint64_t now_ms = marks::NowMs();
+  char text[400];
+  if (old_ms <= now_ms + marks::kLeaseMs) {
+    snprintf(text, sizeof text, "the durable mark (%s) is not ahead of the clock: nothing to do",
+             FormatUtc(static_cast<int64_t>(old_ms)).c_str());
+    return TextDatum(text);
+  }
+  if (marks::IdentityOf(packed) == (settings::IdentityHash() & marks::kIdentityMask)) {
+    char detail[400];
+    snprintf(detail, sizeof detail,
+             "The durable mark lies %s ahead of the clock, under the idgen.node_id, idgen.uid20_server and "
+             "idgen.instagram_shards this server has now: IDs made from the clock under them could repeat those "
+             "made while the clock was ahead.",
+             FormatDuration(static_cast<int64_t>(old_ms - now_ms)).c_str());
+    Raise(ErrorKind::kPrerequisite, "this server still has the identity under which its last IDs were made", detail,
+          "Give this server an idgen.node_id, an idgen.uid20_server and idgen.instagram_shards that no server has "
+          "used (ALTER SYSTEM, then SELECT pg_reload_conf()), then call idgen.restart_at_clock() again.");
+  }
+  const uint64_t lease_ms = now_ms + marks::kLeaseMs;
+  LWLock* lock = &state.mark_lock.lock;
+  LWLockAcquire(lock, LW_EXCLUSIVE);
+  state.mark.generation.fetch_add(1, std::memory_order_acq_rel);
+  state.mark.lease_end_ms.store(0, std::memory_order_release);
+  for (int f = 0; f < kFamilyCount; ++f) {
+    const auto family = static_cast<Family>(f);
+    if (family == kFamilyDecimalId) continue;  // not a time
+    const uint64_t word = marks::WordAt(family, now_ms);
+    for (StateWord& w : state.words(family)) w.value.store(word, std::memory_order_release);
+  }
+  const XLogRecPtr lsn = origin::Advance(id, marks::Pack(lease_ms), true);
+  LWLockRelease(lock);
+  origin::FlushAndConfirm(lsn);
+  uint64_t seen = state.mark.lease_end_ms.load(std::memory_order_acquire);
+  while (seen < lease_ms && !state.mark.lease_end_ms.compare_exchange_weak(seen, lease_ms, std::memory_order_acq_rel)) {
+  }
+  snprintf(text, sizeof text, "the durable mark moved back from %s to %s; every generator carries on from the clock",
+           FormatUtc(static_cast<int64_t>(old_ms)).c_str(), FormatUtc(static_cast<int64_t>(now_ms)).c_str());
+  return TextDatum(text);
+}

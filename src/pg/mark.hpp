@@ -1,20 +1,27 @@
-// Durable marks: a generator never repeats a value across a restart, a crash, or a failover to a
-// standby, even when the clock is behind where it was.
+// Durable marks: a coordinated generator never repeats a value across a restart, a crash, DROP
+// EXTENSION, a failover to a standby, a dump restored elsewhere or pg_upgrade, even with the clock
+// behind where it was.
 //
-// Each database that generates keeps, per family, a high-water mark in a sequence of the extension,
-// idgen.<family>_mark, in the family's ticks: every value of that family ever returned in that
-// database lies below it. The mark is written ahead of use, a lease of about a second, with generic
-// WAL (core's own resource manager, replayed with or without idgen) and flushed, and with
-// synchronous replication waited for, before a value beyond the previous mark is returned. After a
-// restart (or on a promoted standby, where the marks replayed) the first value in a database reads
-// its mark and raises the family's state words to it.
+// The server's mark. Every value a coordinated family returns on this server lies below a lease
+// end, in Unix milliseconds, that the replication origin idgen_mark holds (origin.hpp): written
+// about a second ahead of the values, WAL-logged, flushed and confirmed by synchronous standbys
+// before a value beyond the previous lease end is returned. The first value after the server
+// starts reads it and raises every family's state words to it: whatever the clock says, new values
+// lie above every value returned before. A server that was promoted adds idgen.failover_margin to
+// what it replayed (an asynchronous standby may have missed the last leases of its primary), and
+// makes that durable before its first value.
 //
-// Why a sequence written with generic WAL: it is a WAL-logged relation of the extension, so it
-// replays on standbys and survives crashes without a custom resource manager (which would need
-// idgen preloaded to replay, and could keep a server from starting without it); unlike nextval()
-// or setval(), writing its page with generic WAL needs no transaction ID, works in read-only
-// transactions and in parallel mode, and bypasses no privilege check that users rely on (the
-// sequence is the extension's, and no role but a superuser may use it).
+// Each database's copy. idgen.mark holds the lease end under which this database's values were
+// made, and idgen.mark_server the system identifier of the server that wrote it: pg_dump,
+// pg_restore and pg_upgrade carry both with the rows. A copy from another server (a restored dump,
+// a cluster pg_upgrade made, a database whose copy idgen 1.1 left) is honored: the database waits
+// for the clock to pass it (up to idgen.max_clock_regression), or refuses beyond that; its values
+// then lie above the copy's, and the copy becomes this server's. It never moves the server's own
+// state, so that a database owner who sets it affects her database only.
+//
+// DecimalId generator ids come from the replication origin idgen_decimal_id: the next free one,
+// durable before it is used. idgen.decimal_id_generator holds launch_id * 100000 + the largest
+// generator id of the DecimalIds made in this database.
 #pragma once
 
 #include <cstdint>
@@ -24,22 +31,46 @@
 
 namespace idgen::pg::marks {
 
-// Before taking a value of the family in this database (C zone: may raise errors). Reads the
-// database's mark once after the state was created and raises the family's words to it. Returns
-// the database's leases, or nullptr where marks do not apply (no shared state, or in recovery).
-DatabaseLeases* Prepare(Family family, const StateRef& state);
+// How long a lease runs ahead of the values it covers: one flush per second of generating.
+inline constexpr uint64_t kLeaseMs = 1000;
 
-// After taking a value at tick, before returning it: renews the lease when tick reaches its end.
-void Renew(Family family, const StateRef& state, DatabaseLeases& leases, uint64_t tick);
+// The value of idgen_mark: the lease end in 10 ms (40 bits, to 2318) above a 24-bit hash of the
+// identity settings it was written under (what idgen.restart_at_clock() checks).
+inline constexpr unsigned kIdentityBits = 24;
+inline constexpr uint64_t kIdentityMask = (uint64_t{1} << kIdentityBits) - 1;
+uint64_t Pack(uint64_t lease_ms);
+inline uint64_t LeaseMsOf(uint64_t packed) { return (packed >> kIdentityBits) * 10; }
+inline uint32_t IdentityOf(uint64_t packed) { return static_cast<uint32_t>(packed & kIdentityMask); }
 
-// A new DecimalId generator id for this database: the next value of its sequence
-// idgen.decimal_generator, written and flushed (as a mark) before it is used. C zone.
+uint64_t NowMs();
+
+// The state word of a family whose every value lies at or after floor_ms, and above every value
+// before it.
+uint64_t WordAt(Family family, uint64_t floor_ms);
+
+// Before taking a value of the family (C zone: may wait, may raise errors): reads the server's mark
+// once after the state was created, and this database's copy once per backend. Returns false where
+// marks do not apply: no shared state, or recovery.
+bool Prepare(Family family, const StateRef& state);
+
+// The last Unix millisecond of the tick that a family's mark position (Generated::mark) names.
+uint64_t MarkMs(Family family, uint64_t mark);
+
+// After taking a value whose last instant is ms, before returning it (C zone): renews the lease
+// when ms reaches it (and this database's copy when ms reaches that). False when
+// idgen.restart_at_clock() moved the state words since generation was read: the value must not be
+// returned; take another one.
+bool Cover(const StateRef& state, uint64_t ms, uint64_t generation);
+
+// A new DecimalId generator id for this server, durable before it is returned. C zone.
 int64_t TakeGeneratorId(const StateRef& state);
 
-inline void Cover(Family family, const StateRef& state, DatabaseLeases* leases, uint64_t tick) {
-  if (leases != nullptr && tick >= leases->lease_end[family].load(std::memory_order_acquire)) {
-    Renew(family, state, *leases, tick);
-  }
-}
+// Before returning a DecimalId (C zone): this database's copy records its generator id.
+void CoverDecimalId(const StateRef& state, int launch_id, int64_t id);
+
+// Before this backend's first DecimalId in this database: refuses (55000) when the database holds
+// DecimalIds that another server made under this launch id with generator ids this server has not
+// passed. C zone.
+void CheckDecimalIdCopy(const StateRef& state, int launch_id);
 
 }  // namespace idgen::pg::marks

@@ -7,7 +7,12 @@
 #include "pg/mark.hpp"
 #include "pg/module.hpp"
 #include "pg/pg.hpp"
+#include "pg/settings.hpp"
 #include "pg/shared.hpp"
+
+extern "C" {
+#include "access/xlog.h"
+}
 
 using namespace idgen;
 using namespace idgen::pg;
@@ -39,10 +44,24 @@ IDGEN_FUNCTION(idgen_ns_id) {
   const ns_id::Alphabet& alphabet = AlphabetOf(StringView(PG_GETARG_TEXT_PP(1)));
   Guarded([&] { ns_id::CheckRandomBits(random_bits); });
   const StateRef ref = GeneratorState();
-  CheckCanGenerate(kFamilyNs, "ns_id", ref);
-  const ns_id::Value value = Generate(kFamilyNs, ref, [&] {
-    return ns_id::Next(ref.state.family_word[kFamilyNs], ref.state.stats[kFamilyNs], WallClock(), BackendRandom(),
-                       MyProcPid, random_bits);
+  settings::CheckConfigured(settings::Of(kFamilyNsId));
+  // On a standby (beside its primary) and without shared state, nothing orders the word against
+  // the others that make ns_ids: the random bits alone keep them unique, if there are enough.
+  if ((RecoveryInProgress() || !ref.shared) && random_bits < ns_id::kMinRandomBitsAlone) {
+    char message[160], hint[160];
+    snprintf(message, sizeof message, "ns_id needs at least %d random bits %s", ns_id::kMinRandomBitsAlone,
+             RecoveryInProgress() ? "during recovery" : "without shared state");
+    snprintf(hint, sizeof hint, "Ask for them, e.g. idgen.ns_id(random_bits => %d), or generate on the primary%s.",
+             ns_id::kMinRandomBitsAlone, RecoveryInProgress() ? "" : " with idgen preloaded");
+    Raise(ErrorKind::kPrerequisite, message,
+          "Here ns_ids are unique by their random bits alone, not by the server's order: with fewer, two servers "
+          "that make IDs in the same nanosecond collide too often.",
+          hint);
+  }
+  const int64_t max_lead_ms = settings::max_clock_lead_ms;
+  const ns_id::Value value = Generate(kFamilyNsId, ref, [&] {
+    return ns_id::Next(ref.state.family_word[kFamilyNsId], ref.state.stats[kFamilyNsId], WallClock(), BackendRandom(),
+                       MyProcPid, random_bits, max_lead_ms);
   });
   const ns_id::Text text = Guarded([&] { return ns_id::Format(value, random_bits, alphabet); });
   return TextDatum(text.view());

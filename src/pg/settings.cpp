@@ -25,6 +25,8 @@ namespace idgen::pg::settings {
 
 int node_id = 0;
 int max_clock_regression_ms = 5000;
+int max_clock_lead_ms = 600000;
+int failover_margin_ms = 10000;
 int uid20_server = 0;
 int launch_id = -1;
 
@@ -33,7 +35,8 @@ namespace {
 constexpr uint32_t kLayoutFamilies =
     Of(kFamilyInstagram) | Of(kFamilySnowflake) | Of(kFamilySonyflake) | Of(kFamilyTrace) | Of(kFamilyJs);
 constexpr uint32_t kUid20Families = Of(kFamilyUid20) | Of(kFamilyUid20Sec);
-constexpr uint32_t kEveryConsumer = kLayoutFamilies | kUid20Families | Of(kFamilyDecimal) | kTokens | kPublicIds;
+constexpr uint32_t kEveryConsumer =
+    Of(kFamilyUuidv7) | kLayoutFamilies | kUid20Families | Of(kFamilyNsId) | Of(kFamilyDecimalId) | kTokens | kPublicIds;
 
 // ---- epochs: text settings (a bigint does not fit an integer GUC), parsed once -----------------
 
@@ -215,6 +218,8 @@ struct Reader {
 constexpr Reader kReaders[] = {
     {"idgen.node_id", Of(kFamilySnowflake) | Of(kFamilySonyflake) | Of(kFamilyTrace) | Of(kFamilyJs)},
     {"idgen.max_clock_regression", kLayoutFamilies | kUid20Families},
+    {"idgen.max_clock_lead", Of(kFamilyUuidv7) | Of(kFamilyNsId)},
+    {"idgen.failover_margin", kEveryConsumer & ~(kTokens | kPublicIds)},
     {"idgen.instagram_epoch_ms", Of(kFamilyInstagram)},
     {"idgen.snowflake_epoch_ms", Of(kFamilySnowflake)},
     {"idgen.sonyflake_epoch_ms", Of(kFamilySonyflake)},
@@ -222,7 +227,7 @@ constexpr Reader kReaders[] = {
     {"idgen.js_epoch_ms", Of(kFamilyJs)},
     {"idgen.uid20_epoch_ms", kUid20Families},
     {"idgen.uid20_server", kUid20Families},
-    {"idgen.launch_id", Of(kFamilyDecimal)},
+    {"idgen.launch_id", Of(kFamilyDecimalId)},
     {"idgen.instagram_shards", Of(kFamilyInstagram)},
     {"idgen.token_secret", kTokens},
     {"idgen.public_id_key", kPublicIds},
@@ -342,6 +347,16 @@ bool OwnsShard(int64_t shard) {
 
 const char* InstagramShards() { return shards_text != nullptr ? shards_text : ""; }
 
+uint32_t IdentityHash() {
+  // FNV-1a over the node id, the server digit and the owned shards (the set, not its spelling).
+  uint32_t hash = 2166136261u;
+  const auto mix = [&hash](uint8_t byte) { hash = (hash ^ byte) * 16777619u; };
+  for (int shift = 0; shift < 32; shift += 8) mix(static_cast<uint8_t>(node_id >> shift));
+  mix(static_cast<uint8_t>(uid20_server));
+  for (int i = 0; i < kShards / 8; ++i) mix(owned_shards != nullptr ? owned_shards->bits[i] : 0xFF);
+  return hash;
+}
+
 std::string_view RequireSecret(Secret which) {
   const SecretSetting& s = secrets[static_cast<int>(which)];
   CheckConfigured(s.consumers);
@@ -391,6 +406,17 @@ void Define() {
                           "Up to this, they carry on from the last time issued; beyond it, they raise an error.",
                           &max_clock_regression_ms, 5000, 0, 3600000, PGC_SUSET, GUC_UNIT_MS, nullptr, nullptr,
                           nullptr);
+  DefineCustomIntVariable("idgen.max_clock_lead",
+                          "How far ahead of the system clock UUIDv7, typeid and ns_id carry on after the clock stepped "
+                          "back.",
+                          "Up to this, they carry on from the last ID, keeping their order; beyond it (a clock that was "
+                          "set years ahead and back), they return to the clock, unique by their random bits.",
+                          &max_clock_lead_ms, 600000, 0, INT_MAX, PGC_SUSET, GUC_UNIT_MS, nullptr, nullptr, nullptr);
+  DefineCustomIntVariable("idgen.failover_margin",
+                          "How far beyond the last durable mark it received a promoted standby starts generating.",
+                          "An asynchronous standby may lack its primary's last leases: make this longer than the "
+                          "replication lag (and the clock skew between the servers) you allow.",
+                          &failover_margin_ms, 10000, 0, INT_MAX, PGC_SIGHUP, GUC_UNIT_MS, nullptr, nullptr, nullptr);
   DefineEpoch<kFamilyInstagram>();
   DefineEpoch<kFamilySnowflake>();
   DefineEpoch<kFamilySonyflake>();

@@ -25,6 +25,8 @@ void CheckConfigured(uint32_t consumers);
 
 extern int node_id;                  // idgen.node_id: 0..65535, each family checks its own width
 extern int max_clock_regression_ms;  // idgen.max_clock_regression
+extern int max_clock_lead_ms;        // idgen.max_clock_lead
+extern int failover_margin_ms;       // idgen.failover_margin
 int64_t EpochMs(Family family);      // idgen.<family>_epoch_ms (idgen.uid20_epoch_ms for both UID20s)
 extern int uid20_server;             // idgen.uid20_server: 0..9
 extern int launch_id;                // idgen.launch_id: -1 (not set) or 0..99999
@@ -32,6 +34,10 @@ extern int launch_id;                // idgen.launch_id: -1 (not set) or 0..9999
 // idgen.instagram_shards: whether this server owns the shard, and the setting's text for messages.
 bool OwnsShard(int64_t shard);
 const char* InstagramShards();
+
+// A hash of the settings that make this server's IDs its own (idgen.node_id, idgen.uid20_server,
+// idgen.instagram_shards): what idgen.restart_at_clock() checks has changed.
+uint32_t IdentityHash();
 
 // The secrets (idgen.token_secret, idgen.public_id_key). The GUC machinery never holds them: SHOW,
 // pg_settings and the reload log see a mask. RequireSecret refuses (55000, saying how to set it)

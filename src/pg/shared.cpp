@@ -35,9 +35,8 @@ void Initialize(void* raw) {
   size_t space = SharedSize();
   void* aligned = std::align(alignof(SharedState), sizeof(SharedState), raw, space);
   auto* state = new (aligned) SharedState();
-  state->lock_tranche = LWLockNewTrancheId();
-  for (LWLockPadded& lock : state->family_locks) LWLockInitialize(&lock.lock, state->lock_tranche);
-  LWLockInitialize(&state->databases_lock.lock, state->lock_tranche);
+  state->lock_tranche = compat::NewTranche("idgen");
+  LWLockInitialize(&state->mark_lock.lock, state->lock_tranche);
   auto* counters = reinterpret_cast<Counters*>(state + 1);
   for (int i = 0; i < MaxBackends; ++i) new (&counters[i]) Counters();
 }
@@ -48,7 +47,7 @@ void Attach(void* raw) {
   shared = static_cast<SharedState*>(aligned);
   shared_counters = reinterpret_cast<Counters*>(shared + 1);
   shared_counter_count = MaxBackends;
-  LWLockRegisterTranche(shared->lock_tranche, "idgen");
+  compat::RegisterTranche(shared->lock_tranche, "idgen");
 }
 
 // ---- PostgreSQL 15 and 16: shared memory of a preloaded library --------------------------------
@@ -103,35 +102,6 @@ void CountIssued(Family family) {
   Counters& mine = index >= 0 && index < shared_counter_count ? shared_counters[index] : local_counters;
   std::atomic<uint64_t>& n = mine.issued[family];
   n.store(n.load(std::memory_order_relaxed) + 1, std::memory_order_relaxed);
-}
-
-DatabaseLeases& MyDatabaseLeases(SharedState& state) {
-  static DatabaseLeases* mine = nullptr;
-  static SharedState* of = nullptr;
-  if (likely(mine != nullptr && of == &state)) return *mine;
-  LWLockAcquire(&state.databases_lock.lock, LW_EXCLUSIVE);
-  DatabaseLeases* found = nullptr;
-  for (DatabaseLeases& entry : state.databases) {
-    const uint32_t database = entry.database.load(std::memory_order_relaxed);
-    if (database == MyDatabaseId) {
-      found = &entry;
-      break;
-    }
-    if (database == 0) {
-      entry.database.store(MyDatabaseId, std::memory_order_release);
-      found = &entry;
-      break;
-    }
-  }
-  LWLockRelease(&state.databases_lock.lock);
-  if (found == nullptr) {
-    ereport(ERROR, errcode(ERRCODE_CONFIGURATION_LIMIT_EXCEEDED),
-            errmsg("idgen tracks the durable marks of at most %d databases since the server started", kMaxDatabases),
-            errhint("Restart the server, or generate IDs in fewer databases of it."));
-  }
-  mine = found;
-  of = &state;
-  return *found;
 }
 
 }  // namespace idgen::pg

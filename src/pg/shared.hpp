@@ -17,31 +17,34 @@ extern "C" {
 
 namespace idgen::pg {
 
-inline constexpr int kMaxDatabases = 1024;
-
-// One database's durable marks, seen as leases. Every value of a family issued in this database
-// lies below lease_end (in the family's ticks), which the database's sequence idgen.<family>_mark
-// holds, WAL-logged and flushed. 0: the mark has not been read since the state was created.
-struct DatabaseLeases {
-  std::atomic<uint32_t> database{0};  // its OID; 0: a free entry
-  std::atomic<uint64_t> lease_end[kFamilyCount] = {};
-  std::atomic<uint64_t> decimal{0};   // the database's DecimalId generator (core/decimal_id.hpp)
+// The server's durable mark, as the backends share it (mark.hpp says how it is kept).
+struct SharedMark {
+  // Every value a coordinated family has returned on this server lies below lease_end_ms (Unix
+  // milliseconds), which the server's replication origin holds, flushed (and confirmed by
+  // synchronous standbys). 0: not read since the state was created.
+  std::atomic<uint64_t> lease_end_ms{0};
+  std::atomic<bool> loaded{false};
+  // Bumped by idgen.restart_at_clock(): a value taken before it is taken again.
+  std::atomic<uint64_t> generation{0};
+  // The next DecimalId generator id this server may take (below it: taken, durably).
+  std::atomic<uint64_t> decimal_id_next{0};
 };
 
 struct SharedState {
   StateWord family_word[kFamilyCount];              // one per family; this server is one node
   StateWord instagram[kInstagram.max_node() + 1];  // Instagram: one per shard, the sequence is per shard
+  StateWord decimal_id;                            // (generator id + 1) << 32 | counter (core/decimal_id.hpp)
   FamilyStats stats[kFamilyCount];
+  SharedMark mark;
   int lock_tranche = 0;
-  LWLockPadded family_locks[kFamilyCount];  // serialise the reading and renewing of marks
-  LWLockPadded databases_lock;              // serialises claiming a DatabaseLeases entry
-  DatabaseLeases databases[kMaxDatabases];
+  // Serialises the first reading of the mark after the server started, and idgen.restart_at_clock()
+  // against the renewals (which hold it shared). Never held across a flush, a wait or a lock.
+  LWLockPadded mark_lock;
 
-  // The words of a family: Instagram's per shard, one for the others, none for DecimalId (its
-  // state is per database: DatabaseLeases::decimal).
+  // The words of a family: Instagram's per shard, one for the others.
   std::span<StateWord> words(Family family) {
     if (family == kFamilyInstagram) return instagram;
-    if (family == kFamilyDecimal) return {};
+    if (family == kFamilyDecimalId) return {&decimal_id, 1};
     return {&family_word[family], 1};
   }
 };
@@ -59,8 +62,5 @@ StateRef GeneratorState();
 // Counts one value issued by this backend for idgen.stats. Each backend counts on its own cache
 // line of the shared state (plain stores, one writer), so counting adds no contended atomic.
 void CountIssued(Family family);
-
-// This database's leases (claims an entry on first use; 53400 when every entry is taken). C zone.
-DatabaseLeases& MyDatabaseLeases(SharedState& state);
 
 }  // namespace idgen::pg

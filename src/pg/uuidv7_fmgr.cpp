@@ -6,6 +6,7 @@
 #include "pg/guard.hpp"
 #include "pg/module.hpp"
 #include "pg/pg.hpp"
+#include "pg/settings.hpp"
 #include "pg/shared.hpp"
 
 extern "C" {
@@ -16,9 +17,10 @@ namespace idgen::pg {
 
 Uuid NextUuidv7(int64_t shift_steps) {
   const StateRef ref = GeneratorState();
+  const int64_t max_lead_ms = settings::max_clock_lead_ms;
   return Generate(kFamilyUuidv7, ref, [&] {
     return uuidv7::Next(ref.state.family_word[kFamilyUuidv7], ref.state.stats[kFamilyUuidv7], WallClock(),
-                        BackendRandom(), MyProcPid, shift_steps);
+                        BackendRandom(), MyProcPid, shift_steps, max_lead_ms);
   });
 }
 

@@ -1,0 +1,435 @@
+-- idgen 1.1 -> 1.2: nobody promoted, nothing repeated. Runs as a superuser (a trusted install's
+-- owner included) with search_path set to idgen, in a schema the database owner may own and may
+-- have filled: every name is qualified (see idgen--1.2.sql), and the first statement refuses a
+-- schema that holds anything but idgen's own objects.
+\echo Use "ALTER EXTENSION idgen UPDATE" to load this file. \quit
+
+---------------------------------------------------------------------------------------------------
+-- The schema: idgen's objects only, and only superusers may create objects in it.
+---------------------------------------------------------------------------------------------------
+
+DO $guard$
+DECLARE
+  extension_oid pg_catalog.oid;
+  schema_oid pg_catalog.oid;
+  strangers pg_catalog.text;
+BEGIN
+  SELECT e.oid, e.extnamespace INTO extension_oid, schema_oid
+  FROM pg_catalog.pg_extension e WHERE e.extname OPERATOR(pg_catalog.=) 'idgen'::pg_catalog.name;
+  SELECT pg_catalog.string_agg(o.what, ', ' ORDER BY o.what) INTO strangers FROM (
+    SELECT 'function ' OPERATOR(pg_catalog.||) p.oid::pg_catalog.regprocedure::pg_catalog.text AS what
+      FROM pg_catalog.pg_proc p
+     WHERE p.pronamespace OPERATOR(pg_catalog.=) schema_oid
+       AND NOT EXISTS (SELECT FROM pg_catalog.pg_depend d
+                        WHERE d.classid OPERATOR(pg_catalog.=) 'pg_catalog.pg_proc'::pg_catalog.regclass
+                          AND d.objid OPERATOR(pg_catalog.=) p.oid
+                          AND d.refobjid OPERATOR(pg_catalog.=) extension_oid
+                          AND d.deptype OPERATOR(pg_catalog.=) 'e'::pg_catalog.char)
+    UNION ALL
+    SELECT 'relation ' OPERATOR(pg_catalog.||) c.oid::pg_catalog.regclass::pg_catalog.text
+      FROM pg_catalog.pg_class c
+     WHERE c.relnamespace OPERATOR(pg_catalog.=) schema_oid
+       AND NOT EXISTS (SELECT FROM pg_catalog.pg_depend d
+                        WHERE d.classid OPERATOR(pg_catalog.=) 'pg_catalog.pg_class'::pg_catalog.regclass
+                          AND d.objid OPERATOR(pg_catalog.=) c.oid
+                          AND d.deptype OPERATOR(pg_catalog.=) ANY ('{e,a,i}'::pg_catalog.char[]))
+    UNION ALL
+    SELECT 'type ' OPERATOR(pg_catalog.||) t.oid::pg_catalog.regtype::pg_catalog.text
+      FROM pg_catalog.pg_type t
+     WHERE t.typnamespace OPERATOR(pg_catalog.=) schema_oid
+       AND t.typrelid OPERATOR(pg_catalog.=) 0::pg_catalog.oid
+       AND NOT EXISTS (SELECT FROM pg_catalog.pg_type e WHERE e.typarray OPERATOR(pg_catalog.=) t.oid)
+       AND NOT EXISTS (SELECT FROM pg_catalog.pg_depend d
+                        WHERE d.classid OPERATOR(pg_catalog.=) 'pg_catalog.pg_type'::pg_catalog.regclass
+                          AND d.objid OPERATOR(pg_catalog.=) t.oid
+                          AND d.refobjid OPERATOR(pg_catalog.=) extension_oid
+                          AND d.deptype OPERATOR(pg_catalog.=) 'e'::pg_catalog.char)
+    UNION ALL
+    SELECT 'operator ' OPERATOR(pg_catalog.||) o.oid::pg_catalog.regoperator::pg_catalog.text
+      FROM pg_catalog.pg_operator o
+     WHERE o.oprnamespace OPERATOR(pg_catalog.=) schema_oid
+       AND NOT EXISTS (SELECT FROM pg_catalog.pg_depend d
+                        WHERE d.classid OPERATOR(pg_catalog.=) 'pg_catalog.pg_operator'::pg_catalog.regclass
+                          AND d.objid OPERATOR(pg_catalog.=) o.oid
+                          AND d.refobjid OPERATOR(pg_catalog.=) extension_oid
+                          AND d.deptype OPERATOR(pg_catalog.=) 'e'::pg_catalog.char)
+    UNION ALL
+    SELECT 'operator family ' OPERATOR(pg_catalog.||) f.opfname::pg_catalog.text
+      FROM pg_catalog.pg_opfamily f
+     WHERE f.opfnamespace OPERATOR(pg_catalog.=) schema_oid
+       AND NOT EXISTS (SELECT FROM pg_catalog.pg_depend d
+                        WHERE d.classid OPERATOR(pg_catalog.=) 'pg_catalog.pg_opfamily'::pg_catalog.regclass
+                          AND d.objid OPERATOR(pg_catalog.=) f.oid
+                          AND d.refobjid OPERATOR(pg_catalog.=) extension_oid
+                          AND d.deptype OPERATOR(pg_catalog.=) 'e'::pg_catalog.char)
+    UNION ALL
+    SELECT 'collation ' OPERATOR(pg_catalog.||) l.collname::pg_catalog.text
+      FROM pg_catalog.pg_collation l WHERE l.collnamespace OPERATOR(pg_catalog.=) schema_oid
+    UNION ALL
+    SELECT 'conversion ' OPERATOR(pg_catalog.||) v.conname::pg_catalog.text
+      FROM pg_catalog.pg_conversion v WHERE v.connamespace OPERATOR(pg_catalog.=) schema_oid
+  ) o;
+  IF strangers IS NOT NULL THEN
+    RAISE EXCEPTION 'schema "idgen" holds objects that are not part of extension idgen: %', strangers
+      USING ERRCODE = 'object_not_in_prerequisite_state',
+            DETAIL = 'Objects in the schema of idgen''s functions can take the place of idgen''s own in calls of idgen.*.',
+            HINT = 'Move or drop those objects, then run ALTER EXTENSION idgen UPDATE again.';
+  END IF;
+  -- Every trusted 1.0 install left the schema to the database owner who installed it.
+  IF NOT (SELECT r.rolsuper FROM pg_catalog.pg_namespace n JOIN pg_catalog.pg_roles r
+           ON r.oid OPERATOR(pg_catalog.=) n.nspowner WHERE n.oid OPERATOR(pg_catalog.=) schema_oid) THEN
+    EXECUTE pg_catalog.format('ALTER SCHEMA idgen OWNER TO %I', CURRENT_USER);
+  END IF;
+END
+$guard$;
+
+---------------------------------------------------------------------------------------------------
+-- The schema's privileges: USAGE for everyone, nothing else for anyone but its superuser owner.
+---------------------------------------------------------------------------------------------------
+
+DO $acl$
+DECLARE
+  grantee pg_catalog.oid;
+BEGIN
+  FOR grantee IN
+    SELECT DISTINCT a.grantee FROM pg_catalog.pg_namespace n, pg_catalog.aclexplode(n.nspacl) a
+    WHERE n.nspname OPERATOR(pg_catalog.=) 'idgen'::pg_catalog.name
+      AND a.grantee OPERATOR(pg_catalog.<>) n.nspowner AND a.grantee OPERATOR(pg_catalog.<>) 0::pg_catalog.oid
+  LOOP
+    EXECUTE pg_catalog.format('REVOKE ALL ON SCHEMA idgen FROM %I CASCADE', pg_catalog.pg_get_userbyid(grantee));
+  END LOOP;
+END
+$acl$;
+REVOKE ALL ON SCHEMA idgen FROM PUBLIC;
+GRANT USAGE ON SCHEMA idgen TO PUBLIC;
+
+---------------------------------------------------------------------------------------------------
+-- Function bodies and constraints whose names were resolved when they were created, in a schema the
+-- database owner may have filled: made again with every name qualified. define_id_type creates its
+-- domains where the caller's own objects go.
+---------------------------------------------------------------------------------------------------
+
+-- The domain goes where the caller's own objects go: in the schema type_name names, or in the
+-- caller's current schema (the first existing schema of the caller's search_path), owned by the
+-- caller, so that pg_dump dumps it with the tables that use it. So this function does not pin
+-- search_path (that would make current_schema() pg_catalog): every name in its body is qualified.
+CREATE OR REPLACE FUNCTION idgen.define_id_type(prefix text, type_name text) RETURNS regtype
+LANGUAGE plpgsql VOLATILE STRICT AS $$
+DECLARE
+  parts pg_catalog.text[] := pg_catalog.parse_ident(type_name);
+  target pg_catalog.text;
+BEGIN
+  PERFORM idgen.typeid_from_uuid(prefix, '00000000-0000-0000-0000-000000000000'::pg_catalog.uuid);  -- checks the prefix rule
+  IF pg_catalog.cardinality(parts) OPERATOR(pg_catalog.>) 2 THEN
+    RAISE EXCEPTION 'type name "%" has too many dots', type_name
+      USING ERRCODE = 'invalid_parameter_value', HINT = 'Name the domain as name or schema.name.';
+  END IF;
+  IF pg_catalog.cardinality(parts) OPERATOR(pg_catalog.=) 1 THEN
+    IF pg_catalog.current_schema() IS NULL THEN
+      RAISE EXCEPTION 'no schema has been selected to create in'
+        USING ERRCODE = 'invalid_schema_name',
+              HINT = 'Name the schema with the type (schema.name), or set search_path to a schema that exists.';
+    END IF;
+    parts := pg_catalog.array_prepend(pg_catalog.current_schema()::pg_catalog.text, parts);
+  END IF;
+  IF parts[1] OPERATOR(pg_catalog.=) ANY ('{pg_catalog,idgen,information_schema,pg_toast}'::pg_catalog.text[]) THEN
+    RAISE EXCEPTION 'idgen does not create types in schema "%"', parts[1]
+      USING ERRCODE = 'invalid_schema_name',
+            HINT = 'Create the type in one of your own schemas: pg_dump does not dump system schemas, and schema idgen holds idgen''s objects only.';
+  END IF;
+  target := pg_catalog.quote_ident(parts[1]) OPERATOR(pg_catalog.||) '.' OPERATOR(pg_catalog.||) pg_catalog.quote_ident(parts[2]);
+  -- The domain stores one text per ID: idgen's lowercase base36 form only, so that a unique index
+  -- on the text is unique on the ID; in the C collation, so that its order is the IDs' time order.
+  EXECUTE pg_catalog.format('CREATE DOMAIN %s AS pg_catalog.text COLLATE pg_catalog."C" CHECK (VALUE OPERATOR(pg_catalog.~) %L AND idgen.typeid_is_valid(VALUE, %L)) DEFAULT idgen.typeid(%L)',
+                            target, '^' OPERATOR(pg_catalog.||) prefix OPERATOR(pg_catalog.||) '_[0-9a-z]{25}$', prefix, prefix);
+  EXECUTE pg_catalog.format('COMMENT ON DOMAIN %s IS %L', target,
+                            'typeid with prefix ' OPERATOR(pg_catalog.||) prefix OPERATOR(pg_catalog.||) ' (idgen.define_id_type)');
+  RETURN pg_catalog.to_regtype(target);
+END
+$$;
+COMMENT ON FUNCTION idgen.define_id_type(text, text) IS
+'creates a domain over text for IDs with this prefix, in the named schema or the caller''s current one, owned by the caller: it checks the prefix and the canonical form, and defaults to a new idgen.typeid(prefix)';
+
+-- The prefix registry: which table each prefix names. Dumped by pg_dump with the database; a
+-- trusted install gives the database owner who installed idgen the registry to manage.
+CREATE TABLE idgen.prefix_registry (
+  prefix text PRIMARY KEY CHECK (idgen.typeid_is_valid(prefix OPERATOR(pg_catalog.||) '_0000000000000000000000000', prefix)),
+  tbl regclass NOT NULL
+);
+COMMENT ON TABLE idgen.prefix_registry IS 'typeid prefixes and the tables whose IDs they name (idgen.register_prefix)';
+SELECT pg_catalog.pg_extension_config_dump('idgen.prefix_registry', '');
+GRANT SELECT ON idgen.prefix_registry TO PUBLIC;
+GRANT SELECT, INSERT, UPDATE, DELETE ON idgen.prefix_registry TO @extowner@;
+
+CREATE OR REPLACE FUNCTION idgen.register_prefix(prefix text, tbl regclass) RETURNS void
+LANGUAGE plpgsql VOLATILE STRICT SET search_path = pg_catalog, pg_temp AS $$
+DECLARE
+  current_owner regclass;
+BEGIN
+  PERFORM idgen.typeid_from_uuid(prefix, '00000000-0000-0000-0000-000000000000');  -- checks the prefix rule
+  INSERT INTO idgen.prefix_registry AS r VALUES (register_prefix.prefix, register_prefix.tbl)
+  ON CONFLICT ON CONSTRAINT prefix_registry_pkey DO NOTHING;
+  IF NOT FOUND THEN
+    SELECT r.tbl INTO current_owner FROM idgen.prefix_registry AS r WHERE r.prefix = register_prefix.prefix;
+    RAISE EXCEPTION 'prefix "%" is already registered to table %', register_prefix.prefix, current_owner
+      USING ERRCODE = 'unique_violation',
+            HINT = 'A prefix names one kind of entity. Choose another prefix, or delete its row from idgen.prefix_registry first.';
+  END IF;
+END
+$$;
+COMMENT ON FUNCTION idgen.register_prefix(text, regclass) IS
+'registers the table whose IDs carry this prefix; a prefix can be registered once';
+
+CREATE OR REPLACE FUNCTION idgen.typeid_table(value text) RETURNS regclass
+LANGUAGE sql STABLE STRICT PARALLEL SAFE SET search_path = pg_catalog, pg_temp
+RETURN (SELECT r.tbl FROM idgen.prefix_registry AS r
+        WHERE r.prefix OPERATOR(pg_catalog.=) (idgen.typeid_parse(value)).prefix);
+COMMENT ON FUNCTION idgen.typeid_table(text) IS
+'the table registered for the prefix of a typeid, NULL when the prefix is not registered';
+
+
+CREATE OR REPLACE FUNCTION idgen.prefix_registry_forget_dropped() RETURNS event_trigger
+LANGUAGE plpgsql SECURITY DEFINER SET search_path = pg_catalog, pg_temp AS $$
+BEGIN
+  DELETE FROM idgen.prefix_registry AS r
+  USING pg_catalog.pg_event_trigger_dropped_objects() AS o
+  WHERE o.classid OPERATOR(pg_catalog.=) 'pg_catalog.pg_class'::pg_catalog.regclass
+    AND o.objsubid OPERATOR(pg_catalog.=) 0
+    AND r.tbl::pg_catalog.oid OPERATOR(pg_catalog.=) o.objid;
+END
+$$;
+
+CREATE OR REPLACE FUNCTION idgen.ticket_server(value bigint, servers int) RETURNS int
+LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE SET search_path = pg_catalog, pg_temp
+RETURN CASE WHEN value OPERATOR(pg_catalog.>=) 1 AND servers OPERATOR(pg_catalog.>=) 1
+            THEN (((value OPERATOR(pg_catalog.-) 1) OPERATOR(pg_catalog.%) servers) OPERATOR(pg_catalog.+) 1)::pg_catalog.int4 END;
+COMMENT ON FUNCTION idgen.ticket_server(bigint, int) IS
+'the ticket server (1 to servers) a value of ticket_sequence came from; NULL for a value below 1';
+
+CREATE OR REPLACE FUNCTION idgen.range_server(value bigint, range_size bigint) RETURNS bigint
+LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE SET search_path = pg_catalog, pg_temp
+RETURN CASE WHEN value OPERATOR(pg_catalog.>=) 1 AND range_size OPERATOR(pg_catalog.>=) 1
+            THEN (value OPERATOR(pg_catalog.-) 1) OPERATOR(pg_catalog./) range_size END;
+COMMENT ON FUNCTION idgen.range_server(bigint, bigint) IS
+'the range server (from 0) a value of range_sequence came from; NULL for a value below 1';
+
+ALTER TABLE idgen.prefix_registry DROP CONSTRAINT prefix_registry_prefix_check;
+ALTER TABLE idgen.prefix_registry ADD CONSTRAINT prefix_registry_prefix_check
+  CHECK (idgen.typeid_is_valid(prefix OPERATOR(pg_catalog.||) '_0000000000000000000000000', prefix));
+
+---------------------------------------------------------------------------------------------------
+-- Grants work for whoever installed idgen: the owner may grant tokens, and dump and restore the
+-- registry and the copies of the durable mark.
+---------------------------------------------------------------------------------------------------
+
+GRANT EXECUTE ON FUNCTION idgen.signed_token(text) TO @extowner@ WITH GRANT OPTION;
+
+---------------------------------------------------------------------------------------------------
+-- convert_column refuses TraceIds (they wrap every 388 days) and names DecimalIds decimal_id.
+---------------------------------------------------------------------------------------------------
+
+CREATE OR REPLACE FUNCTION idgen.convert_column(tbl regclass, col name, family text, shard int DEFAULT NULL) RETURNS text
+LANGUAGE plpgsql VOLATILE SET search_path = pg_catalog, pg_temp AS $$
+DECLARE
+  att record;
+  generator text;
+  current_max bigint;
+  first_id bigint;
+  floor_id bigint;
+BEGIN
+  IF tbl IS NULL OR col IS NULL OR family IS NULL THEN
+    RAISE EXCEPTION 'table, column and family are required' USING ERRCODE = 'null_value_not_allowed';
+  END IF;
+  SELECT a.atttypid, a.attidentity, a.attgenerated INTO att
+  FROM pg_attribute a WHERE a.attrelid = tbl AND a.attname = col AND a.attnum > 0 AND NOT a.attisdropped;
+  IF NOT FOUND THEN
+    RAISE EXCEPTION 'column "%" of % does not exist', col, tbl USING ERRCODE = 'undefined_column';
+  END IF;
+  IF att.atttypid <> 'bigint'::regtype THEN
+    RAISE EXCEPTION 'column "%" of % is %, not bigint', col, tbl, att.atttypid::regtype
+      USING ERRCODE = 'datatype_mismatch', HINT = 'idgen''s IDs need 64 bits: ALTER TABLE ... ALTER COLUMN ... TYPE bigint first.';
+  END IF;
+  IF att.attgenerated <> '' THEN
+    RAISE EXCEPTION 'column "%" of % is a generated column', col, tbl USING ERRCODE = 'object_not_in_prerequisite_state';
+  END IF;
+  IF (family = 'instagram') <> (shard IS NOT NULL) THEN
+    RAISE EXCEPTION 'family % %', family, CASE WHEN shard IS NULL THEN 'needs a shard' ELSE 'takes no shard' END
+      USING ERRCODE = 'invalid_parameter_value';
+  END IF;
+  IF family = 'trace' THEN
+    RAISE EXCEPTION 'TraceIds cannot key a column'
+      USING ERRCODE = 'invalid_parameter_value',
+            DETAIL = 'Their 25-bit seconds wrap every 388 days: a key of TraceIds would repeat itself 388 days after its first row.',
+            HINT = 'Choose snowflake, sonyflake, js or uid20 for a node-wide key, or instagram with a shard.';
+  END IF;
+  generator := CASE family
+    WHEN 'instagram' THEN format('idgen.instagram_id(%s)', shard)
+    WHEN 'snowflake' THEN 'idgen.snowflake_id()'
+    WHEN 'sonyflake' THEN 'idgen.sonyflake_id()'
+    WHEN 'js' THEN 'idgen.js_id()'
+    WHEN 'uid20' THEN 'idgen.uid20()'
+    WHEN 'decimal_id' THEN 'idgen.decimal_id()'
+  END;
+  IF generator IS NULL THEN
+    RAISE EXCEPTION 'unknown family "%"', family
+      USING ERRCODE = 'invalid_parameter_value',
+            HINT = 'The families with bigint IDs that can key a column: instagram (with a shard), snowflake, sonyflake, js, uid20, decimal_id.';
+  END IF;
+  -- No row can arrive until this transaction ends: the check and the new default hold together.
+  EXECUTE format('LOCK TABLE %s IN EXCLUSIVE MODE', tbl);
+  EXECUTE format('SELECT max(%I) FROM %s', col, tbl) INTO current_max;
+  -- The first new ID: the generator's next, above which it only goes (DecimalIds only per generator:
+  -- their floor is the smallest DecimalId).
+  EXECUTE 'SELECT ' || generator INTO first_id;
+  floor_id := CASE WHEN family = 'decimal_id' THEN 10000000000 ELSE first_id END;
+  IF current_max IS NOT NULL AND current_max >= floor_id THEN
+    RAISE EXCEPTION 'column "%" of % holds values up to %, not below the first new % ID %', col, tbl, current_max, family, floor_id
+      USING ERRCODE = 'object_not_in_prerequisite_state',
+            DETAIL = 'New IDs could repeat existing values.',
+            HINT = 'Choose a family whose IDs start above the existing values, or renumber them first.';
+  END IF;
+  IF att.attidentity <> '' THEN
+    EXECUTE format('ALTER TABLE %s ALTER COLUMN %I DROP IDENTITY', tbl, col);
+  END IF;
+  EXECUTE format('ALTER TABLE %s ALTER COLUMN %I SET DEFAULT %s', tbl, col, generator);
+  RETURN format('%s.%I: values up to %s; the default is now %s, whose IDs start at %s', tbl, col,
+                coalesce(current_max::text, 'none'), generator, first_id);
+END
+$$;
+COMMENT ON FUNCTION idgen.convert_column(regclass, name, text, int) IS
+'turns a bigserial or identity bigint column into one whose default is an idgen generator (instagram with a shard, snowflake, sonyflake, js, uid20, decimal_id), after checking that new IDs start above every existing value; keeps the type, foreign keys and values';
+
+
+---------------------------------------------------------------------------------------------------
+-- Durable marks. The server keeps the high-water mark of its coordinated generators itself (in a
+-- replication origin, WAL-logged: it survives restarts, crashes, DROP EXTENSION and failovers, and
+-- covers every database). Each database keeps a copy that pg_dump, pg_restore and pg_upgrade carry
+-- with its rows: idgen.mark (Unix milliseconds: every ID made in this database lies below it) and
+-- idgen.decimal_id_generator (the launch id and the last generator id of the DecimalIds made here).
+-- idgen writes them with generic WAL; whoever installed idgen may read them (pg_dump) and set them
+-- (pg_restore). A copy ahead of the clock makes this database wait for the clock, never another.
+---------------------------------------------------------------------------------------------------
+
+CREATE SEQUENCE idgen.mark AS bigint MINVALUE 0 START 0 NO CYCLE;
+COMMENT ON SEQUENCE idgen.mark IS
+'durable mark of this database, in Unix milliseconds: every ID of a coordinated family made here lies below it; written by idgen, carried by pg_dump and pg_upgrade';
+SELECT pg_catalog.pg_extension_config_dump('idgen.mark', '');
+GRANT SELECT, UPDATE ON SEQUENCE idgen.mark TO @extowner@;
+
+CREATE SEQUENCE idgen.mark_server AS bigint START 0 MINVALUE -9223372036854775808 NO CYCLE;
+COMMENT ON SEQUENCE idgen.mark_server IS
+'the system identifier of the server whose mark idgen.mark is; another server''s mark (a restored dump, pg_upgrade) is honored until the clock passes it';
+SELECT pg_catalog.pg_extension_config_dump('idgen.mark_server', '');
+GRANT SELECT, UPDATE ON SEQUENCE idgen.mark_server TO @extowner@;
+
+CREATE SEQUENCE idgen.decimal_id_generator AS bigint MINVALUE 0 START 0 NO CYCLE;
+COMMENT ON SEQUENCE idgen.decimal_id_generator IS
+'the DecimalIds made in this database: launch_id * 100000 + the largest generator id; written by idgen, carried by pg_dump and pg_upgrade';
+SELECT pg_catalog.pg_extension_config_dump('idgen.decimal_id_generator', '');
+GRANT SELECT, UPDATE ON SEQUENCE idgen.decimal_id_generator TO @extowner@;
+
+-- After the clock was set ahead and then right again (the 64-bit generators refuse, the last ID
+-- lying far ahead of the clock): a superuser moves the server to a new node id, UID20 server digit
+-- and Instagram shard range, then calls this, and every generator carries on from the clock.
+CREATE FUNCTION idgen.restart_at_clock() RETURNS text
+AS 'MODULE_PATHNAME', 'idgen_restart_at_clock'
+LANGUAGE C VOLATILE STRICT PARALLEL UNSAFE;
+REVOKE EXECUTE ON FUNCTION idgen.restart_at_clock() FROM PUBLIC;
+COMMENT ON FUNCTION idgen.restart_at_clock() IS
+'superuser only: once idgen.node_id, idgen.uid20_server and idgen.instagram_shards name an identity that no server has used, lowers this server''s durable mark and every generator to the clock, after a clock that jumped ahead and back';
+
+---------------------------------------------------------------------------------------------------
+-- idgen 1.1's define_id_type made its domains in pg_catalog, which pg_dump skips (a restore lost
+-- the tables that used them): each moves to the schema of a table that uses it (else public), owned
+-- by that table's owner.
+---------------------------------------------------------------------------------------------------
+
+DO $domains$
+DECLARE
+  d pg_catalog.record;
+  target pg_catalog.oid;
+  new_owner pg_catalog.oid;
+BEGIN
+  FOR d IN
+    SELECT t.oid, t.typname FROM pg_catalog.pg_type t
+    WHERE t.typnamespace OPERATOR(pg_catalog.=) 'pg_catalog'::pg_catalog.regnamespace
+      AND t.typtype OPERATOR(pg_catalog.=) 'd'::pg_catalog.char
+      AND pg_catalog.obj_description(t.oid, 'pg_type') OPERATOR(pg_catalog.~) '^typeid with prefix .* \(idgen\.define_id_type\)$'
+  LOOP
+    SELECT c.relnamespace, c.relowner INTO target, new_owner
+    FROM pg_catalog.pg_attribute a JOIN pg_catalog.pg_class c ON c.oid OPERATOR(pg_catalog.=) a.attrelid
+    WHERE a.atttypid OPERATOR(pg_catalog.=) d.oid AND NOT a.attisdropped
+      AND c.relnamespace OPERATOR(pg_catalog.<>) 'pg_catalog'::pg_catalog.regnamespace
+    ORDER BY c.relnamespace::pg_catalog.regnamespace::pg_catalog.text, c.relname
+    LIMIT 1;
+    IF target IS NULL THEN
+      target := pg_catalog.to_regnamespace('public');
+      new_owner := (SELECT e.extowner FROM pg_catalog.pg_extension e WHERE e.extname OPERATOR(pg_catalog.=) 'idgen'::pg_catalog.name);
+    END IF;
+    IF target IS NULL THEN
+      RAISE WARNING 'domain pg_catalog.% stays in pg_catalog: no table uses it and there is no schema public', d.typname
+        USING HINT = 'Move it yourself: ALTER DOMAIN pg_catalog.' OPERATOR(pg_catalog.||) pg_catalog.quote_ident(d.typname) OPERATOR(pg_catalog.||) ' SET SCHEMA <schema>.';
+      CONTINUE;
+    END IF;
+    EXECUTE pg_catalog.format('ALTER DOMAIN pg_catalog.%I SET SCHEMA %I', d.typname, target::pg_catalog.regnamespace);
+    EXECUTE pg_catalog.format('ALTER DOMAIN %I.%I OWNER TO %I', target::pg_catalog.regnamespace, d.typname,
+                              pg_catalog.pg_get_userbyid(new_owner));
+    RAISE NOTICE 'domain %.% moved out of pg_catalog', target::pg_catalog.regnamespace, d.typname;
+  END LOOP;
+END
+$domains$;
+
+---------------------------------------------------------------------------------------------------
+-- idgen 1.1 kept a mark per family in each database; 1.2 keeps the server's mark in a replication
+-- origin and, per database, one copy in Unix milliseconds. The copy starts at the highest of the
+-- old marks, as another server's (idgen.mark_server = 0): the first IDs after the update lie above
+-- it even if the clock is behind. The DecimalId generator ids of 1.1 were this database's own: its
+-- copy records the last one, so that the server's do not repeat them under the same launch id.
+---------------------------------------------------------------------------------------------------
+
+DO $marks$
+DECLARE
+  epoch pg_catalog.int8;
+  mark_ms pg_catalog.int8 := 0;
+  taken pg_catalog.int8;
+  launch pg_catalog.int8;
+BEGIN
+  PERFORM idgen.uuidv7_min('2026-01-01 00:00:00+00'::pg_catalog.timestamptz);  -- loads the library: its settings
+  mark_ms := pg_catalog.greatest(mark_ms,
+    (SELECT s.last_value FROM idgen.uuidv7_mark s) OPERATOR(pg_catalog./) 4096 OPERATOR(pg_catalog.+) 1,
+    (SELECT s.last_value FROM idgen.ns_mark s) OPERATOR(pg_catalog./) 1000000 OPERATOR(pg_catalog.+) 1);
+  FOR epoch, taken IN
+    SELECT pg_catalog.current_setting('idgen.instagram_epoch_ms')::pg_catalog.int8, s.last_value FROM idgen.instagram_mark s
+    UNION ALL SELECT pg_catalog.current_setting('idgen.snowflake_epoch_ms')::pg_catalog.int8, s.last_value FROM idgen.snowflake_mark s
+    UNION ALL SELECT pg_catalog.current_setting('idgen.uid20_epoch_ms')::pg_catalog.int8, s.last_value FROM idgen.uid20_mark s
+  LOOP
+    mark_ms := pg_catalog.greatest(mark_ms, epoch OPERATOR(pg_catalog.+) taken OPERATOR(pg_catalog.+) 1);
+  END LOOP;
+  FOR epoch, taken IN
+    SELECT pg_catalog.current_setting('idgen.sonyflake_epoch_ms')::pg_catalog.int8, s.last_value FROM idgen.sonyflake_mark s
+    UNION ALL SELECT pg_catalog.current_setting('idgen.js_epoch_ms')::pg_catalog.int8, s.last_value FROM idgen.js_mark s
+  LOOP
+    mark_ms := pg_catalog.greatest(mark_ms, epoch OPERATOR(pg_catalog.+) (taken OPERATOR(pg_catalog.+) 1) OPERATOR(pg_catalog.*) 10);
+  END LOOP;
+  FOR epoch, taken IN
+    SELECT pg_catalog.current_setting('idgen.trace_epoch_ms')::pg_catalog.int8, s.last_value FROM idgen.trace_mark s
+    UNION ALL SELECT pg_catalog.current_setting('idgen.uid20_epoch_ms')::pg_catalog.int8, s.last_value FROM idgen.uid20_sec_mark s
+  LOOP
+    mark_ms := pg_catalog.greatest(mark_ms, epoch OPERATOR(pg_catalog.+) (taken OPERATOR(pg_catalog.+) 1) OPERATOR(pg_catalog.*) 1000);
+  END LOOP;
+  PERFORM pg_catalog.setval('idgen.mark'::pg_catalog.regclass, mark_ms, true);
+  PERFORM pg_catalog.setval('idgen.mark_server'::pg_catalog.regclass, 0, true);
+  taken := (SELECT s.last_value FROM idgen.decimal_generator s);
+  launch := pg_catalog.greatest(pg_catalog.current_setting('idgen.launch_id')::pg_catalog.int8, 0);
+  IF taken OPERATOR(pg_catalog.>) 0 THEN
+    PERFORM pg_catalog.setval('idgen.decimal_id_generator'::pg_catalog.regclass,
+                              launch OPERATOR(pg_catalog.*) 100000 OPERATOR(pg_catalog.+) taken OPERATOR(pg_catalog.-) 1, true);
+  END IF;
+END
+$marks$;
+
+DROP SEQUENCE idgen.uuidv7_mark, idgen.instagram_mark, idgen.snowflake_mark, idgen.sonyflake_mark, idgen.trace_mark,
+  idgen.js_mark, idgen.uid20_mark, idgen.uid20_sec_mark, idgen.ns_mark, idgen.decimal_generator;
+
+COMMENT ON FUNCTION idgen.decimal_id() IS
+'a new DecimalId: counter * 10^10 + generator_id * 10^5 + idgen.launch_id, read c...cggggglllll; each generator''s IDs increase';

@@ -1,0 +1,126 @@
+// The replication origins that hold the server's durable state (origin.hpp), the background
+// worker that creates them, and the flush (and synchronous standby confirmation) of what was
+// written.
+#include "pg/origin.hpp"
+
+#include "pg/compat.hpp"
+
+extern "C" {
+#include "access/xact.h"
+#include "access/xlog.h"
+#include "postmaster/bgworker.h"
+#include "replication/origin.h"
+#include "replication/syncrep.h"
+#include "replication/walsender.h"
+#include "replication/walsender_private.h"
+#include "storage/latch.h"
+#include "storage/lwlock.h"
+#include "utils/inval.h"
+
+PGDLLEXPORT void idgen_origin_worker(Datum);
+}
+
+namespace idgen::pg::origin {
+
+namespace {
+
+// Starts the worker that creates the missing origins, and waits for it (a cancel interrupts the
+// wait; the worker finishes on its own).
+void CreateOrigins() {
+  BackgroundWorker worker;
+  memset(&worker, 0, sizeof worker);
+  strlcpy(worker.bgw_name, "idgen origins", sizeof worker.bgw_name);
+  strlcpy(worker.bgw_type, "idgen origins", sizeof worker.bgw_type);
+  worker.bgw_flags = BGWORKER_SHMEM_ACCESS | BGWORKER_BACKEND_DATABASE_CONNECTION;
+  worker.bgw_start_time = BgWorkerStart_RecoveryFinished;
+  worker.bgw_restart_time = BGW_NEVER_RESTART;
+  strlcpy(worker.bgw_library_name, "idgen", sizeof worker.bgw_library_name);
+  strlcpy(worker.bgw_function_name, "idgen_origin_worker", sizeof worker.bgw_function_name);
+  worker.bgw_notify_pid = MyProcPid;
+  worker.bgw_main_arg = ObjectIdGetDatum(MyDatabaseId);
+  BackgroundWorkerHandle* handle = nullptr;
+  if (!RegisterDynamicBackgroundWorker(&worker, &handle)) {
+    ereport(ERROR, errcode(ERRCODE_CONFIGURATION_LIMIT_EXCEEDED),
+            errmsg("could not start the background worker that creates idgen's replication origins"),
+            errdetail("idgen keeps its durable mark in the replication origins idgen_mark and idgen_decimal_id, made "
+                      "once per server by a background worker."),
+            errhint("Raise max_worker_processes, or retry when a worker slot is free."));
+  }
+  if (WaitForBackgroundWorkerShutdown(handle) == BGWH_POSTMASTER_DIED) {
+    ereport(FATAL, errcode(ERRCODE_ADMIN_SHUTDOWN), errmsg("postmaster exited while idgen created its origins"));
+  }
+  AcceptInvalidationMessages();  // the worker's commit: the origins are in the catalog now
+}
+
+}  // namespace
+
+RepOriginId Id(Which which) {
+  RepOriginId id = replorigin_by_name(kNames[which], true);
+  if (id == InvalidRepOriginId) {
+    CreateOrigins();
+    id = replorigin_by_name(kNames[which], true);
+    if (id == InvalidRepOriginId) {
+      ereport(ERROR, errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
+              errmsg("replication origin \"%s\" does not exist", kNames[which]),
+              errdetail("idgen's background worker could not create it; the server log says why."),
+              errhint("A superuser can create it: SELECT pg_replication_origin_create('%s');", kNames[which]));
+    }
+  }
+  return id;
+}
+
+namespace {
+
+// Whether WAL must reach synchronous standbys before it counts: synchronous_standby_names names
+// some, as the checkpointer has published it (or, before it has, as this backend reads it).
+bool SyncStandbysConfigured() {
+  if (max_wal_senders == 0) return false;
+  const uint8 status = static_cast<volatile WalSndCtlData*>(WalSndCtl)->sync_standbys_status;
+  if ((status & SYNC_STANDBY_INIT) != 0) return (status & SYNC_STANDBY_DEFINED) != 0;
+  return SyncRepStandbyNames != nullptr && SyncRepStandbyNames[0] != '\0';
+}
+
+bool ConfirmedBySyncStandbys(XLogRecPtr lsn) {
+  LWLockAcquire(SyncRepLock, LW_SHARED);
+  const bool confirmed = lsn <= WalSndCtl->lsn[SYNC_REP_WAIT_FLUSH];
+  LWLockRelease(SyncRepLock);
+  return confirmed;
+}
+
+}  // namespace
+
+uint64_t Read(RepOriginId id) { return replorigin_get_progress(id, false); }
+
+XLogRecPtr Advance(RepOriginId id, uint64_t value, bool backward) {
+  replorigin_advance(id, value, InvalidXLogRecPtr, backward, true);
+  return XactLastRecEnd;  // the end of the record just inserted
+}
+
+void FlushAndConfirm(XLogRecPtr lsn) {
+  XLogFlush(lsn);
+  // Waits on the latch, a millisecond at a time, holding nothing: the walsenders publish how far
+  // the synchronous standbys have flushed.
+  while (SyncStandbysConfigured() && !ConfirmedBySyncStandbys(lsn)) {
+    if (QueryCancelPending || ProcDiePending) {
+      CHECK_FOR_INTERRUPTS();  // a terminate ends the backend here; a cancel or a timeout raises its error
+    }
+    (void)WaitLatch(MyLatch, WL_LATCH_SET | WL_TIMEOUT | WL_EXIT_ON_PM_DEATH, 1, compat::SyncStandbyWaitEvent());
+    ResetLatch(MyLatch);
+    CHECK_FOR_INTERRUPTS();
+  }
+}
+
+}  // namespace idgen::pg::origin
+
+// The background worker: creates the origins that do not exist, in a transaction of its own, in
+// the database of the backend that started it (as the bootstrap superuser).
+void idgen_origin_worker(Datum database) {
+  using namespace idgen::pg::origin;
+  BackgroundWorkerUnblockSignals();
+  BackgroundWorkerInitializeConnectionByOid(DatumGetObjectId(database), InvalidOid, 0);
+  StartTransactionCommand();
+  for (const char* name : kNames) {
+    if (replorigin_by_name(name, true) == InvalidRepOriginId) (void)replorigin_create(name);
+  }
+  CommitTransactionCommand();
+}
