@@ -13,15 +13,15 @@ SELECT idgen.decimal_id();
 \echo :LAST_ERROR_SQLSTATE
 
 SET idgen.launch_id = 65;
--- One generator per database and start of the server: its counter goes up by one per ID, its id
--- comes from idgen.decimal_generator.
+-- One generator per server and start of the server, shared by every database: its counter goes up
+-- by one per ID; its id is the server's (durable, in replication origin idgen_decimal_id).
 CREATE TEMP TABLE gen AS SELECT n, idgen.decimal_id() AS id FROM generate_series(1, 10000) AS n;
 SELECT count(DISTINCT id) AS distinct_ids, count(DISTINCT (idgen.decimal_parse(id)).generator_id) AS generators,
        min((idgen.decimal_parse(id)).launch_id) AS launch,
        max((idgen.decimal_parse(id)).counter) - min((idgen.decimal_parse(id)).counter) AS counter_span
 FROM gen;
 SELECT count(*) AS out_of_order FROM (SELECT id, lag(id) OVER (ORDER BY n) AS prev FROM gen) s WHERE id <= prev;
-SELECT (SELECT last_value FROM idgen.decimal_generator) = (SELECT (idgen.decimal_parse(id)).generator_id + 1 FROM gen LIMIT 1) AS generator_id_taken;
+SELECT (SELECT last_value FROM idgen.decimal_id_generator) = (SELECT p.launch_id * 100000 + p.generator_id FROM gen, idgen.decimal_parse(id) p LIMIT 1) AS generator_id_recorded;
 SELECT id::text ~ '^[0-9]{11,19}$' AS legible FROM gen LIMIT 1;
 
 -- Launch ids: 0 only for tests, 1 to 99999; the setting is the superuser's.

@@ -106,6 +106,7 @@ DROP ROLE idgen_stranger;
 -- idgen is trusted: a database owner installs it without being a superuser. The objects and the
 -- schema then belong to the bootstrap superuser, so the owner cannot plant anything in them.
 CREATE ROLE idgen_db_owner;
+CREATE ROLE idgen_app;
 GRANT CREATE ON DATABASE idgen_regression TO idgen_db_owner;
 CREATE SCHEMA app AUTHORIZATION idgen_db_owner;
 SET ROLE idgen_db_owner;
@@ -119,8 +120,23 @@ CREATE FUNCTION idgen.instagram_id(shard int) RETURNS bigint LANGUAGE sql AS 'SE
 CREATE TABLE app.owned (id bigint);
 SELECT idgen.register_prefix('own', 'app.owned');
 SELECT idgen.typeid_table(idgen.typeid('own'));
+-- The owner who installed may call signed_token (it needs the server's secret) and grant it, as
+-- the README shows (issue 19.2: 42501 on 1.1).
 SELECT idgen.signed_token('x');
 \echo :LAST_ERROR_SQLSTATE
+GRANT EXECUTE ON FUNCTION idgen.signed_token(text) TO idgen_app;
+SELECT has_function_privilege('idgen_app', 'idgen.signed_token(text)', 'EXECUTE') AS granted;
+REVOKE EXECUTE ON FUNCTION idgen.signed_token(text) FROM idgen_app;
+-- define_id_type makes the domain where the caller says (or in the first schema of her path),
+-- owned by her, never in pg_catalog where pg_dump would not see it (issue 19.3).
+SELECT idgen.define_id_type('own', 'app.own_id');
+SET search_path = app;
+SELECT idgen.define_id_type('oth', 'oth_id');
+RESET search_path;
+SELECT t.typname, t.typnamespace::regnamespace, t.typowner::regrole FROM pg_type t WHERE t.typname IN ('own_id', 'oth_id') ORDER BY 1;
+SELECT idgen.define_id_type('bad', 'pg_catalog.bad_id');
+\echo :LAST_ERROR_SQLSTATE
+DROP DOMAIN app.own_id, app.oth_id;
 DROP TABLE app.owned;
 SELECT count(*) AS registry_rows_after_the_drop FROM idgen.prefix_registry;
 DROP EXTENSION idgen;
@@ -129,3 +145,4 @@ REVOKE CREATE ON DATABASE idgen_regression FROM idgen_db_owner;
 DROP SCHEMA app;
 DROP SCHEMA idgen;  -- first: from PostgreSQL 17, its initial privileges name the role
 DROP ROLE idgen_db_owner;
+DROP ROLE idgen_app;

@@ -283,7 +283,7 @@ BEGIN
   EXECUTE 'SELECT ' || generator INTO first_id;
   floor_id := CASE WHEN family = 'decimal_id' THEN 10000000000 ELSE first_id END;
   IF current_max IS NOT NULL AND current_max >= floor_id THEN
-    RAISE EXCEPTION 'column "%" of % holds values up to %, not below the first new % ID %', col, tbl, current_max, family, floor_id
+    RAISE EXCEPTION 'column "%" of % holds values up to %, not below the first new ID of % (%)', col, tbl, current_max, family, floor_id
       USING ERRCODE = 'object_not_in_prerequisite_state',
             DETAIL = 'New IDs could repeat existing values.',
             HINT = 'Choose a family whose IDs start above the existing values, or renumber them first.';

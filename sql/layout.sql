@@ -102,7 +102,7 @@ EXCEPTION WHEN object_not_in_prerequisite_state THEN
   BEGIN
     GET STACKED DIAGNOSTICS message = MESSAGE_TEXT, hint = PG_EXCEPTION_HINT;
     RAISE NOTICE 'names the epoch: %, says how to recover: %',
-      message ~ '^the last Snowflake ID issued lies \d+ s ahead of the clock under idgen\.snowflake_epoch_ms = 1288834984657$',
+      message ~ '^the last Snowflake ID issued lies \d+ s( \d+ ms)? ahead of the clock under idgen\.snowflake_epoch_ms = 1288834984657$',
       hint LIKE 'Set idgen.snowflake_epoch_ms back to 1288834974657 and reload%';
   END;
 END

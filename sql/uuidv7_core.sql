@@ -18,9 +18,9 @@ FROM (SELECT uuidv7() AS u FROM generate_series(1, 10000)) s;
 SELECT uuid_extract_timestamp(idgen.uuidv7(interval '-1 day')) BETWEEN now() - interval '1 day 1 second' AND now() - interval '23 hours' AS idgen_shift,
        date_trunc('day', idgen.uuidv7_time(uuidv7(interval '-1 day'))) = date_trunc('day', now() - interval '1 day') AS core_shift;
 -- Side by side: core's bare uuidv7() is not idgen's, and idgen defines no bare one.
-SELECT p.oid::regprocedure, p.pronamespace::regnamespace FROM pg_proc p WHERE p.proname = 'uuidv7' ORDER BY 2, 1;
+SELECT p.oid::regprocedure, p.pronamespace::regnamespace FROM pg_proc p WHERE p.proname = 'uuidv7' ORDER BY 2, 1::text;
 \else
 \echo this PostgreSQL has no uuidv7() of its own
-SELECT p.oid::regprocedure, p.pronamespace::regnamespace FROM pg_proc p WHERE p.proname = 'uuidv7' ORDER BY 2, 1;
+SELECT p.oid::regprocedure, p.pronamespace::regnamespace FROM pg_proc p WHERE p.proname = 'uuidv7' ORDER BY 2, 1::text;
 \endif
 DROP EXTENSION idgen;
