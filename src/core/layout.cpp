@@ -57,8 +57,8 @@ std::string Duration(uint64_t ticks, const Layout& layout) {
                   FormatDuration(settings.max_regression_ms) +
                   ") is the largest step back that idgen rides out by waiting; if " + setting +
                   " was changed since IDs were issued, set it back. If the clock had been set ahead and is right "
-                  "again, the README's section on clocks that jump says how a superuser moves this server to a new "
-                  "node id.");
+                  "again: a superuser gives this server a new idgen.node_id (and idgen.instagram_shards), then runs "
+                  "SELECT idgen.restart_at_clock().");
 }
 
 // Milliseconds to ticks without a hardware division for the 1 ms layouts (Instagram, Snowflake):

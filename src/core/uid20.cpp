@@ -121,8 +121,8 @@ Generated<Value> Next(const Variant& v, const EpochSettings& settings, StateWord
                     " behind the last " + v.title + " ID issued",
                 "IDs made from this clock could repeat IDs already issued, so none are made.",
                 "Check the system clock and its time synchronisation: IDs resume by themselves once the clock "
-                "passes the last ID. If the clock had been set ahead and is right again, see the README's section "
-                "on clocks that jump.");
+                "passes the last ID. If the clock had been set ahead and is right again: a superuser gives this "
+                "server a new idgen.uid20_server, then runs SELECT idgen.restart_at_clock().");
   }
   const uint64_t tick = next.word >> v.seq_bits;
   if (tick > MaxTick(v)) ThrowTimeOutOfRange(v, settings.epoch_ms);

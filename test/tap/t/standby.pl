@@ -49,16 +49,19 @@ $primary->safe_psql('postgres', 'CREATE EXTENSION idgen');
 $primary->backup('base');
 my $standby = PostgreSQL::Test::Cluster->new('standby');
 $standby->init_from_backup($primary, 'base', has_streaming => 1);
+# Promoted, it starts idgen.failover_margin (10 s) beyond the last lease it received: the 64-bit
+# families wait that out (within max_clock_regression) or refuse (beyond it) until the clock is there.
+$standby->append_conf('postgresql.conf', "idgen.max_clock_regression = '60s'");
 $standby->start;
 
 my @before = max_ids($primary, 20000, 0);
 $primary->wait_for_catchup($standby, 'replay');
+is($standby->safe_psql('postgres', "SELECT last_value FROM idgen.mark"),
+	$primary->safe_psql('postgres', "SELECT last_value FROM idgen.mark"),
+	"the database's copy of the durable mark replays on the standby");
 for my $g (@generators)
 {
 	my $family = $g->[0];
-	is($standby->safe_psql('postgres', "SELECT last_value FROM idgen.${family}_mark"),
-		$primary->safe_psql('postgres', "SELECT last_value FROM idgen.${family}_mark"),
-		"the $family mark replays on the standby");
 	my ($state, $message, $hint) = sqlstate_of($standby, "SELECT $g->[1]");
 	is($state, '55000', "hot standby: $family refuses");
 	like($message, qr/^cannot generate \w+ IDs during recovery/, "hot standby: $message");
@@ -70,8 +73,12 @@ for my $call ('idgen.js_id()', 'idgen.uid20()', 'idgen.uid20_sec()', 'idgen.deci
 }
 is($standby->safe_psql('postgres',
 		"SELECT idgen.uuidv7() IS NOT NULL AND idgen.typeid('post') LIKE 'post_%' AND idgen.objectid() IS NOT NULL"
-		  . " AND length(idgen.ns_id()) = 19"),
-	't', 'hot standby: UUIDv7, typeid, ObjectId and ns_id work');
+		  . " AND length(idgen.ns_id(48)) = 22"),
+	't', 'hot standby: UUIDv7, typeid, ObjectId and ns_id with 48 random bits work');
+# ns_id on a standby is unique by its random bits alone (issue 20.7: primary and standby made 33,727
+# duplicates at 0 bits, 118 at 8): fewer than 48 are refused there.
+my ($ns_state, $ns_message) = sqlstate_of($standby, 'SELECT idgen.ns_id(8)');
+is($ns_state, '55000', "hot standby: ns_id with 8 random bits refuses ($ns_message)");
 
 $primary->stop('immediate');
 $standby->promote;
@@ -103,6 +110,99 @@ $sync_standby->promote;
 $sync_standby->poll_query_until('postgres', 'SELECT NOT pg_is_in_recovery()');
 @after = min_ids($sync_standby, 200);
 above('synchronous standby promoted, its clock 30 s behind', \@returned, \@after);
+
+# ---- a synchronous standby that is down (issue 20.1) ----------------------------------------------
+# Every session that waits for its mark's confirmation answers statement_timeout, a cancel and a
+# terminate within a second, and returns no ID; a session of another family, or another database,
+# is not blocked behind a lock (1.1 held an LWLock across the wait: nothing could be cancelled).
+use Time::HiRes qw(time);
+use IPC::Run;
+my $lonely = idgen_node('lonely', allows_streaming => 1);
+$lonely->start;
+$lonely->safe_psql('postgres', 'CREATE EXTENSION idgen; CREATE DATABASE second');
+$lonely->safe_psql('second', 'CREATE EXTENSION idgen');
+$lonely->append_conf('postgresql.conf', "synchronous_standby_names = 'nobody'\nsynchronous_commit = on");
+$lonely->reload;
+# The lease the server had before is used up after a second; every later one waits for 'nobody'.
+sleep 2;
+
+my $t0 = time;
+my ($ret, $out, $err) = $lonely->psql('postgres', "SET statement_timeout = '1s'; SELECT idgen.snowflake_id()");
+my $took = time - $t0;
+like($err, qr/canceling statement due to statement timeout/, 'a standby that is down: statement_timeout answers');
+cmp_ok($took, '<', 2.5, sprintf('within a second of the timeout (%.2f s)', $took));
+is($out, '', 'and no ID was returned');
+
+# A session waiting, cancelled and then terminated by another; meanwhile a second session of
+# another family in another database waits too (for the same reason), not on a lock.
+sub waiting_session
+{
+	my ($db, $sql, $name) = @_;
+	my ($stdout, $stderr) = ('', '');
+	my $h = IPC::Run::start([ 'psql', '-XAtq', '-d', $lonely->connstr($db), '-c', "SET application_name = '$name'", '-c', $sql ],
+		'<', \undef, '>', \$stdout, '2>', \$stderr);
+	$lonely->poll_query_until('postgres', "SELECT count(*) = 1 FROM pg_stat_activity WHERE application_name = '$name' AND wait_event IS NOT NULL AND state = 'active'")
+	  or die "session $name did not start waiting";
+	return ($h, \$stdout, \$stderr);
+}
+for my $how ([ cancel => 'pg_cancel_backend', qr/canceling statement due to user request/ ],
+	[ terminate => 'pg_terminate_backend', qr/terminating connection due to administrator command|server closed the connection/ ])
+{
+	my ($name, $function, $expected) = @$how;
+	my ($h, $stdout, $stderr) = waiting_session('postgres', 'SELECT idgen.instagram_id(3)', "waiter_$name");
+	my ($h2, $stdout2, $stderr2) = waiting_session('second', 'SELECT idgen.uid20()', "other_$name");
+	my $event = $lonely->safe_psql('postgres', "SELECT wait_event_type || '/' || wait_event FROM pg_stat_activity WHERE application_name = 'other_$name'");
+	unlike($event, qr/^LWLock/, "a second session, another family and database, waits for the standby, not on a lock ($event)");
+	my $start = time;
+	$lonely->safe_psql('postgres', "SELECT $function(pid) FROM pg_stat_activity WHERE application_name IN ('waiter_$name', 'other_$name')");
+	$h->finish;
+	$h2->finish;
+	my $elapsed = time - $start;
+	like($$stderr, $expected, "$name answers a session waiting for the standby");
+	like($$stderr2, $expected, "$name answers the second one too");
+	cmp_ok($elapsed, '<', 1.0, sprintf("$name: both within a second (%.2f s)", $elapsed));
+	is($$stdout . $$stdout2, '', "$name: no ID was returned");
+}
+$lonely->stop('immediate');
+
+# ---- asynchronous failover after a lag, the promoted server's clock behind (issue 20.2) --------------
+# The standby stops receiving (down for 8 s) while the primary carries on; then the primary dies and
+# the standby, its clock 9 s behind, is promoted: it starts beyond the last lease it received plus
+# idgen.failover_margin (10 s by default), so none of the IDs the primary returned during the lag
+# repeats. (1.1: 43 k to 55 k repeats per 64-bit family.)
+my $a_primary = idgen_node('a_primary', allows_streaming => 1);
+$a_primary->start;
+$a_primary->safe_psql('postgres', 'CREATE EXTENSION idgen; CREATE TABLE t (i bigint, s bigint, y bigint, j bigint)');
+$a_primary->backup('base');
+my $a_standby = PostgreSQL::Test::Cluster->new('a_standby');
+$a_standby->init_from_backup($a_primary, 'base', has_streaming => 1);
+$a_standby->append_conf('postgresql.conf', "shared_preload_libraries = 'idgen'\nidgen.max_clock_regression = '60s'");
+$a_standby->start;
+my $fill = 'INSERT INTO t SELECT idgen.instagram_id(3), idgen.snowflake_id(), idgen.sonyflake_id(), idgen.js_id() FROM generate_series(1, 2000)';
+$a_primary->safe_psql('postgres', $fill);
+$a_primary->wait_for_catchup($a_standby, 'replay');
+$a_standby->stop;
+my $lag_end = time + 8;
+my $lag_rows = 0;
+while (time < $lag_end)
+{
+	$a_primary->safe_psql('postgres', $fill);
+	$lag_rows += 2000;
+}
+my @old = split /\|/, $a_primary->safe_psql('postgres', 'SELECT max(i), max(s), max(y), max(j) FROM t');
+$a_primary->stop('immediate');
+with_clock_offset(-9, sub { $a_standby->start });
+$a_standby->promote;
+$a_standby->poll_query_until('postgres', 'SELECT NOT pg_is_in_recovery()');
+my @new = split /\|/, $a_standby->safe_psql('postgres',
+	'SELECT min(idgen.instagram_id(3)), min(idgen.snowflake_id()), min(idgen.sonyflake_id()), min(idgen.js_id()) FROM generate_series(1, 20000)');
+my @names = qw(instagram snowflake sonyflake js);
+for my $i (0 .. 3)
+{
+	cmp_ok($new[$i] - $old[$i], '>', 0,
+		"promoted after 8 s of lag ($lag_rows IDs it never received), clock 9 s behind: $names[$i] above the old primary's IDs (gap " . ($new[$i] - $old[$i]) . ')');
+}
+$a_standby->stop;
 
 $standby->stop;
 $sync_standby->stop;
