@@ -1,5 +1,6 @@
 -- idgen 1.0 -> 1.2: what 1.1 added, then what 1.2 changed (the second half is idgen--1.1--1.2.sql
--- after its guard, word for word: test/multi/upgrade.sh checks it). A trusted 1.0 install left its
+-- after its guard, word for word, less the repairs of what only 1.1 made: test/multi/upgrade.sh
+-- checks it). A trusted 1.0 install left its
 -- schema to the database owner who installed it: the first statement refuses anything but idgen's
 -- own objects in it, and every name below is qualified (see idgen--1.2.sql).
 \echo Use "ALTER EXTENSION idgen UPDATE" to load this file. \quit
@@ -492,15 +493,8 @@ $$;
 COMMENT ON FUNCTION idgen.define_id_type(text, text) IS
 'creates a domain over text for IDs with this prefix, in the named schema or the caller''s current one, owned by the caller: it checks the prefix and the canonical form, and defaults to a new idgen.typeid(prefix)';
 
--- The prefix registry: which table each prefix names. Dumped by pg_dump with the database; a
--- trusted install gives the database owner who installed idgen the registry to manage.
-CREATE TABLE idgen.prefix_registry (
-  prefix text PRIMARY KEY CHECK (idgen.typeid_is_valid(prefix OPERATOR(pg_catalog.||) '_0000000000000000000000000', prefix)),
-  tbl regclass NOT NULL
-);
-COMMENT ON TABLE idgen.prefix_registry IS 'typeid prefixes and the tables whose IDs they name (idgen.register_prefix)';
-SELECT pg_catalog.pg_extension_config_dump('idgen.prefix_registry', '');
-GRANT SELECT ON idgen.prefix_registry TO PUBLIC;
+-- The prefix registry: a trusted install gives the database owner who installed idgen the
+-- registry to manage.
 GRANT SELECT, INSERT, UPDATE, DELETE ON idgen.prefix_registry TO @extowner@;
 
 CREATE OR REPLACE FUNCTION idgen.register_prefix(prefix text, tbl regclass) RETURNS void

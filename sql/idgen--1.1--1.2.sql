@@ -150,15 +150,8 @@ $$;
 COMMENT ON FUNCTION idgen.define_id_type(text, text) IS
 'creates a domain over text for IDs with this prefix, in the named schema or the caller''s current one, owned by the caller: it checks the prefix and the canonical form, and defaults to a new idgen.typeid(prefix)';
 
--- The prefix registry: which table each prefix names. Dumped by pg_dump with the database; a
--- trusted install gives the database owner who installed idgen the registry to manage.
-CREATE TABLE idgen.prefix_registry (
-  prefix text PRIMARY KEY CHECK (idgen.typeid_is_valid(prefix OPERATOR(pg_catalog.||) '_0000000000000000000000000', prefix)),
-  tbl regclass NOT NULL
-);
-COMMENT ON TABLE idgen.prefix_registry IS 'typeid prefixes and the tables whose IDs they name (idgen.register_prefix)';
-SELECT pg_catalog.pg_extension_config_dump('idgen.prefix_registry', '');
-GRANT SELECT ON idgen.prefix_registry TO PUBLIC;
+-- The prefix registry: a trusted install gives the database owner who installed idgen the
+-- registry to manage.
 GRANT SELECT, INSERT, UPDATE, DELETE ON idgen.prefix_registry TO @extowner@;
 
 CREATE OR REPLACE FUNCTION idgen.register_prefix(prefix text, tbl regclass) RETURNS void
@@ -395,7 +388,8 @@ DECLARE
   launch pg_catalog.int8;
 BEGIN
   PERFORM idgen.uuidv7_min('2026-01-01 00:00:00+00'::pg_catalog.timestamptz);  -- loads the library: its settings
-  mark_ms := pg_catalog.greatest(mark_ms,
+  -- Every OPERATOR(pg_catalog.x) has the same precedence, left to right: parentheses give the order.
+  mark_ms := GREATEST(mark_ms,
     (SELECT s.last_value FROM idgen.uuidv7_mark s) OPERATOR(pg_catalog./) 4096 OPERATOR(pg_catalog.+) 1,
     (SELECT s.last_value FROM idgen.ns_mark s) OPERATOR(pg_catalog./) 1000000 OPERATOR(pg_catalog.+) 1);
   FOR epoch, taken IN
@@ -403,24 +397,24 @@ BEGIN
     UNION ALL SELECT pg_catalog.current_setting('idgen.snowflake_epoch_ms')::pg_catalog.int8, s.last_value FROM idgen.snowflake_mark s
     UNION ALL SELECT pg_catalog.current_setting('idgen.uid20_epoch_ms')::pg_catalog.int8, s.last_value FROM idgen.uid20_mark s
   LOOP
-    mark_ms := pg_catalog.greatest(mark_ms, epoch OPERATOR(pg_catalog.+) taken OPERATOR(pg_catalog.+) 1);
+    mark_ms := GREATEST(mark_ms, epoch OPERATOR(pg_catalog.+) taken OPERATOR(pg_catalog.+) 1);
   END LOOP;
   FOR epoch, taken IN
     SELECT pg_catalog.current_setting('idgen.sonyflake_epoch_ms')::pg_catalog.int8, s.last_value FROM idgen.sonyflake_mark s
     UNION ALL SELECT pg_catalog.current_setting('idgen.js_epoch_ms')::pg_catalog.int8, s.last_value FROM idgen.js_mark s
   LOOP
-    mark_ms := pg_catalog.greatest(mark_ms, epoch OPERATOR(pg_catalog.+) (taken OPERATOR(pg_catalog.+) 1) OPERATOR(pg_catalog.*) 10);
+    mark_ms := GREATEST(mark_ms, epoch OPERATOR(pg_catalog.+) ((taken OPERATOR(pg_catalog.+) 1) OPERATOR(pg_catalog.*) 10));
   END LOOP;
   FOR epoch, taken IN
     SELECT pg_catalog.current_setting('idgen.trace_epoch_ms')::pg_catalog.int8, s.last_value FROM idgen.trace_mark s
     UNION ALL SELECT pg_catalog.current_setting('idgen.uid20_epoch_ms')::pg_catalog.int8, s.last_value FROM idgen.uid20_sec_mark s
   LOOP
-    mark_ms := pg_catalog.greatest(mark_ms, epoch OPERATOR(pg_catalog.+) (taken OPERATOR(pg_catalog.+) 1) OPERATOR(pg_catalog.*) 1000);
+    mark_ms := GREATEST(mark_ms, epoch OPERATOR(pg_catalog.+) ((taken OPERATOR(pg_catalog.+) 1) OPERATOR(pg_catalog.*) 1000));
   END LOOP;
   PERFORM pg_catalog.setval('idgen.mark'::pg_catalog.regclass, mark_ms, true);
   PERFORM pg_catalog.setval('idgen.mark_server'::pg_catalog.regclass, 0, true);
   taken := (SELECT s.last_value FROM idgen.decimal_generator s);
-  launch := pg_catalog.greatest(pg_catalog.current_setting('idgen.launch_id')::pg_catalog.int8, 0);
+  launch := GREATEST(pg_catalog.current_setting('idgen.launch_id')::pg_catalog.int8, 0);
   IF taken OPERATOR(pg_catalog.>) 0 THEN
     PERFORM pg_catalog.setval('idgen.decimal_id_generator'::pg_catalog.regclass,
                               launch OPERATOR(pg_catalog.*) 100000 OPERATOR(pg_catalog.+) taken OPERATOR(pg_catalog.-) 1, true);
@@ -428,6 +422,17 @@ BEGIN
 END
 $marks$;
 
+-- Out of the extension first: that also takes them out of its configuration tables (pg_dump).
+ALTER EXTENSION idgen DROP SEQUENCE idgen.uuidv7_mark;
+ALTER EXTENSION idgen DROP SEQUENCE idgen.instagram_mark;
+ALTER EXTENSION idgen DROP SEQUENCE idgen.snowflake_mark;
+ALTER EXTENSION idgen DROP SEQUENCE idgen.sonyflake_mark;
+ALTER EXTENSION idgen DROP SEQUENCE idgen.trace_mark;
+ALTER EXTENSION idgen DROP SEQUENCE idgen.js_mark;
+ALTER EXTENSION idgen DROP SEQUENCE idgen.uid20_mark;
+ALTER EXTENSION idgen DROP SEQUENCE idgen.uid20_sec_mark;
+ALTER EXTENSION idgen DROP SEQUENCE idgen.ns_mark;
+ALTER EXTENSION idgen DROP SEQUENCE idgen.decimal_generator;
 DROP SEQUENCE idgen.uuidv7_mark, idgen.instagram_mark, idgen.snowflake_mark, idgen.sonyflake_mark, idgen.trace_mark,
   idgen.js_mark, idgen.uid20_mark, idgen.uid20_sec_mark, idgen.ns_mark, idgen.decimal_generator;
 
