@@ -2,6 +2,8 @@
 // writes numbers most significant byte first (UUIDs, ObjectIds, radix codecs).
 #pragma once
 
+#include "core/cpp_only.hpp"
+
 #include <cstddef>
 #include <cstdint>
 #include <span>

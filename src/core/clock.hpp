@@ -1,6 +1,8 @@
 // The wall clock, behind an interface so that unit tests freeze it or move it backwards.
 #pragma once
 
+#include "core/cpp_only.hpp"
+
 #include <chrono>
 #include <cstdint>
 #include <string>

@@ -3,6 +3,8 @@
 // letters; base62 is 0-9A-Za-z), so fixed-width text sorts like the numbers under the C collation.
 #pragma once
 
+#include "core/cpp_only.hpp"
+
 #include <cstddef>
 #include <cstdint>
 #include <span>

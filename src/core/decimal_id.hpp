@@ -10,6 +10,8 @@
 // out, and every start of the server, takes a new generator id.
 #pragma once
 
+#include "core/cpp_only.hpp"
+
 #include <atomic>
 #include <cstdint>
 

@@ -1,6 +1,8 @@
 // The errors the cores throw. src/pg/guard.cpp maps each kind to one SQLSTATE; nothing else does.
 #pragma once
 
+#include "core/cpp_only.hpp"
+
 #include <exception>
 #include <string>
 #include <string_view>

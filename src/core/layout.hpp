@@ -9,6 +9,8 @@
 // since an ID never carries a time ahead of both the clock and the last ID issued.
 #pragma once
 
+#include "core/cpp_only.hpp"
+
 #include <cstdint>
 #include <span>
 #include <string>

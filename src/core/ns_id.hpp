@@ -11,6 +11,8 @@
 // kMinRandomBitsAlone of them.
 #pragma once
 
+#include "core/cpp_only.hpp"
+
 #include <cstddef>
 #include <cstdint>
 #include <string_view>

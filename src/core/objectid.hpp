@@ -7,6 +7,8 @@
 // does and whatever instants backfills ask for.
 #pragma once
 
+#include "core/cpp_only.hpp"
+
 #include <array>
 #include <cstdint>
 #include <string_view>

@@ -8,6 +8,8 @@
 // in the domain. The same code on a smaller domain is what the tests check exhaustively.
 #pragma once
 
+#include "core/cpp_only.hpp"
+
 #include <cstddef>
 #include <cstdint>
 #include <string_view>

@@ -3,6 +3,8 @@
 // drawn by another owner (the postmaster, or the parent before a fork) are discarded unread.
 #pragma once
 
+#include "core/cpp_only.hpp"
+
 #include <cstddef>
 #include <cstdint>
 #include <cstring>

@@ -16,6 +16,8 @@
 // which they return to the clock.
 #pragma once
 
+#include "core/cpp_only.hpp"
+
 #include <algorithm>
 #include <atomic>
 #include <cstdint>

@@ -2,6 +2,8 @@
 // PostgreSQL's C code), and the one answer of every parser that does not throw.
 #pragma once
 
+#include "core/cpp_only.hpp"
+
 #include <cstddef>
 #include <string_view>
 

@@ -4,6 +4,8 @@
 // characters.
 #pragma once
 
+#include "core/cpp_only.hpp"
+
 #include <cstddef>
 #include <cstdint>
 #include <string_view>

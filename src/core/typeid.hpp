@@ -9,6 +9,8 @@
 // starting and ending with a letter.
 #pragma once
 
+#include "core/cpp_only.hpp"
+
 #include <cstddef>
 #include <string_view>
 

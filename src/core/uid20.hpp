@@ -14,6 +14,8 @@
 // the bigint form is an error and the numeric form carries on.
 #pragma once
 
+#include "core/cpp_only.hpp"
+
 #include <cstddef>
 #include <cstdint>
 #include <string_view>

@@ -1,6 +1,8 @@
 // A 128-bit UUID as 16 big-endian bytes, the layout of PostgreSQL's pg_uuid_t.
 #pragma once
 
+#include "core/cpp_only.hpp"
+
 #include <array>
 #include <cstdint>
 #include <string>

@@ -10,6 +10,8 @@
 // A clock that steps back by more than that is ridden out: the generator carries on from the word.
 #pragma once
 
+#include "core/cpp_only.hpp"
+
 #include <cstdint>
 
 #include "core/clock.hpp"

@@ -6,6 +6,7 @@
 
 #include <new>
 #include <stdexcept>
+#include <type_traits>
 
 #include "core/error.hpp"
 
@@ -30,6 +31,10 @@ struct ErrorReport {
 // its result; turns any exception into an SQL error after the catch block has ended.
 template <typename Body>
 auto Guarded(Body&& body) -> decltype(body()) {
+  using Result = decltype(body());
+  static_assert(std::is_void_v<Result> || std::is_trivially_destructible_v<Result>,
+                "what Guarded() returns lives on in the C zone, where an ereport's longjmp skips destructors: "
+                "return plain data (a fixed-size buffer, not a std::string)");
   ErrorReport report;
   try {
     return body();

@@ -1,6 +1,12 @@
 // The PostgreSQL headers, as C, and what every fmgr file shares. Only src/pg includes this.
 #pragma once
 
+#include <cstdint>
+#include <string_view>
+
+#include "core/error.hpp"  // the core headers first (core/cpp_only.hpp)
+#include "core/uuid.hpp"
+
 extern "C" {
 #include "postgres.h"
 
@@ -11,12 +17,6 @@ extern "C" {
 #include "utils/timestamp.h"
 #include "utils/uuid.h"
 }
-
-#include <cstdint>
-#include <string_view>
-
-#include "core/error.hpp"
-#include "core/uuid.hpp"
 
 // Declares a SQL-callable function with C linkage: IDGEN_FUNCTION(idgen_uuidv7) { ... }
 #define IDGEN_FUNCTION(name)       \
