@@ -141,6 +141,22 @@ DROP TABLE app.owned;
 SELECT count(*) AS registry_rows_after_the_drop FROM idgen.prefix_registry;
 DROP EXTENSION idgen;
 RESET ROLE;
+-- A database owner's pg_restore makes the schema first (a dump holds CREATE SCHEMA idgen, then
+-- CREATE EXTENSION): a schema idgen of the role that installs is taken, empty, unless it grants
+-- another role CREATE, and goes to the bootstrap superuser as one that the install made.
+DROP SCHEMA idgen;
+SET ROLE idgen_db_owner;
+CREATE SCHEMA idgen;
+GRANT CREATE ON SCHEMA idgen TO idgen_app;
+CREATE EXTENSION idgen;
+\echo :LAST_ERROR_SQLSTATE
+REVOKE CREATE ON SCHEMA idgen FROM idgen_app;
+CREATE EXTENSION idgen;
+SELECT nspowner = 10 AS schema_owned_by_the_bootstrap_superuser FROM pg_namespace WHERE nspname = 'idgen';
+CREATE FUNCTION idgen.instagram_id(shard int) RETURNS bigint LANGUAGE sql AS 'SELECT 42';
+\echo :LAST_ERROR_SQLSTATE
+DROP EXTENSION idgen;
+RESET ROLE;
 REVOKE CREATE ON DATABASE idgen_regression FROM idgen_db_owner;
 DROP SCHEMA app;
 DROP SCHEMA idgen;  -- first: from PostgreSQL 17, its initial privileges name the role

@@ -12,8 +12,10 @@
 -- The schema. It must hold idgen's objects only, and only superusers may create objects in it:
 -- whoever can add a function there can add an overload that a call of idgen.* would run. A schema
 -- idgen made before this CREATE EXTENSION is refused, before any query looks inside it, unless a
--- superuser owns it and it grants no one else CREATE (what DROP EXTENSION idgen leaves behind);
--- then, and for a schema made by this CREATE EXTENSION, it must be empty.
+-- superuser owns it (what DROP EXTENSION idgen leaves behind), or the role that runs this CREATE
+-- EXTENSION does (what pg_restore by a database owner makes: a dump creates the schema, then the
+-- extension), and it grants no one else CREATE; then, and for a schema made by this CREATE
+-- EXTENSION, it must be empty, and a schema of the installing role goes to the superuser.
 ---------------------------------------------------------------------------------------------------
 
 DO $guard$
@@ -26,10 +28,11 @@ DECLARE
 BEGIN
   SELECT n.oid, n.nspowner,
          n.xmin OPERATOR(pg_catalog.=) e.xmin,
-         r.rolsuper AND NOT EXISTS (
+         (r.rolsuper OR n.nspowner OPERATOR(pg_catalog.=) e.extowner) AND NOT EXISTS (
            SELECT FROM pg_catalog.aclexplode(n.nspacl) a
            JOIN pg_catalog.pg_roles g ON g.oid OPERATOR(pg_catalog.=) a.grantee
-           WHERE a.privilege_type OPERATOR(pg_catalog.=) 'CREATE' AND NOT g.rolsuper)
+           WHERE a.privilege_type OPERATOR(pg_catalog.=) 'CREATE' AND NOT g.rolsuper
+             AND a.grantee OPERATOR(pg_catalog.<>) n.nspowner)
          AND NOT EXISTS (
            SELECT FROM pg_catalog.aclexplode(n.nspacl) a
            WHERE a.privilege_type OPERATOR(pg_catalog.=) 'CREATE' AND a.grantee OPERATOR(pg_catalog.=) 0::pg_catalog.oid)
@@ -63,8 +66,9 @@ BEGIN
             DETAIL = 'Objects in the schema of idgen''s functions can take the place of idgen''s own in calls of idgen.*.',
             HINT = 'Drop schema idgen with what it holds, or move those objects elsewhere, then create the extension again.';
   END IF;
-  -- A trusted install by a database owner made the schema as that role: hand it to the superuser
-  -- that runs this script, so that nobody but superusers can create objects in it.
+  -- A trusted install by a database owner made the schema as that role (or found it made by her,
+  -- empty): hand it to the superuser that runs this script, so that nobody but superusers can
+  -- create objects in it.
   IF NOT (SELECT r.rolsuper FROM pg_catalog.pg_roles r WHERE r.oid OPERATOR(pg_catalog.=) schema_owner) THEN
     EXECUTE pg_catalog.format('ALTER SCHEMA idgen OWNER TO %I', CURRENT_USER);
   END IF;

@@ -3,10 +3,10 @@
 # major (15 from Debian; 17 and 18 built once from Debian's source packages into build/pg/), idgen
 # built and installed for it and: the regression and multi-session tests on a throwaway cluster
 # that preloads idgen, the same cluster restarted without preload, and the TAP tests (restarts,
-# crashes, clock steps, standbys, many servers). Then the regression and multi-session tests again
-# on a server built with ASan and UBSan (test/sanitizers/run.sh), the demo, and the bench in smoke
-# mode. Prints the time of each part, and exits non-zero when anything failed, after printing what
-# failed.
+# crashes, clock steps, standbys, many servers, dumps restored on another server, and with 18
+# pg_upgrade from 17). Then the regression and multi-session tests again on a server built with
+# ASan and UBSan (test/sanitizers/run.sh), the demo, and the bench in smoke mode. Prints the time
+# of each part, and exits non-zero when anything failed, after printing what failed.
 #
 #   test/run.sh                          everything (what `make test` runs)
 #   MAJORS="17" test/run.sh              one major

@@ -365,8 +365,12 @@ void CoverDecimalId(const StateRef&, int launch_id, int64_t id) {
   me.decimal_copy = copy;
 }
 
+// Not only while idgen.mark_server names another server: the first value of any coordinated
+// family made here adopts the copy (mark_server becomes this server's) while the DecimalIds in the
+// database are still the other server's. The check needs no owner: this server's own generator ids
+// are durable before their first ID, so a copy it wrote always lies below its next one.
 void CheckDecimalIdCopy(const StateRef& ref, int launch_id) {
-  if (me.decimal_checked || !me.has_copy || me.copy_is_ours) {
+  if (me.decimal_checked || !me.has_copy) {
     me.decimal_checked = true;
     return;
   }

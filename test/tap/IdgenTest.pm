@@ -7,17 +7,24 @@ use Exporter 'import';
 use PostgreSQL::Test::Cluster;
 use PostgreSQL::Test::Utils;
 use Test::More;
+use Time::HiRes ();
 
-our @EXPORT = qw(idgen_node remove_conf start_after_kill9 with_clock_offset sqlstate_of families family_gaps);
+our @EXPORT =
+  qw(idgen_node remove_conf start_after_kill9 with_clock_offset clock_offset_to sqlstate_of families family_gaps duplicates);
 
 my $faketime = '/usr/lib/x86_64-linux-gnu/faketime/libfaketime.so.1';
 
-# A node that preloads idgen (unless no_preload), with extra configuration lines.
+# A node that preloads idgen (unless no_preload), with extra configuration lines; install_path
+# for another installation of PostgreSQL (pg_upgrade's old cluster), no_data_checksums to match one
+# made by a major whose initdb does not enable them by default (17).
 sub idgen_node
 {
 	my ($name, %opts) = @_;
-	my $node = PostgreSQL::Test::Cluster->new($name);
-	$node->init(allows_streaming => $opts{allows_streaming} // 0);
+	my $node = PostgreSQL::Test::Cluster->new($name,
+		$opts{install_path} ? (install_path => $opts{install_path}) : ());
+	$node->init(
+		allows_streaming => $opts{allows_streaming} // 0,
+		$opts{no_data_checksums} ? (extra => ['--no-data-checksums']) : ());
 	$node->append_conf('postgresql.conf', "shared_preload_libraries = 'idgen'")
 	  unless $opts{no_preload};
 	$node->append_conf('postgresql.conf', $opts{conf}) if $opts{conf};
@@ -63,12 +70,21 @@ sub with_clock_offset
 	return $code->();
 }
 
-# The SQLSTATE, message and hint of a statement that fails ('' when it succeeds).
+# The offset (whole seconds, for with_clock_offset) that puts a server's clock, now, about
+# seconds_before seconds before Unix millisecond mark_ms.
+sub clock_offset_to
+{
+	my ($mark_ms, $seconds_before) = @_;
+	return sprintf('%.0f', $mark_ms / 1000 - $seconds_before - Time::HiRes::time());
+}
+
+# The SQLSTATE, message and hint of a statement that fails ('' when it succeeds), in database db
+# (postgres) as role user (the bootstrap superuser).
 sub sqlstate_of
 {
-	my ($node, $sql) = @_;
-	my ($ret, $stdout, $stderr) = $node->psql('postgres', $sql,
-		extra_params => [ '-v', 'VERBOSITY=verbose' ]);
+	my ($node, $sql, %opts) = @_;
+	my ($ret, $stdout, $stderr) = $node->psql($opts{db} // 'postgres', $sql,
+		extra_params => [ '-v', 'VERBOSITY=verbose', $opts{user} ? ('-U', $opts{user}) : () ]);
 	return ('', '', '') if $ret == 0;
 	my ($state, $message) = $stderr =~ /ERROR:\s+([0-9A-Z]{5}):\s+(.*)/;
 	my ($hint) = $stderr =~ /HINT:\s+(.*)/;
@@ -114,6 +130,21 @@ sub family_gaps
 		$gaps{$c} = $node->safe_psql($db, $sql);
 	}
 	return %gaps;
+}
+
+# Per column of table r (families()) of database db: how many of its values repeat another
+# (count - count of the distinct values); after the number of rows.
+sub duplicates
+{
+	my ($node, $db) = @_;
+	my %columns = families();
+	my @c = sort keys %columns;
+	my @counts = split /\|/, $node->safe_psql($db,
+		'SELECT count(*), ' . join(', ', map { "count($_) - count(DISTINCT $_)" } @c) . ' FROM r');
+	my $rows = shift @counts;
+	my %dup;
+	@dup{@c} = @counts;
+	return ($rows, %dup);
 }
 
 1;

@@ -7,6 +7,12 @@
 #   test/tap/run.sh 17                   every TAP test against PostgreSQL 17
 #   ONLY="durable" test/tap/run.sh 15    one of them
 #   PROVE_FLAGS=-v test/tap/run.sh 18    every assertion, with the figures in their names
+#
+# pg_upgrade.pl upgrades a cluster of PostgreSQL 17 to 18: it runs with 18 only, and is left out
+# (not skipped: a skipped test fails the suite) with the others. For it this script installs idgen
+# into 17's build (scripts/pg-build.sh 17, built when not cached) with make install, which rebuilds
+# nothing when test/run.sh's suite of 17 ran before, and passes that bin directory in
+# IDGEN_OLD_BINDIR.
 set -uo pipefail
 cd "$(dirname "$0")/../.."
 ROOT=$PWD
@@ -20,6 +26,7 @@ pgxs_src="$(dirname "$("$pg_config" --pgxs)")/.."
 tests=()
 for t in test/tap/t/*.pl; do
   name=$(basename "$t" .pl)
+  [ "$name" = pg_upgrade ] && [ "$major" != 18 ] && continue
   if [ -z "$ONLY" ] || [[ " $ONLY " == *" $name "* ]]; then
     tests+=("$ROOT/$t")
     [ -n "$ONLY" ] && [ -n "${SELECTED:-}" ] && echo "$name" >>"$SELECTED"
@@ -34,6 +41,12 @@ if [ "${IDGEN_TEST_FAULT:-}" = tap-skip ]; then
   [ -n "${SELECTED:-}" ] && echo harness_skip >>"$SELECTED"
 fi
 [ ${#tests[@]} -eq 0 ] && exit 0
+old_bindir=
+if [[ " ${tests[*]} " == *"/pg_upgrade.pl "* ]]; then
+  old_pg_config=$(scripts/pg-build.sh 17) || exit 1
+  make -s install PG_CONFIG="$old_pg_config" >/dev/null || { echo "could not install idgen into PostgreSQL 17 ($old_pg_config)"; exit 1; }
+  old_bindir=$("$old_pg_config" --bindir)
+fi
 # The many-server test runs its pgbench for 60 s on the newest major, 10 s on the others (CI time);
 # So does the million IDs of the durable test (200 000 on the others).
 fanin_seconds=${IDGEN_FANIN_SECONDS:-$([ "$major" = 18 ] && echo 60 || echo 10)}
@@ -51,7 +64,7 @@ chmod 755 "$work"
 status=0
 runuser -u "$user" -- env -C "$work" PATH="$bindir:$PATH" PERL5LIB="$pgxs_src/test/perl:$ROOT/test/tap" \
   PG_REGRESS="$pgxs_src/test/regress/pg_regress" TESTDIR="$work" TESTDATADIR="$work/tmp_check" \
-  TESTLOGDIR="$work/log" IDGEN_MAJOR="$major" IDGEN_FANIN_SECONDS="$fanin_seconds" IDGEN_DURABLE_ROWS="$durable_rows" \
+  TESTLOGDIR="$work/log" IDGEN_MAJOR="$major" IDGEN_OLD_BINDIR="$old_bindir" IDGEN_FANIN_SECONDS="$fanin_seconds" IDGEN_DURABLE_ROWS="$durable_rows" \
   prove --timer ${PROVE_FLAGS:-} "${tests[@]}" || status=$?
 if [ $status -ne 0 ]; then
   echo "TAP logs kept in $work:"

@@ -1,0 +1,189 @@
+# A database restored on another server never repeats its IDs (issue 19, item 4). A plain database
+# owner installs idgen (trusted) and fills a table whose columns default to every family; her own
+# pg_dump -Fc succeeds (idgen 1.1 refused it: permission denied for sequence decimal_generator) and
+# carries the database's copy of the durable mark (idgen.mark, idgen.mark_server,
+# idgen.decimal_id_generator: pg_extension_config_dump; the plain dump sets each to its value).
+# Restored by the owner of a database on another server (pg_restore --no-owner, not a superuser),
+# whose clock is behind the mark: beyond idgen.max_clock_regression every generator refuses
+# (55000, with a hint); once a superuser raises the limit they wait for the clock, and every new ID
+# lies above every restored one. DecimalIds under the same idgen.launch_id refuse (55000, hint: its
+# own launch id), even after the other families adopted the mark; under another one they work.
+# Restored by a superuser, the clock 4 s behind (within the default 5 s): they wait, and carry on
+# above. No repeat of a restored ID in any case, counted in every family (idgen 1.1 repeated
+# 132 000 to 225 000 per family).
+use strict;
+use warnings;
+use PostgreSQL::Test::Cluster;
+use PostgreSQL::Test::Utils;
+use Test::More;
+use Time::HiRes qw(time);
+use IdgenTest;
+
+my $rows = 20000;
+my %columns = families();
+my @families = sort keys %columns;
+my $create_table = 'CREATE TABLE r (phase int NOT NULL, '
+  . join(', ', map { "$_ $columns{$_}[0] DEFAULT $columns{$_}[1]" } @families) . ')';
+my @sequences = qw(mark mark_server decimal_id_generator);
+
+sub as_role
+{
+	my ($node, $db, $role, $sql) = @_;
+	return $node->safe_psql($db, $sql, extra_params => [ '-U', $role ]);
+}
+
+# The database's copy of the mark, read by the role that installed idgen (SELECT is granted).
+sub copy_of
+{
+	my ($node, $db, $role) = @_;
+	my @values = split /\|/, as_role($node, $db, $role,
+		'SELECT ' . join(', ', map { "(SELECT last_value FROM idgen.$_)" } @sequences));
+	my %copy;
+	@copy{@sequences} = @values;
+	return %copy;
+}
+
+# The Unix milliseconds of a server's clock.
+sub clock_ms
+{
+	my ($node) = @_;
+	return $node->safe_psql('postgres', 'SELECT (extract(epoch FROM clock_timestamp()) * 1000)::bigint');
+}
+
+# Every family: 0 repeats among every row of table r, restored ones included.
+sub no_repeat
+{
+	my ($node, $db, $what) = @_;
+	my ($count, %dup) = duplicates($node, $db);
+	is($dup{$_}, '0', "$what: no repeat among $count rows: $columns{$_}[1]") for @families;
+	return;
+}
+
+# Every family but DecimalId (ordered per generator only): the IDs of the phase lie above every
+# earlier one.
+sub above_restored
+{
+	my ($node, $db, $phase, $what) = @_;
+	my %gaps = family_gaps($node, $db, $phase);
+	cmp_ok($gaps{$_}, '>', 0, "$what: $columns{$_}[1] above every restored ID (gap $gaps{$_})") for sort keys %gaps;
+	return;
+}
+
+# ---- the source: a plain owner installs idgen and fills the table ----------------------------------
+
+my $source = idgen_node('source', conf => 'idgen.launch_id = 41');
+$source->start;
+$source->safe_psql('postgres', 'CREATE ROLE owner LOGIN; CREATE DATABASE app OWNER owner');
+as_role($source, 'app', 'owner', "CREATE EXTENSION idgen; $create_table");
+as_role($source, 'app', 'owner', "INSERT INTO r (phase) SELECT 1 FROM generate_series(1, $rows)");
+my %copy = copy_of($source, 'app', 'owner');
+is($copy{mark_server}, $source->safe_psql('postgres', 'SELECT system_identifier FROM pg_control_system()'),
+	'the copy names the source server');
+my $last_uuid_ms = as_role($source, 'app', 'owner',
+	"SELECT ('x' || lpad(substr(replace(max(u::text COLLATE \"C\"), '-', ''), 1, 12), 16, '0'))::bit(64)::bigint FROM r");
+cmp_ok($copy{mark}, '>', $last_uuid_ms, "the copy of the mark ($copy{mark}) lies above the last UUIDv7 ($last_uuid_ms)");
+is(int($copy{decimal_id_generator} / 100000), 41, "the DecimalId copy names launch id 41 ($copy{decimal_id_generator})");
+
+# The owner's own dump: -Fc, and plain SQL to read.
+my $dir = PostgreSQL::Test::Utils::tempdir;
+my $dump = "$dir/app.dump";
+$source->command_ok([ 'pg_dump', '-Fc', '-U', 'owner', '-d', 'app', '-f', $dump ], "the owner's pg_dump -Fc succeeds");
+$source->command_ok([ 'pg_dump', '-U', 'owner', '-d', 'app', '-f', "$dir/app.sql" ], "and pg_dump as plain SQL");
+my $sql = slurp_file("$dir/app.sql");
+for my $s (@sequences)
+{
+	like($sql, qr/^SELECT pg_catalog\.setval\('idgen\.$s', \Q$copy{$s}\E, true\);$/m,
+		"the dump sets idgen.$s to the source's value ($copy{$s})");
+}
+$source->stop;
+
+# ---- a non-superuser restore on a server whose clock is behind: refuse, then wait ---------------
+
+my $target = idgen_node('target', conf => 'idgen.launch_id = 41');
+$target->start;
+$target->safe_psql('postgres', 'CREATE ROLE owner2 LOGIN; CREATE DATABASE app2 OWNER owner2');
+$target->command_ok([ 'pg_restore', '--exit-on-error', '--no-owner', '-U', 'owner2', '-d', 'app2', $dump ],
+	'pg_restore --no-owner by the owner of another database on another server');
+my %restored = copy_of($target, 'app2', 'owner2');
+is($restored{$_}, $copy{$_}, "pg_restore restored idgen.$_") for @sequences;
+is(as_role($target, 'app2', 'owner2', 'SELECT count(*) FROM r'), $rows, "and the $rows rows");
+isnt($target->safe_psql('postgres', 'SELECT system_identifier FROM pg_control_system()'),
+	$copy{mark_server}, 'the target server has another system identifier');
+
+# The clock 12 s before the mark, beyond the 5 s of idgen.max_clock_regression: every generator
+# refuses in this database, and says what to do.
+$target->stop;
+with_clock_offset(clock_offset_to($copy{mark}, 12), sub { $target->start });
+note('target clock - copied mark: ' . (clock_ms($target) - $copy{mark}) . ' ms');
+for my $c (@families)
+{
+	my ($state, $message, $hint) = sqlstate_of($target, "SELECT $columns{$c}[1]", db => 'app2', user => 'owner2');
+	is($state, '55000', "clock 12 s behind the restored mark: $columns{$c}[1] refuses with 55000");
+	next unless $c eq 's';
+	like($message, qr/^the durable mark of this database lies \d+ s( \d+ ms)? ahead of the system clock/, "and says so: $message");
+	like($hint, qr/IDs resume by themselves once it passes the mark; idgen\.max_clock_regression/, "with a hint: $hint");
+}
+my ($state) = sqlstate_of($target, "INSERT INTO r (phase) SELECT 2 FROM generate_series(1, $rows)",
+	db => 'app2', user => 'owner2');
+is($state, '55000', 'an INSERT of new rows refuses too');
+is(as_role($target, 'app2', 'owner2', 'SELECT count(*) FROM r'), $rows, 'and added none');
+
+# A superuser raises the limit: the generators wait for the clock to pass the mark, then carry on
+# above every restored ID. (DecimalIds apart: below.)
+$target->safe_psql('postgres', "ALTER SYSTEM SET idgen.max_clock_regression = '30s'; SELECT pg_reload_conf()");
+$target->poll_query_until('postgres', "SELECT current_setting('idgen.max_clock_regression') = '30s'");
+my $behind = $copy{mark} - clock_ms($target);
+my $start = time;
+as_role($target, 'app2', 'owner2', "INSERT INTO r (phase, m) SELECT 2, NULL FROM generate_series(1, $rows)");
+my $took = time - $start;
+note(sprintf('clock %d ms behind the mark: the INSERT took %.1f s', $behind, $took));
+cmp_ok($took * 1000, '>=', $behind - 1000, "within a limit of 30 s, the generators waited for the clock (${behind} ms)");
+above_restored($target, 'app2', 2, 'limit raised to 30 s');
+
+# DecimalIds, same launch id: the restored ones are of generator ids this server has not passed.
+($state, my $message, my $hint) = sqlstate_of($target, "SELECT idgen.decimal_id()", db => 'app2', user => 'owner2');
+is($state, '55000', 'the same launch id: DecimalId refuses with 55000');
+like($message, qr/^this database holds DecimalIds of launch id 41 from another server/, "and says so: $message");
+like($hint, qr/Give this server its own idgen\.launch_id/, "with a hint: $hint");
+($state) = sqlstate_of($target, "INSERT INTO r (phase) SELECT 3 FROM generate_series(1, $rows)",
+	db => 'app2', user => 'owner2');
+is($state, '55000', 'an INSERT with DecimalIds refuses, in a new session too');
+no_repeat($target, 'app2', 'restored by a non-superuser, clock 12 s behind');
+
+# Under a launch id of its own, DecimalIds work, and carry the new launch id into the copy.
+$target->adjust_conf('postgresql.conf', 'idgen.launch_id', '42');
+$target->restart;
+as_role($target, 'app2', 'owner2', "INSERT INTO r (phase) SELECT 3 FROM generate_series(1, $rows)");
+above_restored($target, 'app2', 3, 'launch id 42');
+no_repeat($target, 'app2', 'launch id 42');
+is(int(as_role($target, 'app2', 'owner2', 'SELECT last_value FROM idgen.decimal_id_generator') / 100000),
+	42, 'the DecimalId copy names launch id 42');
+is(as_role($target, 'app2', 'owner2', 'SELECT last_value FROM idgen.mark_server'),
+	$target->safe_psql('postgres', 'SELECT system_identifier FROM pg_control_system()'),
+	'the copy is the target server\'s now');
+$target->stop;
+
+# ---- a superuser restore, the clock 4 s behind: within the default limit, it waits --------------
+
+my $super = idgen_node('superuser_target', conf => 'idgen.launch_id = 43');
+$super->start;
+$super->safe_psql('postgres', 'CREATE ROLE owner LOGIN; CREATE DATABASE app3 OWNER owner');
+$super->command_ok([ 'pg_restore', '--exit-on-error', '-d', 'app3', $dump ], 'pg_restore by a superuser');
+%restored = copy_of($super, 'app3', 'postgres');
+is($restored{$_}, $copy{$_}, "the superuser's pg_restore restored idgen.$_") for @sequences;
+is($super->safe_psql('app3', "SELECT tableowner FROM pg_tables WHERE tablename = 'r'"), 'owner', 'the table keeps its owner');
+$super->stop;
+with_clock_offset(clock_offset_to($copy{mark}, 4), sub { $super->start });
+$behind = $copy{mark} - clock_ms($super);
+$start = time;
+($state, $message) = sqlstate_of($super, "INSERT INTO r (phase) SELECT 2 FROM generate_series(1, $rows)",
+	db => 'app3', user => 'owner');
+$took = time - $start;
+note(sprintf('clock %d ms behind the mark: the INSERT took %.1f s', $behind, $took));
+is($state, '', "the clock ${behind} ms behind, within the default 5 s: the generators carry on ($message)");
+cmp_ok($took * 1000, '>=', $behind - 1000, 'after waiting for the clock');
+above_restored($super, 'app3', 2, 'restored by a superuser, clock 4 s behind');
+no_repeat($super, 'app3', 'restored by a superuser, clock 4 s behind');
+$super->stop;
+
+done_testing();
