@@ -7,13 +7,17 @@
 #   test/tap/run.sh 17                   every TAP test against PostgreSQL 17
 #   ONLY="durable" test/tap/run.sh 15    one of them
 #   PROVE_FLAGS=-v test/tap/run.sh 18    every assertion, with the figures in their names
+#   IDGEN_PG_CONFIG=/opt/pg17/bin/pg_config test/tap/run.sh 17
+#                                        against another install of that major (idgen installed there)
 set -uo pipefail
 cd "$(dirname "$0")/../.."
 ROOT=$PWD
 major=${1:?usage: test/tap/run.sh <major>}
 ONLY=${ONLY:-}
 
-if [ "$major" = 15 ]; then pg_config=/usr/lib/postgresql/15/bin/pg_config; else pg_config=$(scripts/pg-build.sh "$major") || exit 1; fi
+if [ -n "${IDGEN_PG_CONFIG:-}" ]; then pg_config=$IDGEN_PG_CONFIG
+elif [ "$major" = 15 ]; then pg_config=/usr/lib/postgresql/15/bin/pg_config
+else pg_config=$(scripts/pg-build.sh "$major") || exit 1; fi
 bindir=$("$pg_config" --bindir)
 pgxs_src="$(dirname "$("$pg_config" --pgxs)")/.."
 
