@@ -39,11 +39,17 @@ const char* InstagramShards();
 // idgen.instagram_shards): what idgen.restart_at_clock() checks has changed.
 uint32_t IdentityHash();
 
-// The secrets (idgen.token_secret, idgen.public_id_key). The GUC machinery never holds them: SHOW,
-// pg_settings and the reload log see a mask. RequireSecret refuses (55000, saying how to set it)
-// while the secret is unset or its setting was rejected: never a value under an empty key.
+// The secrets (idgen.token_secret, idgen.public_id_key), given inline or, better, by a file that
+// only the server's OS user reads (idgen.token_secret_file, idgen.public_id_key_file: read at server
+// start and at each reload). The GUC machinery never holds them: SHOW, pg_settings and the reload
+// log see a mask or the file's path. RequireSecret refuses (55000, saying how to set it) while the
+// secret is unset, its setting was rejected, its file cannot be used (missing, open to others, too
+// short), or both forms are set: never a value under an empty or a stale key.
 enum class Secret { kTokenSecret, kPublicIdKey };
 std::string_view RequireSecret(Secret which);
+// Changes whenever either form of the secret is assigned (at each reload): what a consumer derives
+// from the secret is derived again, since a new secret can sit at the address of an old one.
+uint64_t SecretGeneration(Secret which);
 
 // idgen.debug_fault: makes the random source fail, for the tests of the error door.
 enum DebugFault { kNoFault, kFaultRandom, kFaultMemory, kFaultInternal };

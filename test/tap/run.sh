@@ -13,13 +13,17 @@
 # into 17's build (scripts/pg-build.sh 17, built when not cached) with make install, which rebuilds
 # nothing when test/run.sh's suite of 17 ran before, and passes that bin directory in
 # IDGEN_OLD_BINDIR.
+#   IDGEN_PG_CONFIG=/opt/pg17/bin/pg_config test/tap/run.sh 17
+#                                        against another install of that major (idgen installed there)
 set -uo pipefail
 cd "$(dirname "$0")/../.."
 ROOT=$PWD
 major=${1:?usage: test/tap/run.sh <major>}
 ONLY=${ONLY:-}
 
-if [ "$major" = 15 ]; then pg_config=/usr/lib/postgresql/15/bin/pg_config; else pg_config=$(scripts/pg-build.sh "$major") || exit 1; fi
+if [ -n "${IDGEN_PG_CONFIG:-}" ]; then pg_config=$IDGEN_PG_CONFIG
+elif [ "$major" = 15 ]; then pg_config=/usr/lib/postgresql/15/bin/pg_config
+else pg_config=$(scripts/pg-build.sh "$major") || exit 1; fi
 bindir=$("$pg_config" --bindir)
 pgxs_src="$(dirname "$("$pg_config" --pgxs)")/.."
 
