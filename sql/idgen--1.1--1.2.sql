@@ -308,18 +308,21 @@ COMMENT ON SEQUENCE idgen.mark IS
 'durable mark of this database, in Unix milliseconds: every ID of a coordinated family made here lies below it; written by idgen, carried by pg_dump and pg_upgrade';
 SELECT pg_catalog.pg_extension_config_dump('idgen.mark', '');
 GRANT SELECT, UPDATE ON SEQUENCE idgen.mark TO @extowner@;
+GRANT SELECT ON SEQUENCE idgen.mark TO PUBLIC;  -- whoever dumps the database reads it
 
 CREATE SEQUENCE idgen.mark_server AS bigint START 0 MINVALUE -9223372036854775808 NO CYCLE;
 COMMENT ON SEQUENCE idgen.mark_server IS
 'the system identifier of the server whose mark idgen.mark is; another server''s mark (a restored dump, pg_upgrade) is honored until the clock passes it';
 SELECT pg_catalog.pg_extension_config_dump('idgen.mark_server', '');
 GRANT SELECT, UPDATE ON SEQUENCE idgen.mark_server TO @extowner@;
+GRANT SELECT ON SEQUENCE idgen.mark_server TO PUBLIC;  -- whoever dumps the database reads it
 
 CREATE SEQUENCE idgen.decimal_id_generator AS bigint MINVALUE 0 START 0 NO CYCLE;
 COMMENT ON SEQUENCE idgen.decimal_id_generator IS
 'the DecimalIds made in this database: launch_id * 100000 + the largest generator id; written by idgen, carried by pg_dump and pg_upgrade';
 SELECT pg_catalog.pg_extension_config_dump('idgen.decimal_id_generator', '');
 GRANT SELECT, UPDATE ON SEQUENCE idgen.decimal_id_generator TO @extowner@;
+GRANT SELECT ON SEQUENCE idgen.decimal_id_generator TO PUBLIC;  -- whoever dumps the database reads it
 
 -- After the clock was set ahead and then right again (the 64-bit generators refuse, the last ID
 -- lying far ahead of the clock): a superuser moves the server to a new node id, UID20 server digit

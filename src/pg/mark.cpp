@@ -241,6 +241,29 @@ void LoadServerMark(SharedState& state) {
   }
 }
 
+// DecimalIds of generator ids up to the copy's (launch_id * 100000 + generator) were made elsewhere (a restored copy, another
+// server's, under the same launch id or not): this server's next generator id goes beyond it,
+// durably, and a generator in use at or below it is retired, so that no DecimalId made from now on
+// by this server can repeat one of the copy. (Generator ids are plenty: 100,000 per launch id.)
+void MoveDecimalIdBeyond(const StateRef& ref, int64 copy) {
+  if (copy <= 0) return;  // no DecimalId was made under the copy
+  const int64 copy_generator = copy % decimal_id::kGeneratorUnit;
+  SharedState& state = ref.state;
+  const uint64_t beyond = static_cast<uint64_t>(copy_generator) + 1;
+  uint64_t next = state.mark.decimal_id_next.load(std::memory_order_acquire);
+  while (next < beyond) {
+    if (state.mark.decimal_id_next.compare_exchange_weak(next, beyond, std::memory_order_acq_rel)) {
+      origin::FlushAndConfirm(origin::Advance(origin::Id(origin::kDecimalId), beyond, false));
+      break;
+    }
+  }
+  std::atomic<uint64_t>& word = state.decimal_id.value;
+  uint64_t in_use = word.load(std::memory_order_acquire);
+  while (in_use != 0 && static_cast<int64>(in_use >> 32) - 1 <= copy_generator) {
+    if (word.compare_exchange_weak(in_use, 0, std::memory_order_acq_rel)) break;
+  }
+}
+
 // Once per backend (and again after restart_at_clock()): this database's copy of the mark.
 void CheckDatabaseCopy(const StateRef& ref) {
   me.database = MyDatabaseId;
@@ -262,8 +285,10 @@ void CheckDatabaseCopy(const StateRef& ref) {
     me.copy_ms = me.lower_copy ? 0 : copy_ms;
     return;
   }
-  // Another server's copy (restored, upgraded, or from idgen 1.1): every value made here from now
-  // on must lie above it. The words never lie behind the clock, so once the clock has passed the
+  // Another server's copy (restored, upgraded, or from idgen 1.1): its DecimalIds were made by
+  // generator ids up to the copy's; this server's go beyond them before any ID is made here.
+  MoveDecimalIdBeyond(ref, ReadCopy("decimal_id_generator"));
+  // Every value made here from now on must lie above the copy of the mark. The words never lie behind the clock, so once the clock has passed the
   // copy, they are above it; until then, wait for the clock, or refuse when it is too far behind.
   const uint64_t now_ms = NowMs();
   if (copy_ms > now_ms) {
@@ -365,29 +390,25 @@ void CoverDecimalId(const StateRef&, int launch_id, int64_t id) {
   me.decimal_copy = copy;
 }
 
-// Not only while idgen.mark_server names another server: the first value of any coordinated
-// family made here adopts the copy (mark_server becomes this server's) while the DecimalIds in the
-// database are still the other server's. The check needs no owner: this server's own generator ids
-// are durable before their first ID, so a copy it wrote always lies below its next one.
+// A foreign copy moved this server's generator ids beyond its own (MoveDecimalIdBeyond) before
+// any ID was made in this database; what is left to refuse: a copy whose generator ids reached the
+// end of the launch id's space.
 void CheckDecimalIdCopy(const StateRef& ref, int launch_id) {
   if (me.decimal_checked || !me.has_copy) {
     me.decimal_checked = true;
     return;
   }
   const int64 copy = ReadCopy("decimal_id_generator");
-  const int64 copy_launch = copy / decimal_id::kGeneratorUnit;
   const int64 copy_generator = copy % decimal_id::kGeneratorUnit;
-  const uint64_t next = ref.state.mark.decimal_id_next.load(std::memory_order_acquire);
-  if (copy > 0 && copy_launch == launch_id && static_cast<uint64_t>(copy_generator) >= next) {
-    char message[200], detail[400];
-    snprintf(message, sizeof message, "this database holds DecimalIds of launch id %d from another server", launch_id);
-    snprintf(detail, sizeof detail,
-             "Their generator ids go up to %lld; this server's next is %llu. DecimalIds made here under the same "
-             "launch id could repeat them.",
-             static_cast<long long>(copy_generator), static_cast<unsigned long long>(next));
-    Raise(ErrorKind::kPrerequisite, message, detail,
+  if (copy > 0 && copy / decimal_id::kGeneratorUnit == launch_id && copy_generator >= decimal_id::kMaxGenerator) {
+    char message[200];
+    snprintf(message, sizeof message, "this database holds DecimalIds of every generator id of launch id %d",
+             launch_id);
+    Raise(ErrorKind::kPrerequisite, message,
+          "DecimalIds made here under the same launch id could repeat them.",
           "Give this server its own idgen.launch_id: the launch id separates deployments, and a restored copy is one.");
   }
+  (void)ref;
   me.decimal_checked = true;
 }
 
