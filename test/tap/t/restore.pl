@@ -178,7 +178,7 @@ $super->stop;
 with_clock_offset(clock_offset_to($copy{mark}, 4), sub { $super->start });
 $behind = $copy{mark} - clock_ms($super);
 $start = time;
-($state, $message) = sqlstate_of($super, "INSERT INTO r (phase) SELECT 2 FROM generate_series(1, $rows)",
+($state, my $message) = sqlstate_of($super, "INSERT INTO r (phase) SELECT 2 FROM generate_series(1, $rows)",
 	db => 'app3', user => 'owner');
 $took = time - $start;
 note(sprintf('clock %d ms behind the mark: the INSERT took %.1f s', $behind, $took));
