@@ -3,7 +3,8 @@
 # of its pg_config. Debian's registry has the upstream sources of 17 (suite trixie) and 18 (sid)
 # as source packages: this adds deb-src lines for those suites only (never binary lines), downloads
 # the .orig tarball with apt-get source, and builds it with TAP tests and without what idgen's tests
-# do not need (of contrib, only pgstattuple, which make bench reads).
+# do not need (of contrib, only pgstattuple, which make bench reads, and pg_stat_statements, which
+# the secrets test reads).
 #
 #   scripts/pg-build.sh 17          -> build/pg/17/bin/pg_config
 #   scripts/pg-build.sh 18 asan     -> build/pg/18-asan/bin/pg_config: cassert, ASan and UBSan
@@ -18,8 +19,8 @@ dest="$cache/$major${flavor:+-$flavor}"
 log="$cache/build-$major${flavor:+-$flavor}.log"
 
 # The recipe of the build below: a cache built by another recipe is built again.
-recipe="openssl tap pgstattuple"
-if [ -x "$dest/bin/pg_config" ] && grep -qsF "$recipe" "$dest/.complete" && [ -n "$(find "$dest/share" -name pgstattuple.control -print -quit 2>/dev/null)" ]; then
+recipe="openssl tap pgstattuple pg_stat_statements"
+if [ -x "$dest/bin/pg_config" ] && grep -qsF "$recipe" "$dest/.complete" && [ -n "$(find "$dest/share" -name pg_stat_statements.control -print -quit 2>/dev/null)" ]; then
   echo "$dest/bin/pg_config"
   exit 0
 fi
@@ -96,6 +97,7 @@ unset MAKELEVEL MAKEFLAGS MFLAGS MAKEOVERRIDES
   make -j"$(nproc)" -s
   make -s install
   make -s -C contrib/pgstattuple install  # for make bench's index leaf density
+  make -s -C contrib/pg_stat_statements install  # for the secrets test: no secret in its view
 } >"$log" 2>&1 || { say "build failed; the end of $log:"; tail -n 40 "$log" >&2; exit 1; }
 echo "$version $recipe" >"$dest/.complete"
 cd "$cache" && rm -rf "$work"
