@@ -276,6 +276,9 @@ void CheckDatabaseCopy(const StateRef& ref) {
   me.decimal_copy = -1;
   me.generation = ref.state.mark.generation.load(std::memory_order_acquire);
   if (!me.has_copy) return;
+  // The DecimalId copy before mark_server: CoverDecimalId writes them in the other order, so a
+  // DecimalId copy of this server's is never read as another server's.
+  const int64 decimal_copy = ReadCopy("decimal_id_generator");
   const uint64_t copy_ms = static_cast<uint64_t>(std::max<int64>(ReadCopy("mark"), 0));
   me.copy_is_ours = ReadCopy("mark_server") == OwnServer();
   if (me.copy_is_ours) {
@@ -287,7 +290,7 @@ void CheckDatabaseCopy(const StateRef& ref) {
   }
   // Another server's copy (restored, upgraded, or from idgen 1.1): its DecimalIds were made by
   // generator ids up to the copy's; this server's go beyond them before any ID is made here.
-  MoveDecimalIdBeyond(ref, ReadCopy("decimal_id_generator"));
+  MoveDecimalIdBeyond(ref, decimal_copy);
   // Every value made here from now on must lie above the copy of the mark. The words never lie behind the clock, so once the clock has passed the
   // copy, they are above it; until then, wait for the clock, or refuse when it is too far behind.
   const uint64_t now_ms = NowMs();
@@ -385,8 +388,14 @@ void CoverDecimalId(const StateRef&, int launch_id, int64_t id) {
   const int64 copy = static_cast<int64>(launch_id) * decimal_id::kGeneratorUnit + id / decimal_id::kGeneratorUnit %
                                                                                        decimal_id::kGeneratorUnit;
   if (likely(copy == me.decimal_copy)) return;
-  const XLogRecPtr lsn = WriteCopy("decimal_id_generator", copy);
+  // The copy is this server's from now on (CheckDatabaseCopy waited for the clock to pass another
+  // server's mark, and moved the DecimalId generator ids beyond its, before this value was made):
+  // later sessions must not take this server's own generator for another server's. So mark_server
+  // first, then the DecimalId copy (CheckDatabaseCopy reads them in the other order).
+  XLogRecPtr lsn = me.copy_is_ours ? InvalidXLogRecPtr : WriteCopy("mark_server", OwnServer(), true);
+  lsn = std::max(lsn, WriteCopy("decimal_id_generator", copy));
   if (lsn != 0) origin::FlushAndConfirm(lsn);
+  me.copy_is_ours = true;
   me.decimal_copy = copy;
 }
 

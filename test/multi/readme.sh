@@ -18,6 +18,18 @@ reset_cluster() {
 trap 'reset_cluster; rm -rf "$WORK"' EXIT
 reset_cluster
 q -d postgres -c "CREATE DATABASE $PGDATABASE"
+# The secrets, as the README's shell lines give them: files in the data directory that only the
+# server's user reads, named by idgen.token_secret_file and idgen.public_id_key_file.
+datadir=$(q -d postgres -c "SHOW data_directory")
+owner=$(stat -c %U "$datadir")
+for name in token_secret public_id_key; do
+  openssl rand -hex 32 >"$datadir/idgen_$name"
+  chown "$owner" "$datadir/idgen_$name"
+  chmod 600 "$datadir/idgen_$name"
+  q -d postgres -c "ALTER SYSTEM SET idgen.${name}_file = 'idgen_$name'" >/dev/null
+done
+q -d postgres -c "SELECT pg_reload_conf()" >/dev/null
+sleep 1
 
 # The blocks, one file each: the lines between a line "```sql" (indented or not) and the next "```".
 awk -v dir="$WORK" '
