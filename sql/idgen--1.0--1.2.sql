@@ -5,6 +5,89 @@
 -- own objects in it, and every name below is qualified (see idgen--1.2.sql).
 \echo Use "ALTER EXTENSION idgen UPDATE" to load this file. \quit
 
+DO $guard$
+DECLARE
+  extension_oid pg_catalog.oid;
+  schema_oid pg_catalog.oid;
+  strangers pg_catalog.text;
+BEGIN
+  SELECT e.oid, e.extnamespace INTO extension_oid, schema_oid
+  FROM pg_catalog.pg_extension e WHERE e.extname OPERATOR(pg_catalog.=) 'idgen'::pg_catalog.name;
+  SELECT pg_catalog.string_agg(o.what, ', ' ORDER BY o.what) INTO strangers FROM (
+    SELECT 'function ' OPERATOR(pg_catalog.||) p.oid::pg_catalog.regprocedure::pg_catalog.text AS what
+      FROM pg_catalog.pg_proc p
+     WHERE p.pronamespace OPERATOR(pg_catalog.=) schema_oid
+       AND NOT EXISTS (SELECT FROM pg_catalog.pg_depend d
+                        WHERE d.classid OPERATOR(pg_catalog.=) 'pg_catalog.pg_proc'::pg_catalog.regclass
+                          AND d.objid OPERATOR(pg_catalog.=) p.oid
+                          AND d.refobjid OPERATOR(pg_catalog.=) extension_oid
+                          AND d.deptype OPERATOR(pg_catalog.=) 'e'::pg_catalog.char)
+    UNION ALL
+    SELECT 'relation ' OPERATOR(pg_catalog.||) c.oid::pg_catalog.regclass::pg_catalog.text
+      FROM pg_catalog.pg_class c
+     WHERE c.relnamespace OPERATOR(pg_catalog.=) schema_oid
+       AND NOT EXISTS (SELECT FROM pg_catalog.pg_depend d
+                        WHERE d.classid OPERATOR(pg_catalog.=) 'pg_catalog.pg_class'::pg_catalog.regclass
+                          AND d.objid OPERATOR(pg_catalog.=) c.oid
+                          AND d.deptype OPERATOR(pg_catalog.=) ANY ('{e,a,i}'::pg_catalog.char[]))
+    UNION ALL
+    SELECT 'type ' OPERATOR(pg_catalog.||) t.oid::pg_catalog.regtype::pg_catalog.text
+      FROM pg_catalog.pg_type t
+     WHERE t.typnamespace OPERATOR(pg_catalog.=) schema_oid
+       AND t.typrelid OPERATOR(pg_catalog.=) 0::pg_catalog.oid
+       AND NOT EXISTS (SELECT FROM pg_catalog.pg_type e WHERE e.typarray OPERATOR(pg_catalog.=) t.oid)
+       AND NOT EXISTS (SELECT FROM pg_catalog.pg_depend d
+                        WHERE d.classid OPERATOR(pg_catalog.=) 'pg_catalog.pg_type'::pg_catalog.regclass
+                          AND d.objid OPERATOR(pg_catalog.=) t.oid
+                          AND d.refobjid OPERATOR(pg_catalog.=) extension_oid
+                          AND d.deptype OPERATOR(pg_catalog.=) 'e'::pg_catalog.char)
+    UNION ALL
+    SELECT 'operator ' OPERATOR(pg_catalog.||) o.oid::pg_catalog.regoperator::pg_catalog.text
+      FROM pg_catalog.pg_operator o
+     WHERE o.oprnamespace OPERATOR(pg_catalog.=) schema_oid
+       AND NOT EXISTS (SELECT FROM pg_catalog.pg_depend d
+                        WHERE d.classid OPERATOR(pg_catalog.=) 'pg_catalog.pg_operator'::pg_catalog.regclass
+                          AND d.objid OPERATOR(pg_catalog.=) o.oid
+                          AND d.refobjid OPERATOR(pg_catalog.=) extension_oid
+                          AND d.deptype OPERATOR(pg_catalog.=) 'e'::pg_catalog.char)
+    UNION ALL
+    SELECT 'operator family ' OPERATOR(pg_catalog.||) f.opfname::pg_catalog.text
+      FROM pg_catalog.pg_opfamily f
+     WHERE f.opfnamespace OPERATOR(pg_catalog.=) schema_oid
+       AND NOT EXISTS (SELECT FROM pg_catalog.pg_depend d
+                        WHERE d.classid OPERATOR(pg_catalog.=) 'pg_catalog.pg_opfamily'::pg_catalog.regclass
+                          AND d.objid OPERATOR(pg_catalog.=) f.oid
+                          AND d.refobjid OPERATOR(pg_catalog.=) extension_oid
+                          AND d.deptype OPERATOR(pg_catalog.=) 'e'::pg_catalog.char)
+    UNION ALL
+    SELECT 'function owned by a non-superuser ' OPERATOR(pg_catalog.||) p.oid::pg_catalog.regprocedure::pg_catalog.text
+      FROM pg_catalog.pg_proc p JOIN pg_catalog.pg_roles r ON r.oid OPERATOR(pg_catalog.=) p.proowner
+     WHERE p.pronamespace OPERATOR(pg_catalog.=) schema_oid AND NOT r.rolsuper
+    UNION ALL
+    SELECT 'operator owned by a non-superuser ' OPERATOR(pg_catalog.||) o.oid::pg_catalog.regoperator::pg_catalog.text
+      FROM pg_catalog.pg_operator o JOIN pg_catalog.pg_roles r ON r.oid OPERATOR(pg_catalog.=) o.oprowner
+     WHERE o.oprnamespace OPERATOR(pg_catalog.=) schema_oid AND NOT r.rolsuper
+    UNION ALL
+    SELECT 'collation ' OPERATOR(pg_catalog.||) l.collname::pg_catalog.text
+      FROM pg_catalog.pg_collation l WHERE l.collnamespace OPERATOR(pg_catalog.=) schema_oid
+    UNION ALL
+    SELECT 'conversion ' OPERATOR(pg_catalog.||) v.conname::pg_catalog.text
+      FROM pg_catalog.pg_conversion v WHERE v.connamespace OPERATOR(pg_catalog.=) schema_oid
+  ) o;
+  IF strangers IS NOT NULL THEN
+    RAISE EXCEPTION 'schema "idgen" holds objects that are not part of extension idgen: %', strangers
+      USING ERRCODE = 'object_not_in_prerequisite_state',
+            DETAIL = 'Objects in the schema of idgen''s functions can take the place of idgen''s own in calls of idgen.*.',
+            HINT = 'Move or drop those objects, then run ALTER EXTENSION idgen UPDATE again.';
+  END IF;
+  -- Every trusted 1.0 install left the schema to the database owner who installed it.
+  IF NOT (SELECT r.rolsuper FROM pg_catalog.pg_namespace n JOIN pg_catalog.pg_roles r
+           ON r.oid OPERATOR(pg_catalog.=) n.nspowner WHERE n.oid OPERATOR(pg_catalog.=) schema_oid) THEN
+    EXECUTE pg_catalog.format('ALTER SCHEMA idgen OWNER TO %I', CURRENT_USER);
+  END IF;
+END
+$guard$;
+
 ---------------------------------------------------------------------------------------------------
 -- What idgen 1.1 added.
 ---------------------------------------------------------------------------------------------------

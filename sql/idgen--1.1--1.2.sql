@@ -63,6 +63,14 @@ BEGIN
                           AND d.refobjid OPERATOR(pg_catalog.=) extension_oid
                           AND d.deptype OPERATOR(pg_catalog.=) 'e'::pg_catalog.char)
     UNION ALL
+    SELECT 'function owned by a non-superuser ' OPERATOR(pg_catalog.||) p.oid::pg_catalog.regprocedure::pg_catalog.text
+      FROM pg_catalog.pg_proc p JOIN pg_catalog.pg_roles r ON r.oid OPERATOR(pg_catalog.=) p.proowner
+     WHERE p.pronamespace OPERATOR(pg_catalog.=) schema_oid AND NOT r.rolsuper
+    UNION ALL
+    SELECT 'operator owned by a non-superuser ' OPERATOR(pg_catalog.||) o.oid::pg_catalog.regoperator::pg_catalog.text
+      FROM pg_catalog.pg_operator o JOIN pg_catalog.pg_roles r ON r.oid OPERATOR(pg_catalog.=) o.oprowner
+     WHERE o.oprnamespace OPERATOR(pg_catalog.=) schema_oid AND NOT r.rolsuper
+    UNION ALL
     SELECT 'collation ' OPERATOR(pg_catalog.||) l.collname::pg_catalog.text
       FROM pg_catalog.pg_collation l WHERE l.collnamespace OPERATOR(pg_catalog.=) schema_oid
     UNION ALL
