@@ -60,8 +60,15 @@ timed() {
 
 # The server reads idgen's files from the checkout (17 and 18 install into build/pg/) as the
 # unprivileged user that runs it: the checkout must be traversable (a fresh mktemp -d is not).
-if [ "$(id -u)" -eq 0 ] && [ "$(stat -c %a "$ROOT" | cut -c3)" != 5 ] && [ "$(stat -c %a "$ROOT" | cut -c3)" != 7 ]; then
-  chmod o+rx "$ROOT"
+# So must every directory above it (a clone inside a fresh mktemp -d, for one).
+if [ "$(id -u)" -eq 0 ]; then
+  [ "$(stat -c %a "$ROOT" | cut -c3)" = 5 ] || [ "$(stat -c %a "$ROOT" | cut -c3)" = 7 ] || chmod o+rx "$ROOT"
+  dir=$(dirname "$ROOT")
+  while [ "$dir" != / ]; do
+    mode=$(stat -c %a "$dir")
+    [ $((${mode: -1} & 1)) -eq 1 ] || chmod o+x "$dir"
+    dir=$(dirname "$dir")
+  done
 fi
 
 pg_config_for() {  # the pg_config of a major: Debian's 15, or a build from source in build/pg/

@@ -118,7 +118,9 @@ TEST(StateWord, ADecimalCounterEndsOnceUnderARace) {
       for (int i = 0; i < 500; ++i) {
         const decimal_id::Next next = decimal_id::Advance(state, 1);
         (next.issued ? issued : refused).fetch_add(1);
-        if (next.issued) EXPECT_LE(decimal_id::Decompose(next.id).counter, decimal_id::kMaxCounter);
+        if (next.issued) {
+          EXPECT_LE(decimal_id::Decompose(next.id).counter, decimal_id::kMaxCounter);
+        }
       }
     });
   }
