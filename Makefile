@@ -119,6 +119,13 @@ MODULE_big = idgen
 # and ALTER EXTENSION idgen UPDATE TO '1.1' would run them as a superuser).
 DATA       = sql/idgen--1.2.sql sql/idgen--1.0--1.2.sql sql/idgen--1.1--1.2.sql
 OBJS       = $(patsubst $(SRC)%.cpp,%.o,$(sort $(wildcard $(SRC)src/core/*.cpp $(SRC)src/pg/*.cpp)))
+# ... and an install over an earlier release takes them away (found by the adversarial pass: left in
+# the extension directory, they let an owner install 1.0 and update to 1.1 through them).
+STALE_SCRIPTS = idgen--1.0.sql idgen--1.0--1.1.sql idgen--1.1.sql
+install: remove-stale-scripts
+remove-stale-scripts:
+	rm -f $(addprefix '$(DESTDIR)$(datadir)/extension/',$(STALE_SCRIPTS))
+.PHONY: remove-stale-scripts
 
 PG_CPPFLAGS = -I$(SRC)src
 PG_CXXFLAGS = -std=c++20 -O2 -Wno-register -Wno-missing-field-initializers

@@ -102,8 +102,11 @@ int64_t TimeNs(std::string_view text, int random_bits, const Alphabet& alphabet)
 Generated<Value> Next(StateWord& word, FamilyStats& stats, Clock& clock, RandomPool& pool, long owner, int random_bits,
                       int64_t max_regression_ms) {
   CheckRandomBits(random_bits);
-  const bool may_return = max_regression_ms >= 0 && random_bits >= kMinRandomBitsAlone;
-  const NextWord next = Advance(word, stats, may_return ? Rules(static_cast<uint64_t>(max_regression_ms) * 1000000) : kRules,
+  // ns_id carries on from its word through any step back of the clock, whatever its width: the
+  // word is shared by every width, so a wide call that moved it back to the clock would take the
+  // narrow ones with it (their uniqueness is the word's order). max_regression_ms is not used.
+  (void)max_regression_ms;
+  const NextWord next = Advance(word, stats, kRules,
                                 [&clock] {
                                   const int64_t ns = clock.NowNs();
                                   if (ns < 0) {

@@ -16,6 +16,7 @@
 #include "pg/settings.hpp"
 
 extern "C" {
+#include "utils/guc.h"
 #include "access/generic_xlog.h"
 #include "access/relation.h"
 #include "access/xlog.h"
@@ -73,8 +74,9 @@ Oid SequenceNamed(const char* name) {
   if (!OidIsValid(get_extension_oid("idgen", true))) {
     snprintf(message, sizeof message, "extension \"idgen\" does not exist in this database");
     Raise(ErrorKind::kPrerequisite, message,
-          "It was dropped while this statement ran, or before: its generators keep their durable mark in the "
-          "extension's objects.",
+          "It was dropped while this statement ran, or before: its generators keep a copy of the server's "
+          "durable mark in the extension's objects (the server's own mark is kept, and holds the IDs of a "
+          "re-created extension above the dropped one's).",
           "Create the extension in this database (CREATE EXTENSION idgen).");
   }
   snprintf(message, sizeof message, "the durable mark idgen.%s does not exist in this database", what);
@@ -266,7 +268,9 @@ void MoveDecimalIdBeyond(const StateRef& ref, int64 copy) {
 
 // Once per backend (and again after restart_at_clock()): this database's copy of the mark.
 void CheckDatabaseCopy(const StateRef& ref) {
-  me.database = MyDatabaseId;
+  // Not checked until the end: a refusal below leaves it unchecked, so that the next call in this
+  // session refuses too (it used to pass, below the copy).
+  me.database = InvalidOid;
   me.state = &ref.state;
   me.has_copy = OidIsValid(SequenceNamed("mark")) && OidIsValid(SequenceNamed("mark_server"));
   me.copy_ms = 0;
@@ -275,7 +279,10 @@ void CheckDatabaseCopy(const StateRef& ref) {
   me.decimal_checked = false;
   me.decimal_copy = -1;
   me.generation = ref.state.mark.generation.load(std::memory_order_acquire);
-  if (!me.has_copy) return;
+  if (!me.has_copy) {
+    me.database = MyDatabaseId;
+    return;
+  }
   // The DecimalId copy before mark_server: CoverDecimalId writes them in the other order, so a
   // DecimalId copy of this server's is never read as another server's.
   const int64 decimal_copy = ReadCopy("decimal_id_generator");
@@ -286,6 +293,7 @@ void CheckDatabaseCopy(const StateRef& ref) {
     // lease: then the next lease this backend covers replaces it.
     me.lower_copy = copy_ms > ref.state.mark.lease_end_ms.load(std::memory_order_acquire);
     me.copy_ms = me.lower_copy ? 0 : copy_ms;
+    me.database = MyDatabaseId;
     return;
   }
   // Another server's copy (restored, upgraded, or from idgen 1.1): its DecimalIds were made by
@@ -310,6 +318,7 @@ void CheckDatabaseCopy(const StateRef& ref) {
     WaitForClock(static_cast<int64_t>(copy_ms) * 1000000);
   }
   // The copy is adopted at the next lease this backend covers.
+  me.database = MyDatabaseId;
 }
 
 }  // namespace
@@ -441,6 +450,20 @@ IDGEN_FUNCTION(idgen_restart_at_clock) {
           "It moves the state that every session of this server shares, and the durable mark, which a standby "
           "replays from its primary.",
           "Run it on the primary, with idgen preloaded (on PostgreSQL 15 and 16).");
+  }
+  // The identity every session will generate under: the server's configuration, not a SET in this
+  // session (another session would still make IDs under the old identity, from the clock).
+  for (const char* name : {"idgen.node_id", "idgen.uid20_server", "idgen.instagram_shards"}) {
+    const char* now = GetConfigOption(name, false, false);
+    const char* server = GetConfigOptionResetString(name);
+    if (now != nullptr && server != nullptr && strcmp(now, server) != 0) {
+      char message[200];
+      snprintf(message, sizeof message, "%s is set in this session only", name);
+      Raise(ErrorKind::kPrerequisite, message,
+            "Every session generates under the server's configuration: it is the identity that must be new.",
+            "Set it with ALTER SYSTEM and SELECT pg_reload_conf(), then call idgen.restart_at_clock() in a new "
+            "session.");
+    }
   }
   SharedState& state = ref.state;
   (void)marks::Prepare(kFamilyUuidv7, ref);

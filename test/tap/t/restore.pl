@@ -126,6 +126,14 @@ for my $c (@families)
 my ($state) = sqlstate_of($target, "INSERT INTO r (phase) SELECT 2 FROM generate_series(1, $rows)",
 	db => 'app2', user => 'owner2');
 is($state, '55000', 'an INSERT of new rows refuses too');
+# The second call of a session refuses as the first did (the adversarial pass: it used to pass, and
+# hand out IDs below the restored ones, 1,582 to 42,000 repeats per family).
+my (undef, $twice_out, $twice_err) = $target->psql('app2',
+	'SELECT idgen.snowflake_id(); SELECT idgen.snowflake_id(); SELECT idgen.instagram_id(3);',
+	on_error_stop => 0, extra_params => [ '-U', 'owner2' ]);
+my $refusals = () = $twice_err =~ /ERROR:\s+the durable mark of this database lies/g;
+is($refusals, 3, 'three calls in one session: three refusals');
+is($twice_out, '', 'and no ID');
 is(as_role($target, 'app2', 'owner2', 'SELECT count(*) FROM r'), $rows, 'and added none');
 
 # A superuser raises the limit: the generators wait for the clock to pass the mark, then carry on
