@@ -90,9 +90,9 @@ run_unit() {
 
 suite() {  # runs in a subshell with PG_CONFIG set; the cluster goes away with it
   local major=$1
-  # The first major runs the multi-session tests at 20 000 per client (16 clients: 320 000 IDs per
+  # The first major runs the multi-session tests at 10 000 per client (16 clients: 160 000 IDs per
   # test); the others at 5 000 (the time of CI); PER_CLIENT sets every one (50000 for a long run).
-  local per_client=${PER_CLIENT:-$([ "$major" = "${MAJORS%% *}" ] && echo 20000 || echo 5000)}
+  local per_client=${PER_CLIENT:-$([ "$major" = "${MAJORS%% *}" ] && echo 10000 || echo 5000)}
   source scripts/cluster.sh
   local pg_regress
   pg_regress="$(dirname "$("$PG_CONFIG" --pgxs)")/../test/regress/pg_regress"

@@ -37,10 +37,10 @@ D=idgen_multi_plant
 SCRIPTS=("$ROOT"/sql/idgen--1.2.sql "$ROOT"/sql/idgen--1.0--1.2.sql "$ROOT"/sql/idgen--1.1--1.2.sql "$ROOT"/sql/idgen--1.0.sql "$ROOT"/sql/idgen--1.0--1.1.sql)
 START=$SECONDS
 [ -r "$SERVER_LOG" ] || fail "no server log at $SERVER_LOG: the test reads the parse trees the server logs"
-# The server built with sanitizers is several times slower (the test takes 200 s there): the
-# preloaded pass runs it, and the scripts are SQL, which that server runs no differently without.
-if [ -n "${IDGEN_SANITIZED:-}" ] && [ "$IDGEN_MODE" = not_preloaded ]; then
-  echo "plant: under sanitizers, the preloaded pass runs this test"
+# The server built with sanitizers is several times slower (the test takes 200 s there), and the
+# scripts are SQL, which that server runs no differently: every other server of the suite runs it.
+if [ -n "${IDGEN_SANITIZED:-}" ]; then
+  echo "plant: the install and update scripts are checked on every major's own server, not under sanitizers"
   exit 0
 fi
 

@@ -86,7 +86,7 @@ $node->safe_psql('postgres', 'ALTER SYSTEM RESET idgen.max_clock_regression');
 $node->adjust_conf('postgresql.conf', 'idgen.max_clock_regression', "'5s'");
 $node->stop;
 with_clock_offset(-3, sub { $node->start });
-# (400 000 on the newest major, 200 000 on the others, for the time of CI; IDGEN_DURABLE_ROWS sets it)
+# (200 000 for the time of CI; IDGEN_DURABLE_ROWS sets it)
 my $rows = $ENV{IDGEN_DURABLE_ROWS} || 200000;
 generate($rows, "$rows IDs, clock 3 s behind");
 is($node->safe_psql('postgres',
