@@ -25,11 +25,14 @@ MAJORS=${MAJORS:-15 17 18}
 ONLY=${ONLY:-}
 REGRESS="$(make -s print-REGRESS) $(make -s print-REGRESS_OWN_CLUSTER)"
 REGRESS_NOT_PRELOADED=$(make -s print-REGRESS_NOT_PRELOADED)
-FAILURES=$ROOT/build/test-failures
-TIMES=$ROOT/build/test-times
-COUNTS=$ROOT/build/test-counts
-SELECTED=$ROOT/build/test-selected  # every test name that ONLY selected and that ran
-mkdir -p build
+# A run of the harness self-test (IDGEN_NESTED) keeps its records apart: the run that started it
+# must not read the nested runs' failures as its own, nor lose its own.
+RECORDS=$ROOT/build${IDGEN_NESTED:+/nested}
+FAILURES=$RECORDS/test-failures
+TIMES=$RECORDS/test-times
+COUNTS=$RECORDS/test-counts
+SELECTED=$RECORDS/test-selected  # every test name that ONLY selected and that ran
+mkdir -p build "$RECORDS"
 : >"$FAILURES"
 : >"$TIMES"
 : >"$COUNTS"
