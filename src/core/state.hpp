@@ -162,11 +162,14 @@ struct EpochSettings {
   int64_t max_regression_ms;
 };
 
-// Raises the word to at least floor (a durable mark read after a restart). Never lowers it.
-inline void RaiseTo(StateWord& state, uint64_t floor) noexcept {
-  uint64_t old = state.value.load(std::memory_order_acquire);
-  while (old < floor && !state.value.compare_exchange_weak(old, floor, std::memory_order_acq_rel)) {
+// Raises an atomic value to at least floor; never lowers it.
+inline void RaiseAtomic(std::atomic<uint64_t>& value, uint64_t floor) noexcept {
+  uint64_t old = value.load(std::memory_order_acquire);
+  while (old < floor && !value.compare_exchange_weak(old, floor, std::memory_order_acq_rel)) {
   }
 }
+
+// Raises the word to at least floor (a durable mark read after a restart). Never lowers it.
+inline void RaiseTo(StateWord& state, uint64_t floor) noexcept { RaiseAtomic(state.value, floor); }
 
 }  // namespace idgen

@@ -205,9 +205,7 @@ bool RenewLease(SharedState& state, uint64_t lease_ms, uint64_t generation) {
   const XLogRecPtr lsn = origin::Advance(id, Pack(lease_ms), false);
   LWLockRelease(lock);
   origin::FlushAndConfirm(lsn);
-  uint64_t seen = state.mark.lease_end_ms.load(std::memory_order_acquire);
-  while (seen < lease_ms && !state.mark.lease_end_ms.compare_exchange_weak(seen, lease_ms, std::memory_order_acq_rel)) {
-  }
+  RaiseAtomic(state.mark.lease_end_ms, lease_ms);
   return true;
 }
 
@@ -411,7 +409,7 @@ void CoverDecimalId(const StateRef&, int launch_id, int64_t id) {
 // A foreign copy moved this server's generator ids beyond its own (MoveDecimalIdBeyond) before
 // any ID was made in this database; what is left to refuse: a copy whose generator ids reached the
 // end of the launch id's space.
-void CheckDecimalIdCopy(const StateRef& ref, int launch_id) {
+void CheckDecimalIdCopy(int launch_id) {
   if (me.decimal_checked || !me.has_copy) {
     me.decimal_checked = true;
     return;
@@ -426,7 +424,6 @@ void CheckDecimalIdCopy(const StateRef& ref, int launch_id) {
           "DecimalIds made here under the same launch id could repeat them.",
           "Give this server its own idgen.launch_id: the launch id separates deployments, and a restored copy is one.");
   }
-  (void)ref;
   me.decimal_checked = true;
 }
 
@@ -502,9 +499,7 @@ IDGEN_FUNCTION(idgen_restart_at_clock) {
   const XLogRecPtr lsn = origin::Advance(id, marks::Pack(lease_ms), true);
   LWLockRelease(lock);
   origin::FlushAndConfirm(lsn);
-  uint64_t seen = state.mark.lease_end_ms.load(std::memory_order_acquire);
-  while (seen < lease_ms && !state.mark.lease_end_ms.compare_exchange_weak(seen, lease_ms, std::memory_order_acq_rel)) {
-  }
+  RaiseAtomic(state.mark.lease_end_ms, lease_ms);
   snprintf(text, sizeof text, "the durable mark moved back from %s to %s; every generator carries on from the clock",
            FormatUtc(static_cast<int64_t>(old_ms)).c_str(), FormatUtc(static_cast<int64_t>(now_ms)).c_str());
   return TextDatum(text);

@@ -71,6 +71,6 @@ void CoverDecimalId(const StateRef& state, int launch_id, int64_t id);
 // Before this backend's first DecimalId in this database: refuses (55000) when the database holds
 // DecimalIds that another server made under this launch id with generator ids this server has not
 // passed. C zone.
-void CheckDecimalIdCopy(const StateRef& state, int launch_id);
+void CheckDecimalIdCopy(int launch_id);
 
 }  // namespace idgen::pg::marks
