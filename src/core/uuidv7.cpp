@@ -17,17 +17,16 @@ constexpr uint64_t kMaxTimeBits = (static_cast<uint64_t>(kMaxMs) << kFractionBit
               "A UUIDv7 holds times from 1970-01-01 00:00:00 UTC to 10889-08-02 05:31:50.655 UTC.");
 }
 
-// The first nanosecond whose time bits are at least steps.
-int64_t StepStartNs(uint64_t steps) {
-  return static_cast<int64_t>((steps >> kFractionBits) * 1000000 + ((steps & kFractionMask) * 1000000 + kFractionMask) / kStepsPerMs);
-}
-
 uint64_t TimeBitsAtUs(int64_t unix_us) {
   if (unix_us < 0 || unix_us / 1000 > kMaxMs) ThrowOutOfRange();
   return Ticks(unix_us / 1000, unix_us % 1000 * 1000);
 }
 
 }  // namespace
+
+int64_t StepStartNs(uint64_t steps) {
+  return static_cast<int64_t>((steps >> kFractionBits) * 1000000 + ((steps & kFractionMask) * 1000000 + kFractionMask) / kStepsPerMs);
+}
 
 Uuid Compose(uint64_t time_bits, uint64_t rand_b) {
   const uint64_t ms = time_bits >> kFractionBits;

@@ -45,6 +45,9 @@ constexpr uint64_t Ticks(int64_t unix_ms, int64_t ns_in_ms) {
          static_cast<uint64_t>(ns_in_ms * (int64_t{1} << kFractionBits) / 1000000);
 }
 
+// The first nanosecond (since 1970) whose time bits are at least steps: what a caller waits for.
+int64_t StepStartNs(uint64_t steps);
+
 // The UUID with these 60 time bits and these 62 bits of rand_b (counter and random).
 Uuid Compose(uint64_t time_bits, uint64_t rand_b);
 
