@@ -449,3 +449,58 @@ DROP SEQUENCE idgen.uuidv7_mark, idgen.instagram_mark, idgen.snowflake_mark, idg
 
 COMMENT ON FUNCTION idgen.decimal_id() IS
 'a new DecimalId: counter * 10^10 + generator_id * 10^5 + idgen.launch_id, read c...cggggglllll; each generator''s IDs increase';
+
+---------------------------------------------------------------------------------------------------
+-- ULID (github.com/ulid/spec): 48-bit Unix milliseconds then 80 bits, as 26 characters of Crockford
+-- base32 or as the same 128 bits in a uuid. The generators share UUIDv7's state word and durable
+-- mark (strictly increasing across the server when shared): per process otherwise, hence they run
+-- in the leader of a parallel query.
+---------------------------------------------------------------------------------------------------
+
+CREATE FUNCTION idgen.ulid() RETURNS text
+AS 'MODULE_PATHNAME', 'idgen_ulid'
+LANGUAGE C VOLATILE STRICT PARALLEL RESTRICTED;
+COMMENT ON FUNCTION idgen.ulid() IS
+'a new ULID, 26 uppercase Crockford base32 characters: Unix milliseconds, a sub-millisecond fraction, a 4-bit counter and 64 random bits; strictly increasing across the server when its state is shared, per session otherwise';
+
+CREATE FUNCTION idgen.ulid_uuid() RETURNS uuid
+AS 'MODULE_PATHNAME', 'idgen_ulid_uuid'
+LANGUAGE C VOLATILE STRICT PARALLEL RESTRICTED;
+COMMENT ON FUNCTION idgen.ulid_uuid() IS
+'a new ULID as a uuid (the same 128 bits as idgen.ulid(), 16 bytes): uuid order is ULID order';
+
+CREATE FUNCTION idgen.ulid_to_uuid(value text) RETURNS uuid
+AS 'MODULE_PATHNAME', 'idgen_ulid_to_uuid'
+LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION idgen.ulid_to_uuid(text) IS
+'the 128 bits of a ULID as a uuid, bit for bit; reads either case, I and L as 1, O as 0';
+
+CREATE FUNCTION idgen.ulid_from_uuid(id uuid) RETURNS text
+AS 'MODULE_PATHNAME', 'idgen_ulid_from_uuid'
+LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION idgen.ulid_from_uuid(uuid) IS
+'the ULID text of any uuid, bit for bit (a UUIDv7 gives a ULID of its millisecond)';
+
+CREATE FUNCTION idgen.ulid_time(value text) RETURNS timestamptz
+AS 'MODULE_PATHNAME', 'idgen_ulid_time'
+LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION idgen.ulid_time(text) IS
+'the millisecond a ULID holds (its 48-bit field)';
+
+CREATE FUNCTION idgen.ulid_time(id uuid) RETURNS timestamptz
+AS 'MODULE_PATHNAME', 'idgen_ulid_time_uuid'
+LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION idgen.ulid_time(uuid) IS
+'the millisecond a ULID stored as a uuid holds (its first 48 bits)';
+
+CREATE FUNCTION idgen.ulid_min("at" timestamptz) RETURNS text
+AS 'MODULE_PATHNAME', 'idgen_ulid_min'
+LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION idgen.ulid_min(timestamptz) IS
+'the smallest ULID of the millisecond of the given instant, the bound of a range scan (compare under COLLATE "C")';
+
+CREATE FUNCTION idgen.ulid_min_uuid("at" timestamptz) RETURNS uuid
+AS 'MODULE_PATHNAME', 'idgen_ulid_min_uuid'
+LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION idgen.ulid_min_uuid(timestamptz) IS
+'the smallest ULID of the millisecond of the given instant as a uuid, the bound of a range scan on a uuid key';

@@ -79,7 +79,7 @@ Uuid ParseOrThrow(std::string_view text) {
       throw Error(ErrorKind::kBadText, message, "The text is empty.", kAlphabetHint);
     case ParseProblem::kBadLength:
       throw Error(ErrorKind::kBadText, message,
-                  "It has " + std::to_string(text.size()) + " characters; a ULID has 26.", kAlphabetHint);
+                  "It is " + std::to_string(text.size()) + " bytes long; a ULID is 26 characters.", kAlphabetHint);
     case ParseProblem::kBadDigit: {
       const std::string digit = (bad >= 0x20 && bad < 0x7F) ? "\"" + std::string(1, bad) + "\""
                                                              : "byte " + std::to_string(static_cast<unsigned char>(bad));

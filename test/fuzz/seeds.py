@@ -118,3 +118,21 @@ write('decoders', 'decimal-vector', struct.pack('<q', 14150009200065) + bytes(8)
 write('decoders', 'bigint-max', struct.pack('<q', 2**63 - 1) + bytes(8))
 write('decoders', 'negative', struct.pack('<q', -1) + bytes(8))
 write('decoders', 'js-max', struct.pack('<q', 2**53 - 1) + bytes(8))
+
+# ulid: 26 characters of Crockford base32 (the spec's example, its extremes, either case, the
+# aliases I, L and O, a U, wrong lengths, non-ASCII bytes); any 16 bytes also encode and decode back.
+for name, text in {
+    'empty': '',
+    'spec-example': '01ARZ3NDEKTSV4RRFFQ69G5FAV',
+    'spec-monotonic': '01BX5ZZKBKACTAV9WEVGEMMVS0',
+    'max-128-bits': '7ZZZZZZZZZZZZZZZZZZZZZZZZZ',
+    'max-plus-one': '80000000000000000000000000',
+    'zero': '00000000000000000000000000',
+    'lowercase': '01arz3ndektsv4rrffq69g5fav',
+    'crockford-aliases': 'OIARZ3NDEKTSV4RRFFQ69G5FAL',
+    'letter-u': '01ARZ3NDEKTSV4RRFFQ69G5FAU',
+    'short': '01ARZ3NDEKTSV4RRFFQ69G5FA',
+    'long': '01ARZ3NDEKTSV4RRFFQ69G5FAVV',
+    'non-ascii': '01ARZ3NDEKTSV4RRFFQ69G5FA\u20ac',
+}.items():
+    write('ulid', name, text)
