@@ -66,6 +66,7 @@ INSERT INTO bench.subjects (name, kind, floor, call, key, bulk) VALUES
   ('idgen.uid20()',                 'idgen', 'floor: C constant int8', 'idgen.uid20()', 'bigint', NULL),
   ('idgen.decimal_id()',            'idgen', 'floor: C constant int8', 'idgen.decimal_id()', 'bigint', NULL),
   ('idgen.ns_id()',                 'idgen', 'floor: C constant uuid', 'idgen.ns_id()', 'text COLLATE "C"', NULL),
+  ('idgen.ulid()',                  'idgen', 'floor: C constant uuid', 'idgen.ulid()', NULL, NULL),
   ('idgen.public_id(g)',            'idgen', 'floor: C constant int8(g % 2000)', 'idgen.public_id(g)', NULL, NULL),
   ('nextval() of a bigserial',      'peer',  'floor: C constant int8', 'nextval(''bench.seq'')', 'bigint', NULL),
   ('Instagram PL/pgSQL next_id()',  'peer',  'floor: C constant int8', 'bench.instagram_next_id()', 'bigint', NULL),

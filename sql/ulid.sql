@@ -85,3 +85,6 @@ SELECT idgen.ulid_min('1969-12-31 23:59:59.999999+00');
 -- Strictness: NULL in, NULL out.
 SELECT idgen.ulid_to_uuid(NULL) IS NULL AS a, idgen.ulid_from_uuid(NULL) IS NULL AS b, idgen.ulid_time(NULL::text) IS NULL AS c,
        idgen.ulid_min(NULL) IS NULL AS d;
+
+DROP TABLE t;
+DROP EXTENSION idgen;
