@@ -61,8 +61,7 @@ ParseProblem Parse(std::string_view text, Uuid& out, char* bad_digit) {
     }
     digits[i] = d;
   }
-  if (digits[0] > '7') return ParseProblem::kOverflow;
-  Uuid value;
+  Uuid value;  // (a first digit above 7 is more than 128 bits: the codec answers kOverflow)
   const ParseProblem problem = codec::Decode(std::string_view(digits, kLength), codec::Base::k32, value.bytes);
   if (problem == ParseProblem::kNone) out = value;
   return problem;
