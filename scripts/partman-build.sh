@@ -35,7 +35,9 @@ if [ -z "$tarball" ]; then
       'Signed-By: /usr/share/keyrings/debian-archive-keyring.gpg' >"$list"
     apt-get update -q >&2
   fi
-  if ! apt-cache showsrc pg-partman 2>/dev/null | grep -q '^Package:'; then
+  # (read whole, not through grep -q: under pipefail, apt-cache's SIGPIPE would read as "absent")
+  index=$(apt-cache showsrc pg-partman 2>/dev/null || true)
+  if ! grep -q '^Package:' <<<"$index"; then
     apt-get update -q >&2
   fi
   say "downloading the sources of pg-partman"
