@@ -58,6 +58,8 @@ SQL
 # Snowflake: no generator takes a time; an ID of that time is its _min plus a node and sequence.
 clicks() { q -c "INSERT INTO app_clicks (id, url) SELECT idgen.snowflake_min(at) + 17 * 4096 + n, 'day ' || d FROM made WHERE $1"; }
 clicks "d <= 1"
+expect "app_users refuses a typeid of another prefix (its CHECK)" 23514 \
+  "$(q -v VERBOSITY=sqlstate -c "INSERT INTO app_users (id) VALUES (idgen.typeid('post'))" 2>&1 >/dev/null | grep -oE '[0-9A-Z]{5}$')"
 expect "rows in app_events" 1400 "$(q -c 'SELECT count(*) FROM app_events')"
 expect "rows in app_users" 1400 "$(q -c 'SELECT count(*) FROM app_users')"
 expect "rows in app_clicks" 1000 "$(q -c 'SELECT count(*) FROM app_clicks')"
