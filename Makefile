@@ -111,13 +111,15 @@ fuzz: test-deps
 else
 # ---- out of tree (build/pg<major>-idgen): plain PGXS -------------------------------------------
 
-EXTENSION  = idgen
+# idgen_uuidv7: the opt-in bare uuidv7() for PostgreSQL 15 to 17 (ORM defaults), a second small
+# extension on idgen's library; its script refuses to install on 18, which has its own uuidv7().
+EXTENSION  = idgen idgen_uuidv7
 MODULE_big = idgen
 # The scripts of this release: the complete install script and the updates from every earlier
 # release. The released scripts of 1.0 and 1.1 stay in sql/ (frozen, for the upgrade tests) but are
 # not installed: they resolve names a database owner can plant (CREATE EXTENSION idgen VERSION '1.0'
 # and ALTER EXTENSION idgen UPDATE TO '1.1' would run them as a superuser).
-DATA       = sql/idgen--1.2.sql sql/idgen--1.0--1.2.sql sql/idgen--1.1--1.2.sql
+DATA       = sql/idgen--1.2.sql sql/idgen--1.0--1.2.sql sql/idgen--1.1--1.2.sql sql/idgen_uuidv7--1.0.sql
 OBJS       = $(patsubst $(SRC)%.cpp,%.o,$(sort $(wildcard $(SRC)src/core/*.cpp $(SRC)src/pg/*.cpp)))
 # ... and an install over an earlier release takes them away (found by the adversarial pass: left in
 # the extension directory, they let an owner install 1.0 and update to 1.1 through them).
