@@ -2,6 +2,7 @@
 #
 #   make demo   build, install, and show idgen on a throwaway cluster
 #   make test   unit tests, then regression, multi-session and TAP tests on PostgreSQL 15, 17, 18
+#   make reference   regenerate the README's reference of every SQL function from the catalog
 #
 # Both install the build dependencies when they are missing (apt-get), so that a fresh Debian
 # machine with PostgreSQL needs nothing else. The rest is plain PGXS: make, make install,
@@ -27,7 +28,7 @@ PG_MAJOR := $(shell $(PG_CONFIG) --version 2>/dev/null | sed -E 's/^PostgreSQL (
 # with them (test/sanitizers/run.sh).
 OBJDIR := build/pg$(PG_MAJOR)$(if $(IDGEN_SANITIZE),-sanitized)-idgen
 
-.PHONY: all install uninstall installcheck clean deps test-deps unit demo test bench fuzz fuzz-build
+.PHONY: all install uninstall installcheck clean deps test-deps unit demo test bench fuzz fuzz-build reference
 all install uninstall installcheck:
 	@test -n "$(PG_MAJOR)" || { echo "no PostgreSQL at PG_CONFIG=$(PG_CONFIG) (make deps installs one)" >&2; exit 1; }
 	@mkdir -p $(OBJDIR)
@@ -103,6 +104,12 @@ test: test-deps
 bench: deps
 	@$(MAKE) --no-print-directory install
 	@PG_CONFIG=$(PG_CONFIG) scripts/bench.sh
+
+# The README's reference of every SQL function, from the catalog of a throwaway cluster and
+# docs/functions.tsv (scripts/reference.sh; test/multi/reference.sh checks it).
+reference: deps
+	@$(MAKE) --no-print-directory install
+	@PG_CONFIG=$(PG_CONFIG) scripts/reference.sh --own-cluster --update
 
 fuzz: test-deps
 	@$(MAKE) --no-print-directory fuzz-build
