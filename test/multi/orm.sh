@@ -96,7 +96,7 @@ if [ "$major" -lt 18 ]; then
 
   echo "-- the documented alternative: CREATE FUNCTION app.uuidv7(), app on the search_path"
   as_owner -c "CREATE SCHEMA app" \
-    -c "CREATE FUNCTION app.uuidv7() RETURNS uuid LANGUAGE sql VOLATILE PARALLEL RESTRICTED BEGIN ATOMIC SELECT idgen.uuidv7(); END" \
+    -c "CREATE FUNCTION app.uuidv7() RETURNS uuid LANGUAGE sql VOLATILE PARALLEL RESTRICTED RETURN idgen.uuidv7()" \
     -c "ALTER DATABASE $PGDATABASE SET search_path = \"\$user\", public, app"
   migrate_all
   for orm in "${ORMS[@]}"; do
@@ -119,7 +119,7 @@ else
 
   echo "-- the documented function in a schema on the search_path does not shadow core's either"
   as_owner -c "CREATE SCHEMA app" \
-    -c "CREATE FUNCTION app.uuidv7() RETURNS uuid LANGUAGE sql VOLATILE PARALLEL RESTRICTED BEGIN ATOMIC SELECT idgen.uuidv7(); END" \
+    -c "CREATE FUNCTION app.uuidv7() RETURNS uuid LANGUAGE sql VOLATILE PARALLEL RESTRICTED RETURN idgen.uuidv7()" \
     -c "ALTER DATABASE $PGDATABASE SET search_path = app, public"
   migrate_all
   for orm in "${ORMS[@]}"; do
