@@ -29,3 +29,8 @@ cmp -s "$ROOT/README.md" "$WORK/README.md" && fail "the edit did not change the 
 out=$(IDGEN_REFERENCE_README=$WORK/README.md check 2>&1) && fail "an edited README passed"
 [[ "$out" == *"run make reference"* && "$out" == *"edited by hand"* ]] &&
   pass "README edited: run make reference" || fail "README edited: $out"
+
+echo "-- CHANGELOG.md has a section for the version idgen.control installs"
+version=$(sed -nE "s/^default_version = '([^']+)'/\1/p" "$ROOT/idgen.control")
+grep -qx "## $version" "$ROOT/CHANGELOG.md" && pass "CHANGELOG.md: ## $version" ||
+  fail "CHANGELOG.md has no section '## $version' for default_version $version of idgen.control: add what it changed and how to upgrade"
