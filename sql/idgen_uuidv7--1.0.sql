@@ -24,6 +24,13 @@ BEGIN
             DETAIL = 'Core''s pg_catalog.uuidv7() orders the UUIDs of one session only; this extension would not be found before it.',
             HINT = 'For idgen''s order across every session, write idgen.uuidv7() in the column default (DEFAULT idgen.uuidv7()); a bare uuidv7() is core''s.';
   END IF;
+  -- pg_catalog is searched first: a uuidv7() there would stand in core's place once the cluster is
+  -- upgraded to 18 (pg_upgrade keeps extensions' objects, and would fail on core's own).
+  IF pg_catalog.current_schema() OPERATOR(pg_catalog.=) 'pg_catalog' THEN
+    RAISE EXCEPTION 'idgen_uuidv7 does not go in schema pg_catalog'
+      USING ERRCODE = 'invalid_schema_name',
+            HINT = 'Install it into a schema on the search_path of the roles that run the migrations: CREATE EXTENSION idgen_uuidv7 SCHEMA public.';
+  END IF;
   IF EXISTS (SELECT FROM pg_catalog.pg_proc p
              JOIN pg_catalog.pg_namespace n ON n.oid OPERATOR(pg_catalog.=) p.pronamespace
              WHERE p.proname OPERATOR(pg_catalog.=) 'uuidv7'

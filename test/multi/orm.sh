@@ -77,6 +77,10 @@ if [ "$major" -lt 18 ]; then
   [[ "$out" == *"42723: schema public already has a function uuidv7()"* ]] && pass "look-alike refused: 42723" || fail "look-alike: $out"
   as_owner -c "DROP FUNCTION public.uuidv7()"
 
+  echo "-- never in pg_catalog (a superuser could ask): it would stand in core's place after an upgrade to 18"
+  out=$(q -c '\set VERBOSITY verbose' -c "CREATE EXTENSION idgen_uuidv7 SCHEMA pg_catalog" 2>&1) && fail "installed into pg_catalog"
+  [[ "$out" == *"3F000: idgen_uuidv7 does not go in schema pg_catalog"* ]] && pass "pg_catalog refused: 3F000" || fail "pg_catalog: $out"
+
   echo "-- CREATE EXTENSION idgen_uuidv7 SCHEMA public, by the database owner (trusted)"
   as_owner -c "CREATE EXTENSION idgen_uuidv7 SCHEMA public"
   migrate_all
