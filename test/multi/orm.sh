@@ -22,6 +22,8 @@ ROWS=1000
 OWNER=idgen_orm_owner
 q -d postgres -c "DO \$\$ BEGIN CREATE ROLE $OWNER LOGIN; EXCEPTION WHEN duplicate_object THEN NULL; END \$\$"
 q -c "ALTER DATABASE $PGDATABASE OWNER TO $OWNER"
+# the role owns nothing outside this database: it goes once the database has
+trap 'cleanup; q -d postgres -c "DROP ROLE IF EXISTS $OWNER" >/dev/null 2>&1 || true' EXIT
 as_owner() { q -U "$OWNER" "$@"; }
 major=${IDGEN_MAJOR:?}
 [ "$(q -c "SELECT current_setting('server_version_num')::int / 10000")" = "$major" ] ||
@@ -40,10 +42,9 @@ default_function() {
     WHERE ad.adrelid = '$1'::regclass AND a.attname = 'id'"
 }
 idgen_c=$(q -F ' ' -c "SELECT prosrc, probin FROM pg_proc WHERE oid = 'idgen.uuidv7()'::regprocedure")
-issued() { q -c "SELECT issued FROM idgen.stats WHERE family = 'uuidv7'"; }
 
-# migrate_all: every ORM's migration, as the owner; then $ROWS rows into each table in one
-# session, which must add 4 x $ROWS to idgen.stats when idgen makes them (stats_delta), or 0.
+# migrate_all: every ORM's migration, as the owner. insert_all: $ROWS rows into each table in one
+# session, which add 4 x $ROWS to idgen.stats when idgen makes the IDs, and 0 when core does.
 migrate_all() {
   local orm
   for orm in "${ORMS[@]}"; do
