@@ -84,8 +84,11 @@ if [ "$major" -lt 18 ]; then
   out=$(q -c '\set VERBOSITY verbose' -c "CREATE EXTENSION idgen_uuidv7 SCHEMA pg_catalog" 2>&1) && fail "installed into pg_catalog"
   [[ "$out" == *"3F000: idgen_uuidv7 does not go in schema pg_catalog"* ]] && pass "pg_catalog refused: 3F000" || fail "pg_catalog: $out"
 
-  echo "-- CREATE EXTENSION idgen_uuidv7 SCHEMA public, by the database owner (trusted)"
-  as_owner -c "CREATE EXTENSION idgen_uuidv7 SCHEMA public"
+  echo "-- CREATE EXTENSION idgen_uuidv7 SCHEMA public CASCADE, by the database owner (trusted), idgen with it"
+  q -c "DROP EXTENSION idgen"
+  as_owner -c "CREATE EXTENSION idgen_uuidv7 SCHEMA public CASCADE" 2>/dev/null
+  expect "extensions and their schemas" "idgen idgen,idgen_uuidv7 public" \
+    "$(q -c "SELECT string_agg(extname || ' ' || extnamespace::regnamespace, ',' ORDER BY extname) FROM pg_extension WHERE extname LIKE 'idgen%'")"
   migrate_all
   for orm in "${ORMS[@]}"; do
     expect "$orm: the default calls" "public.uuidv7 c $idgen_c" "$(default_function "${TABLE[$orm]}")"
