@@ -40,7 +40,8 @@ PSQL=${PG_BIN:-$(dirname "$(command -v psql)")}/psql
 mode=${1:-print}
 
 WORK=$(mktemp -d)
-trap 'rm -rf "$WORK"' EXIT
+# (with --own-cluster, cluster.sh's own EXIT trap stops and removes the cluster: keep it)
+trap 'rm -rf "$WORK"; if declare -F cluster_cleanup >/dev/null; then cluster_cleanup; fi' EXIT
 
 # docs/functions.tsv without its comments, as "line number <tab> signature <tab> description".
 awk -F '\t' -v file="docs/functions.tsv" '
