@@ -2,6 +2,7 @@
 #
 #   make demo   build, install, and show idgen on a throwaway cluster
 #   make test   unit tests, then regression, multi-session and TAP tests on PostgreSQL 15, 17, 18
+#   make reference   regenerate the README's reference of every SQL function from the catalog
 #
 # Both install the build dependencies when they are missing (apt-get), so that a fresh Debian
 # machine with PostgreSQL needs nothing else. The rest is plain PGXS: make, make install,
@@ -27,7 +28,7 @@ PG_MAJOR := $(shell $(PG_CONFIG) --version 2>/dev/null | sed -E 's/^PostgreSQL (
 # with them (test/sanitizers/run.sh).
 OBJDIR := build/pg$(PG_MAJOR)$(if $(IDGEN_SANITIZE),-sanitized)-idgen
 
-.PHONY: all install uninstall installcheck clean deps test-deps unit demo test bench fuzz fuzz-build
+.PHONY: all install uninstall installcheck clean deps test-deps unit demo test bench fuzz fuzz-build reference
 all install uninstall installcheck:
 	@test -n "$(PG_MAJOR)" || { echo "no PostgreSQL at PG_CONFIG=$(PG_CONFIG) (make deps installs one)" >&2; exit 1; }
 	@mkdir -p $(OBJDIR)
@@ -104,6 +105,12 @@ bench: deps
 	@$(MAKE) --no-print-directory install
 	@PG_CONFIG=$(PG_CONFIG) scripts/bench.sh
 
+# The README's reference of every SQL function, from the catalog of a throwaway cluster and
+# docs/functions.tsv (scripts/reference.sh; test/multi/reference.sh checks it).
+reference: deps
+	@$(MAKE) --no-print-directory install
+	@PG_CONFIG=$(PG_CONFIG) scripts/reference.sh --own-cluster --update
+
 fuzz: test-deps
 	@$(MAKE) --no-print-directory fuzz-build
 	@scripts/fuzz.sh $(FUZZ_SECONDS)
@@ -111,13 +118,15 @@ fuzz: test-deps
 else
 # ---- out of tree (build/pg<major>-idgen): plain PGXS -------------------------------------------
 
-EXTENSION  = idgen
+# idgen_uuidv7: the opt-in bare uuidv7() for PostgreSQL 15 to 17 (ORM defaults), a second small
+# extension on idgen's library; its script refuses to install on 18, which has its own uuidv7().
+EXTENSION  = idgen idgen_uuidv7
 MODULE_big = idgen
 # The scripts of this release: the complete install script and the updates from every earlier
 # release. The released scripts of 1.0 and 1.1 stay in sql/ (frozen, for the upgrade tests) but are
 # not installed: they resolve names a database owner can plant (CREATE EXTENSION idgen VERSION '1.0'
 # and ALTER EXTENSION idgen UPDATE TO '1.1' would run them as a superuser).
-DATA       = sql/idgen--1.2.sql sql/idgen--1.0--1.2.sql sql/idgen--1.1--1.2.sql
+DATA       = sql/idgen--1.2.sql sql/idgen--1.0--1.2.sql sql/idgen--1.1--1.2.sql sql/idgen_uuidv7--1.0.sql
 OBJS       = $(patsubst $(SRC)%.cpp,%.o,$(sort $(wildcard $(SRC)src/core/*.cpp $(SRC)src/pg/*.cpp)))
 # ... and an install over an earlier release takes them away (found by the adversarial pass: left in
 # the extension directory, they let an owner install 1.0 and update to 1.1 through them).

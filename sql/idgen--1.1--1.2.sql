@@ -451,6 +451,35 @@ COMMENT ON FUNCTION idgen.decimal_id() IS
 'a new DecimalId: counter * 10^10 + generator_id * 10^5 + idgen.launch_id, read c...cggggglllll; each generator''s IDs increase';
 
 ---------------------------------------------------------------------------------------------------
+-- pg_partman: time partitioning of tables keyed by idgen's IDs. pg_partman 5.x partitions a uuid
+-- or text column by time through an encoder (timestamptz -> the column's lower bound at that time)
+-- and a decoder that it calls with the column cast to text. UUIDv7: idgen.uuidv7_min encodes,
+-- idgen.uuidv7_text_time decodes; typeid: idgen.typeid_min (in a one-line wrapper that names the
+-- prefix) encodes, idgen.typeid_time decodes. The 64-bit families partition by ID ranges whose
+-- bounds idgen.<family>_min gives (README, "pg_partman").
+---------------------------------------------------------------------------------------------------
+
+CREATE FUNCTION idgen.uuidv7_text_time(id text) RETURNS timestamptz
+LANGUAGE plpgsql IMMUTABLE STRICT PARALLEL SAFE SET search_path = pg_catalog, pg_temp AS $$
+BEGIN
+  IF id OPERATOR(pg_catalog.!~) '^[0-9A-Fa-f]{8}-?[0-9A-Fa-f]{4}-?[0-9A-Fa-f]{4}-?[0-9A-Fa-f]{4}-?[0-9A-Fa-f]{12}$' THEN
+    RAISE EXCEPTION 'invalid input syntax for a UUIDv7: "%"', pg_catalog."left"(id, 100)
+      USING ERRCODE = 'invalid_text_representation',
+            HINT = 'A UUID as text is 32 hexadecimal digits, in groups of 8-4-4-4-12 with or without hyphens: pass a uuid cast to text.';
+  END IF;
+  RETURN idgen.uuidv7_time(CAST(id AS pg_catalog.uuid));
+END
+$$;
+COMMENT ON FUNCTION idgen.uuidv7_text_time(text) IS
+'idgen.uuidv7_time of a UUIDv7 written as text: the time decoder pg_partman calls with a uuid column cast to text';
+
+CREATE FUNCTION idgen.typeid_min(prefix text, "at" timestamptz, encoding text DEFAULT 'base36') RETURNS text
+LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE SET search_path = pg_catalog, pg_temp
+RETURN idgen.typeid_from_uuid(prefix, idgen.uuidv7_min("at"), encoding);
+COMMENT ON FUNCTION idgen.typeid_min(text, timestamptz, text) IS
+'the smallest ordered typeid with the given prefix at the given instant, the bound of a range scan (C collation) and, wrapped per prefix, a pg_partman time encoder';
+
+---------------------------------------------------------------------------------------------------
 -- ULID (github.com/ulid/spec): 48-bit Unix milliseconds then 80 bits, as 26 characters of Crockford
 -- base32 or as the same 128 bits in a uuid. The generators share UUIDv7's state word and durable
 -- mark (strictly increasing across the server when shared): per process otherwise, hence they run

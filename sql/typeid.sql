@@ -110,6 +110,27 @@ SELECT idgen.typeid_time(idgen.typeid_from_uuid('token', '5bd1ac3e-1b8b-4a4a-9bd
 SELECT idgen.typeid_table('nonsense');
 \echo :LAST_ERROR_SQLSTATE
 
+-- typeid_min: the smallest ordered typeid of a prefix at an instant (pg_partman's encoder).
+SELECT idgen.typeid_min('user', '2026-01-01 00:00+00');
+SELECT idgen.typeid_min('user', '2026-01-01 00:00+00', 'base32');
+SELECT idgen.typeid_min('user', '2026-01-01 00:00+00') = idgen.typeid_from_uuid('user', idgen.uuidv7_min('2026-01-01 00:00+00')) AS same;
+SELECT idgen.typeid_time(idgen.typeid_min('user', '2026-01-01 12:34:56.789+00'));
+SELECT idgen.typeid_min(NULL, now()) IS NULL AND idgen.typeid_min('user', NULL) IS NULL AS strict;
+-- Every typeid made at or after t sorts at or above typeid_min(t), below typeid_min(t + 1 ms), in
+-- both encodings (C collation).
+SELECT count(*) FILTER (WHERE b36 COLLATE "C" < idgen.typeid_min('user', t) OR b36 COLLATE "C" >= idgen.typeid_min('user', t + interval '1 ms')
+                           OR b32 COLLATE "C" < idgen.typeid_min('user', t, 'base32') OR b32 COLLATE "C" >= idgen.typeid_min('user', t + interval '1 ms', 'base32')) AS outside,
+       count(*) AS made
+FROM (SELECT t, idgen.typeid_from_uuid('user', u) AS b36, idgen.typeid_from_uuid('user', u, 'base32') AS b32
+      FROM (SELECT timestamptz '2026-01-01 00:00+00' + n * interval '1 ms' AS t FROM generate_series(0, 999) AS n) s,
+           LATERAL (SELECT idgen.uuidv7(s.t + f * interval '1 us') AS u FROM generate_series(0, 999, 111) AS f) g) x;
+SELECT idgen.typeid_min('User', now());
+\echo :LAST_ERROR_SQLSTATE
+SELECT idgen.typeid_min('user', 'infinity');
+\echo :LAST_ERROR_SQLSTATE
+SELECT idgen.typeid_min('user', now(), 'base64');
+\echo :LAST_ERROR_SQLSTATE
+
 DROP FUNCTION post_body;
 DROP TABLE posts;
 DROP DOMAIN post_id;

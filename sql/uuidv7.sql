@@ -99,6 +99,25 @@ SELECT idgen.uuidv7(interval '-60 years');
 SELECT idgen.uuidv7(interval '9000 years');
 \echo :LAST_ERROR_SQLSTATE
 
+-- uuidv7_text_time: the time decoder pg_partman calls with a uuid column cast to text.
+SELECT idgen.uuidv7_text_time('017f22e2-79b0-7cc3-98c4-dc0c0c07398f');
+SELECT idgen.uuidv7_text_time('017F22E279B07CC398C4DC0C0C07398F');
+SELECT idgen.uuidv7_text_time(NULL) IS NULL AS strict;
+SELECT count(*) AS differ FROM (SELECT idgen.uuidv7(timestamptz '2026-01-01 00:00+00' + n * interval '997 us') AS u
+  FROM generate_series(1, 1000) AS n) g WHERE idgen.uuidv7_text_time(u::text) IS DISTINCT FROM idgen.uuidv7_time(u);
+SELECT idgen.uuidv7_text_time('nonsense');
+\echo :LAST_ERROR_SQLSTATE
+SELECT idgen.uuidv7_text_time('');
+\echo :LAST_ERROR_SQLSTATE
+SELECT idgen.uuidv7_text_time('{017f22e2-79b0-7cc3-98c4-dc0c0c07398f}');
+\echo :LAST_ERROR_SQLSTATE
+SELECT idgen.uuidv7_text_time('017f22e2-79b0-7cc3-98c4-dc0c0c07398');
+\echo :LAST_ERROR_SQLSTATE
+SELECT idgen.uuidv7_text_time(E'017f22e2-79b0-7cc3-98c4-dc0c0c07398f\n');
+\echo :LAST_ERROR_SQLSTATE
+SELECT idgen.uuidv7_text_time('5bd1ac3e-1b8b-4a4a-9bd1-66a4b2ee1aa4');
+\echo :LAST_ERROR_SQLSTATE
+
 -- Catalog: volatility and parallel safety as documented.
 SELECT p.proname, pg_get_function_identity_arguments(p.oid) AS args, p.provolatile, p.proparallel, p.proisstrict
 FROM pg_proc p WHERE p.pronamespace = 'idgen'::regnamespace AND p.proname LIKE 'uuidv7%' ORDER BY 1, 2;
