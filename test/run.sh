@@ -10,7 +10,8 @@
 #
 #   test/run.sh                          everything (what `make test` runs)
 #   MAJORS="17" test/run.sh              one major
-#   ONLY="uuidv7 guard" test/run.sh      only these regression, multi-session and TAP tests (by name)
+#   ONLY="uuidv7 guard" test/run.sh      only these regression, multi-session and TAP tests (by name;
+#                                        "release": the check that a release build has no test fault)
 #   GTEST_FILTER='Uuidv7*' test/run.sh   only these unit tests (GoogleTest's own variable)
 #   PER_CLIENT=1000 test/run.sh          smaller multi-session tests, for a quick run
 #   SANITIZERS=0 test/run.sh             without the run under sanitizers
@@ -23,7 +24,7 @@ cd "$(dirname "$0")/.."
 ROOT=$PWD
 MAJORS=${MAJORS:-15 17 18}
 ONLY=${ONLY:-}
-REGRESS="$(make -s print-REGRESS) $(make -s print-REGRESS_OWN_CLUSTER)"
+REGRESS="$(make -s print-REGRESS) $(make -s print-REGRESS_OWN_CLUSTER) $(make -s print-REGRESS_DEBUG)"
 REGRESS_NOT_PRELOADED=$(make -s print-REGRESS_NOT_PRELOADED)
 # A run of the harness self-test (IDGEN_NESTED) keeps its records apart: the run that started it
 # must not read the nested runs' failures as its own, nor lose its own.
@@ -136,6 +137,25 @@ suite() {  # runs in a subshell with PG_CONFIG set; the cluster goes away with i
     count "PostgreSQL $major: multi-session ($1)" $ran
   }
 
+  # The build for the tests knows idgen.debug_fault; a release build (make, make install, make demo)
+  # does not: there SET idgen.debug_fault is an error like any unknown idgen.* name. On the first
+  # major only (a build of idgen: seconds), in a session that loads each build by its path.
+  run_release() {
+    step "PostgreSQL $major: a release build (no IDGEN_DEBUG) has no idgen.debug_fault"
+    local release=$ROOT/build/pg$major-idgen/idgen.so debug=$ROOT/build/pg$major-debug-idgen/idgen.so out
+    if ! make -s -j2 all PG_CONFIG="$PG_CONFIG" >/dev/null; then
+      failed "PostgreSQL $major: the release build of idgen failed"
+      return
+    fi
+    count "PostgreSQL $major: release build checks" 3
+    out=$("$PG_BIN/psql" -X -q -c "LOAD '$debug'" -c "SET idgen.debug_fault = 'random'" 2>&1) ||
+      failed "PostgreSQL $major: the build for the tests does not know idgen.debug_fault: $out"
+    out=$("$PG_BIN/psql" -X -q -c "LOAD '$release'" -c "SET idgen.debug_fault = 'random'" 2>&1)
+    [[ $out == *'invalid configuration parameter name "idgen.debug_fault"'* ]] ||
+      failed "PostgreSQL $major: the release build knows idgen.debug_fault: $out"
+    ! grep -q debug_fault "$release" || failed "PostgreSQL $major: the release build's idgen.so names debug_fault"
+  }
+
   step "PostgreSQL $major: a cluster with shared_preload_libraries = 'idgen'"
   cluster_start preload || { failed "PostgreSQL $major: the cluster did not start"; return; }
   # shellcheck disable=SC2046
@@ -150,6 +170,9 @@ suite() {  # runs in a subshell with PG_CONFIG set; the cluster goes away with i
   # shellcheck disable=SC2046
   timed "PostgreSQL $major: regression, not preloaded" run_regress not_preloaded $(only $not_preloaded)
   timed "PostgreSQL $major: multi-session, not preloaded" run_multi not_preloaded
+  if [ "$major" = "${MAJORS%% *}" ] && selected release; then
+    timed "PostgreSQL $major: release build, no debug fault" run_release
+  fi
   [ "${IDGEN_TEST_FAULT:-}" = abort ] && echo "the harness test: $an_unset_variable"
   [ "${IDGEN_TEST_FAULT:-}" = signal ] && kill -TERM $BASHPID
   cluster_stop
@@ -185,7 +208,8 @@ for major in $MAJORS; do
     failed "PostgreSQL $major: could not build the server"
     continue
   fi
-  if ! timed "PostgreSQL $major: build of idgen" make -s install PG_CONFIG="$pg_config" >/dev/null; then
+  # A build for the tests: with the idgen.debug_fault setting (sql/debug_fault.sql).
+  if ! timed "PostgreSQL $major: build of idgen" make -s install PG_CONFIG="$pg_config" IDGEN_DEBUG=1 >/dev/null; then
     failed "PostgreSQL $major: could not build idgen"
     continue
   fi
