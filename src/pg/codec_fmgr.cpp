@@ -3,8 +3,7 @@
 #include "pg/guard.hpp"
 #include "pg/pg.hpp"
 
-using namespace idgen;
-using namespace idgen::pg;
+namespace idgen::pg {
 
 namespace {
 
@@ -55,3 +54,5 @@ Datum DecodeUuid(codec::Base base, std::string_view text) {
 IDGEN_CODEC(base16, codec::Base::k16)
 IDGEN_CODEC(base36, codec::Base::k36)
 IDGEN_CODEC(base62, codec::Base::k62)
+
+}  // namespace idgen::pg

@@ -15,8 +15,7 @@ extern "C" {
 #include "access/xact.h"
 }
 
-using namespace idgen;
-using namespace idgen::pg;
+namespace idgen::pg {
 
 namespace {
 
@@ -96,3 +95,5 @@ IDGEN_FUNCTION(idgen_is_js_safe) {
 IDGEN_FUNCTION(idgen_trace_id) { return NextId(kFamilyTrace, settings::node_id, true); }
 IDGEN_FUNCTION(idgen_trace_parse) { return ParseId(kFamilyTrace, fcinfo); }
 IDGEN_FUNCTION(idgen_trace_min) { return MinId(kFamilyTrace, fcinfo); }
+
+}  // namespace idgen::pg

@@ -429,8 +429,7 @@ void CheckDecimalIdCopy(int launch_id) {
 
 }  // namespace idgen::pg::marks
 
-using namespace idgen;
-using namespace idgen::pg;
+namespace idgen::pg {
 
 // idgen.restart_at_clock(): after a clock that jumped ahead and back, once the server has a new
 // identity, every generator carries on from the clock. The lease is lowered (the one write of it
@@ -504,3 +503,5 @@ IDGEN_FUNCTION(idgen_restart_at_clock) {
            FormatUtc(static_cast<int64_t>(old_ms)).c_str(), FormatUtc(static_cast<int64_t>(now_ms)).c_str());
   return TextDatum(text);
 }
+
+}  // namespace idgen::pg

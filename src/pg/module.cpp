@@ -55,8 +55,7 @@ RandomPool& BackendRandom() { return random_pool; }
 }  // namespace idgen::pg
 
 void _PG_init(void) {
-  using namespace idgen::pg;
-  settings::Define();
-  if (process_shared_preload_libraries_in_progress) RequestSharedState();
-  idgen::SetCharLength(DatabaseCharLength);
+  idgen::pg::settings::Define();
+  if (process_shared_preload_libraries_in_progress) idgen::pg::RequestSharedState();
+  idgen::SetCharLength(idgen::pg::DatabaseCharLength);
 }

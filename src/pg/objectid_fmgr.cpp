@@ -16,8 +16,7 @@ extern "C" {
 #include "utils/sortsupport.h"
 }
 
-using namespace idgen;
-using namespace idgen::pg;
+namespace idgen::pg {
 using objectid::ObjectId;
 
 namespace {
@@ -216,3 +215,5 @@ IDGEN_FUNCTION(idgen_objectid_min) {
   const int64_t at = UnixUs(PG_GETARG_TIMESTAMPTZ(0));
   return ToDatum(Guarded([&] { return objectid::MinAt(at); }));
 }
+
+}  // namespace idgen::pg

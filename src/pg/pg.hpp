@@ -18,7 +18,8 @@ extern "C" {
 #include "utils/uuid.h"
 }
 
-// Declares a SQL-callable function with C linkage: IDGEN_FUNCTION(idgen_uuidv7) { ... }
+// Declares a SQL-callable function with C linkage: IDGEN_FUNCTION(idgen_uuidv7) { ... }. The fmgr files
+// use it inside namespace idgen::pg: C linkage keeps the plain name, which the SQL scripts name.
 #define IDGEN_FUNCTION(name)       \
   extern "C" {                     \
   PG_FUNCTION_INFO_V1(name);       \

@@ -13,8 +13,7 @@ extern "C" {
 #include "utils/numeric.h"
 }
 
-using namespace idgen;
-using namespace idgen::pg;
+namespace idgen::pg {
 
 namespace {
 
@@ -58,3 +57,5 @@ IDGEN_FUNCTION(idgen_uid20_numeric) { return NumericOf(NextValue(kFamilyUid20));
 IDGEN_FUNCTION(idgen_uid20_parse) { return Parse(kFamilyUid20, fcinfo); }
 IDGEN_FUNCTION(idgen_uid20_sec) { return BigintOf(kFamilyUid20Sec, NextValue(kFamilyUid20Sec)); }
 IDGEN_FUNCTION(idgen_uid20_sec_parse) { return Parse(kFamilyUid20Sec, fcinfo); }
+
+}  // namespace idgen::pg
