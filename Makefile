@@ -31,7 +31,7 @@ PG_MAJOR := $(shell $(PG_CONFIG) --version 2>/dev/null | sed -E 's/^PostgreSQL (
 # idgen.debug_fault setting (test/run.sh); make install, make demo and make bench build without it.
 OBJDIR := build/pg$(PG_MAJOR)$(if $(IDGEN_SANITIZE),-sanitized)$(if $(IDGEN_DEBUG),-debug)-idgen
 
-.PHONY: all install uninstall installcheck clean deps test-deps unit demo test bench fuzz fuzz-build
+.PHONY: all install uninstall installcheck clean deps test-deps unit demo test bench fuzz fuzz-build format-check
 all install uninstall installcheck:
 	@test -n "$(PG_MAJOR)" || { echo "no PostgreSQL at PG_CONFIG=$(PG_CONFIG) (make deps installs one)" >&2; exit 1; }
 	@mkdir -p $(OBJDIR)
@@ -103,6 +103,11 @@ demo: deps
 test: test-deps
 	@$(MAKE) --no-print-directory build/unit_tests fuzz-build
 	@test/run.sh
+
+# The C++ is as clang-format 14 writes it under .clang-format (make test checks it first);
+# scripts/format-check.sh --fix formats it.
+format-check: test-deps
+	@scripts/format-check.sh
 
 bench: deps
 	@$(MAKE) --no-print-directory install

@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
-# Every test of idgen. The unit tests once; each fuzz harness for 10 s; then, for each PostgreSQL
-# major (15 from Debian; 17 and 18 built once from Debian's source packages into build/pg/), idgen
-# built and installed for it and: the regression and multi-session tests on a throwaway cluster
-# that preloads idgen, the same cluster restarted without preload, and the TAP tests (restarts,
+# Every test of idgen. The format of the C++ (scripts/format-check.sh); the unit tests once; each
+# fuzz harness for 10 s; then, for each PostgreSQL major (15 from Debian; 17 and 18 built once from
+# Debian's source packages into build/pg/), idgen built for the tests (IDGEN_DEBUG=1) and installed
+# for it and: the regression and multi-session tests on a throwaway cluster that preloads idgen, the same cluster restarted without preload, and the TAP tests (restarts,
 # crashes, clock steps, standbys, many servers, dumps restored on another server, and with 18
 # pg_upgrade from 17). Then the regression and multi-session tests again on a server built with
 # ASan and UBSan (test/sanitizers/run.sh), the demo, and the bench in smoke mode. Prints the time
@@ -11,7 +11,8 @@
 #   test/run.sh                          everything (what `make test` runs)
 #   MAJORS="17" test/run.sh              one major
 #   ONLY="uuidv7 guard" test/run.sh      only these regression, multi-session and TAP tests (by name;
-#                                        "release": the check that a release build has no test fault)
+#                                        "release": the check that a release build has no test fault;
+#                                        "format": the check that the C++ is formatted)
 #   GTEST_FILTER='Uuidv7*' test/run.sh   only these unit tests (GoogleTest's own variable)
 #   PER_CLIENT=1000 test/run.sh          smaller multi-session tests, for a quick run
 #   SANITIZERS=0 test/run.sh             without the run under sanitizers
@@ -193,6 +194,11 @@ suite() {  # runs in a subshell with PG_CONFIG set; the cluster goes away with i
 if [ -z "${IDGEN_NESTED:-}" ] && selected harness; then
   step "the harness: a run that aborts, skips or matches nothing fails (test/harness.sh)"
   timed "harness self-test" test/harness.sh || failed "the harness self-test"
+fi
+
+if selected format; then
+  step "format: the C++ is as clang-format writes it (scripts/format-check.sh; --fix formats it)"
+  timed "format check" scripts/format-check.sh || failed "format: C++ files not formatted (scripts/format-check.sh --fix)"
 fi
 
 timed "unit tests" run_unit
