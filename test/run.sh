@@ -148,13 +148,15 @@ suite() {  # runs in a subshell with PG_CONFIG set; the cluster goes away with i
       failed "PostgreSQL $major: the release build of idgen failed"
       return
     fi
-    count "PostgreSQL $major: release build checks" 3
+    count "PostgreSQL $major: release build checks" 4
     out=$("$PG_BIN/psql" -X -q -c "LOAD '$debug'" -c "SET idgen.debug_fault = 'random'" 2>&1) ||
       failed "PostgreSQL $major: the build for the tests does not know idgen.debug_fault: $out"
     out=$("$PG_BIN/psql" -X -q -c "LOAD '$release'" -c "SET idgen.debug_fault = 'random'" 2>&1)
     [[ $out == *'invalid configuration parameter name "idgen.debug_fault"'* ]] ||
       failed "PostgreSQL $major: the release build knows idgen.debug_fault: $out"
-    ! grep -q debug_fault "$release" || failed "PostgreSQL $major: the release build's idgen.so names debug_fault"
+    # The setting's name as data (the debug information names the source file debug_fault.cpp).
+    grep -qa 'idgen\.debug_fault' "$debug" || failed "PostgreSQL $major: the build for the tests lacks idgen.debug_fault"
+    ! grep -qa 'idgen\.debug_fault' "$release" || failed "PostgreSQL $major: the release build's idgen.so names idgen.debug_fault"
   }
 
   step "PostgreSQL $major: a cluster with shared_preload_libraries = 'idgen'"
