@@ -19,20 +19,24 @@ SRC := $(dir $(firstword $(MAKEFILE_LIST)))
 REGRESS = extension guard uuidv7 uuidv7_core layout typeid codec objectid decimal_id uid20 ns_id ticket convert_column ulid
 REGRESS_OWN_CLUSTER = token public_id
 REGRESS_NOT_PRELOADED = not_preloaded
+# ... and the one that needs a build for the tests (IDGEN_DEBUG=1: the idgen.debug_fault setting,
+# which a release build does not know). test/run.sh builds so and runs it with REGRESS.
+REGRESS_DEBUG = debug_fault
 
 ifeq ($(SRC),./)
 # ---- in the source tree: PGXS targets run out of tree, one directory per major ------------------
 
 PG_MAJOR := $(shell $(PG_CONFIG) --version 2>/dev/null | sed -E 's/^PostgreSQL ([0-9]+).*/\1/')
 # IDGEN_SANITIZE=1: built with AddressSanitizer and UndefinedBehaviorSanitizer, for a server built
-# with them (test/sanitizers/run.sh).
-OBJDIR := build/pg$(PG_MAJOR)$(if $(IDGEN_SANITIZE),-sanitized)-idgen
+# with them (test/sanitizers/run.sh). IDGEN_DEBUG=1: a build for idgen's own tests, with the
+# idgen.debug_fault setting (test/run.sh); make install, make demo and make bench build without it.
+OBJDIR := build/pg$(PG_MAJOR)$(if $(IDGEN_SANITIZE),-sanitized)$(if $(IDGEN_DEBUG),-debug)-idgen
 
-.PHONY: all install uninstall installcheck clean deps test-deps unit demo test bench fuzz fuzz-build reference
+.PHONY: all install uninstall installcheck clean deps test-deps unit demo test bench fuzz fuzz-build reference format-check
 all install uninstall installcheck:
 	@test -n "$(PG_MAJOR)" || { echo "no PostgreSQL at PG_CONFIG=$(PG_CONFIG) (make deps installs one)" >&2; exit 1; }
 	@mkdir -p $(OBJDIR)
-	@$(MAKE) --no-print-directory -C $(OBJDIR) -f $(CURDIR)/Makefile PG_CONFIG=$(PG_CONFIG) IDGEN_SANITIZE=$(IDGEN_SANITIZE) $@
+	@$(MAKE) --no-print-directory -C $(OBJDIR) -f $(CURDIR)/Makefile PG_CONFIG=$(PG_CONFIG) IDGEN_SANITIZE=$(IDGEN_SANITIZE) IDGEN_DEBUG=$(IDGEN_DEBUG) $@
 
 clean:
 	rm -rf build
@@ -101,6 +105,11 @@ test: test-deps
 	@$(MAKE) --no-print-directory build/unit_tests fuzz-build
 	@test/run.sh
 
+# The C++ is as clang-format 14 writes it under .clang-format (make test checks it first);
+# scripts/format-check.sh --fix formats it.
+format-check: test-deps
+	@scripts/format-check.sh
+
 bench: deps
 	@$(MAKE) --no-print-directory install
 	@PG_CONFIG=$(PG_CONFIG) scripts/bench.sh
@@ -142,6 +151,10 @@ SHLIB_LINK  = -lstdc++
 ifneq ($(IDGEN_SANITIZE),)
 PG_CXXFLAGS += -fsanitize=address,undefined -fno-sanitize=alignment -fno-omit-frame-pointer
 SHLIB_LINK  += -fsanitize=address,undefined
+endif
+ifneq ($(IDGEN_DEBUG),)
+PG_CPPFLAGS += -DIDGEN_DEBUG_FAULT
+REGRESS += $(REGRESS_DEBUG)
 endif
 # The server may have been built with LLVM JIT; PGXS would try to emit bitcode for C++ files.
 override with_llvm := no

@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
-# Every test of idgen. The unit tests once; each fuzz harness for 10 s; then, for each PostgreSQL
-# major (15 from Debian; 17 and 18 built once from Debian's source packages into build/pg/), idgen
-# built and installed for it and: the regression and multi-session tests on a throwaway cluster
-# that preloads idgen, the same cluster restarted without preload, and the TAP tests (restarts,
+# Every test of idgen. The format of the C++ (scripts/format-check.sh); the unit tests once; each
+# fuzz harness for 10 s; then, for each PostgreSQL major (15 from Debian; 17 and 18 built once from
+# Debian's source packages into build/pg/), idgen built for the tests (IDGEN_DEBUG=1) and installed
+# for it and: the regression and multi-session tests on a throwaway cluster that preloads idgen, the same cluster restarted without preload, and the TAP tests (restarts,
 # crashes, clock steps, standbys, many servers, dumps restored on another server, and with 18
 # pg_upgrade from 17). Then the regression and multi-session tests again on a server built with
 # ASan and UBSan (test/sanitizers/run.sh), the demo, and the bench in smoke mode. Prints the time
@@ -10,7 +10,9 @@
 #
 #   test/run.sh                          everything (what `make test` runs)
 #   MAJORS="17" test/run.sh              one major
-#   ONLY="uuidv7 guard" test/run.sh      only these regression, multi-session and TAP tests (by name)
+#   ONLY="uuidv7 guard" test/run.sh      only these regression, multi-session and TAP tests (by name;
+#                                        "release": the check that a release build has no test fault;
+#                                        "format": the check that the C++ is formatted)
 #   GTEST_FILTER='Uuidv7*' test/run.sh   only these unit tests (GoogleTest's own variable)
 #   PER_CLIENT=1000 test/run.sh          smaller multi-session tests, for a quick run
 #   SANITIZERS=0 test/run.sh             without the run under sanitizers
@@ -23,7 +25,7 @@ cd "$(dirname "$0")/.."
 ROOT=$PWD
 MAJORS=${MAJORS:-15 17 18}
 ONLY=${ONLY:-}
-REGRESS="$(make -s print-REGRESS) $(make -s print-REGRESS_OWN_CLUSTER)"
+REGRESS="$(make -s print-REGRESS) $(make -s print-REGRESS_OWN_CLUSTER) $(make -s print-REGRESS_DEBUG)"
 REGRESS_NOT_PRELOADED=$(make -s print-REGRESS_NOT_PRELOADED)
 # A run of the harness self-test (IDGEN_NESTED) keeps its records apart: the run that started it
 # must not read the nested runs' failures as its own, nor lose its own.
@@ -143,6 +145,27 @@ suite() {  # runs in a subshell with PG_CONFIG set; the cluster goes away with i
     count "PostgreSQL $major: multi-session ($1)" $ran
   }
 
+  # The build for the tests knows idgen.debug_fault; a release build (make, make install, make demo)
+  # does not: there SET idgen.debug_fault is an error like any unknown idgen.* name. On the first
+  # major only (a build of idgen: seconds), in a session that loads each build by its path.
+  run_release() {
+    step "PostgreSQL $major: a release build (no IDGEN_DEBUG) has no idgen.debug_fault"
+    local release=$ROOT/build/pg$major-idgen/idgen.so debug=$ROOT/build/pg$major-debug-idgen/idgen.so out
+    if ! make -s -j2 all PG_CONFIG="$PG_CONFIG" >/dev/null; then
+      failed "PostgreSQL $major: the release build of idgen failed"
+      return
+    fi
+    count "PostgreSQL $major: release build checks" 4
+    out=$("$PG_BIN/psql" -X -q -c "LOAD '$debug'" -c "SET idgen.debug_fault = 'random'" 2>&1) ||
+      failed "PostgreSQL $major: the build for the tests does not know idgen.debug_fault: $out"
+    out=$("$PG_BIN/psql" -X -q -c "LOAD '$release'" -c "SET idgen.debug_fault = 'random'" 2>&1)
+    [[ $out == *'invalid configuration parameter name "idgen.debug_fault"'* ]] ||
+      failed "PostgreSQL $major: the release build knows idgen.debug_fault: $out"
+    # The setting's name as data (the debug information names the source file debug_fault.cpp).
+    grep -qa 'idgen\.debug_fault' "$debug" || failed "PostgreSQL $major: the build for the tests lacks idgen.debug_fault"
+    ! grep -qa 'idgen\.debug_fault' "$release" || failed "PostgreSQL $major: the release build's idgen.so names idgen.debug_fault"
+  }
+
   step "PostgreSQL $major: a cluster with shared_preload_libraries = 'idgen'"
   cluster_start preload || { failed "PostgreSQL $major: the cluster did not start"; return; }
   # shellcheck disable=SC2046
@@ -157,6 +180,9 @@ suite() {  # runs in a subshell with PG_CONFIG set; the cluster goes away with i
   # shellcheck disable=SC2046
   timed "PostgreSQL $major: regression, not preloaded" run_regress not_preloaded $(only $not_preloaded)
   timed "PostgreSQL $major: multi-session, not preloaded" run_multi not_preloaded
+  if [ "$major" = "${MAJORS%% *}" ] && selected release; then
+    timed "PostgreSQL $major: release build, no debug fault" run_release
+  fi
   [ "${IDGEN_TEST_FAULT:-}" = abort ] && echo "the harness test: $an_unset_variable"
   [ "${IDGEN_TEST_FAULT:-}" = signal ] && kill -TERM $BASHPID
   cluster_stop
@@ -179,6 +205,11 @@ if [ -z "${IDGEN_NESTED:-}" ] && selected harness; then
   timed "harness self-test" test/harness.sh || failed "the harness self-test"
 fi
 
+if selected format; then
+  step "format: the C++ is as clang-format writes it (scripts/format-check.sh; --fix formats it)"
+  timed "format check" scripts/format-check.sh || failed "format: C++ files not formatted (scripts/format-check.sh --fix)"
+fi
+
 timed "unit tests" run_unit
 
 if selected fuzz; then
@@ -192,7 +223,8 @@ for major in $MAJORS; do
     failed "PostgreSQL $major: could not build the server"
     continue
   fi
-  if ! timed "PostgreSQL $major: build of idgen" make -s install PG_CONFIG="$pg_config" >/dev/null; then
+  # A build for the tests: with the idgen.debug_fault setting (sql/debug_fault.sql).
+  if ! timed "PostgreSQL $major: build of idgen" make -s install PG_CONFIG="$pg_config" IDGEN_DEBUG=1 >/dev/null; then
     failed "PostgreSQL $major: could not build idgen"
     continue
   fi

@@ -33,9 +33,12 @@ std::string FormatDuration(int64_t ms) {
     const char* one;
     const char* many;
   };
-  static constexpr Unit kUnits[] = {{365 * 86400000LL, "year", "years"}, {86400000, "day", "days"},
-                                    {3600000, "h", "h"},                  {60000, "min", "min"},
-                                    {1000, "s", "s"},                     {1, "ms", "ms"}};
+  static constexpr Unit kUnits[] = {{365 * 86400000LL, "year", "years"},
+                                    {86400000, "day", "days"},
+                                    {3600000, "h", "h"},
+                                    {60000, "min", "min"},
+                                    {1000, "s", "s"},
+                                    {1, "ms", "ms"}};
   std::string text;
   int named = 0;
   for (const Unit& unit : kUnits) {

@@ -21,8 +21,7 @@ class Clock {
 class SystemClock final : public Clock {
  public:
   int64_t NowNs() override {
-    return std::chrono::duration_cast<std::chrono::nanoseconds>(
-               std::chrono::system_clock::now().time_since_epoch())
+    return std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::system_clock::now().time_since_epoch())
         .count();
   }
 };

@@ -164,12 +164,14 @@ void DecodeOrThrow(std::string_view text, Base base, std::span<uint8_t> out, con
                   "It has " + std::to_string(text.size()) + " digits; a " + target + " has at most " +
                       std::to_string(Width(out.size(), base)) + ".");
     case ParseProblem::kBadDigit: {
-      std::string digit = (bad >= 0x20 && bad < 0x7F) ? "\"" + std::string(1, bad) + "\"" : "byte " + std::to_string(static_cast<unsigned char>(bad));
+      std::string digit = (bad >= 0x20 && bad < 0x7F) ? "\"" + std::string(1, bad) + "\""
+                                                      : "byte " + std::to_string(static_cast<unsigned char>(bad));
       throw Error(ErrorKind::kBadText, intro, digit + " is not a " + Name(base) + " digit.",
                   base == Base::k62 ? "Base62 digits are 0-9, A-Z and a-z, and case matters." : "");
     }
     case ParseProblem::kOverflow:
-      throw Error(ErrorKind::kNumericOutOfRange, std::string(Name(base)) + " value " + quoted + " is out of range for " + target,
+      throw Error(ErrorKind::kNumericOutOfRange,
+                  std::string(Name(base)) + " value " + quoted + " is out of range for " + target,
                   std::string("A ") + target + " holds " + std::to_string(out.size() * 8) + " bits.");
     case ParseProblem::kNoSeparator:  // not problems of plain digits
     case ParseProblem::kBadPrefix:

@@ -32,7 +32,8 @@ size_t EncodeShortest(std::span<const uint8_t> number, Base base, std::span<char
 
 // Reads text into out (big-endian, out.size() bytes). Base16 and base36 take either case, base32
 // (TypeID) lowercase only, base62 is case-sensitive. Leading zeros are allowed up to the width.
-// Never throws: kEmpty, kTooLong, kBadDigit or kOverflow; *bad_digit gets the first character that is not a digit, for messages.
+// Never throws: kEmpty, kTooLong, kBadDigit or kOverflow; *bad_digit gets the first character that is not a digit, for
+// messages.
 ParseProblem Decode(std::string_view text, Base base, std::span<uint8_t> out, char* bad_digit = nullptr);
 
 // Decode for SQL functions: throws kBadText (empty, too long, bad digit) or kNumericOutOfRange,

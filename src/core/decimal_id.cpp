@@ -11,10 +11,10 @@ namespace {
 constexpr uint64_t kCounterMask = 0xFFFFFFFF;
 
 [[noreturn]] void ThrowField(const char* field, int64_t value, int64_t low, int64_t high) {
-  throw Error(ErrorKind::kNumericOutOfRange,
-              std::string("DecimalId ") + field + " " + std::to_string(value) + " is out of range",
-              std::string("A DecimalId ") + field + " is from " + std::to_string(low) + " to " + std::to_string(high) +
-                  ".");
+  throw Error(
+      ErrorKind::kNumericOutOfRange,
+      std::string("DecimalId ") + field + " " + std::to_string(value) + " is out of range",
+      std::string("A DecimalId ") + field + " is from " + std::to_string(low) + " to " + std::to_string(high) + ".");
 }
 
 }  // namespace
@@ -28,7 +28,8 @@ void CheckLaunch(int64_t launch_id) {
 
 int64_t Compose(const Parts& p) {
   if (p.counter < 1 || p.counter > kMaxCounter) ThrowField("counter", p.counter, 1, kMaxCounter);
-  if (p.generator_id < 0 || p.generator_id > kMaxGenerator) ThrowField("generator id", p.generator_id, 0, kMaxGenerator);
+  if (p.generator_id < 0 || p.generator_id > kMaxGenerator)
+    ThrowField("generator id", p.generator_id, 0, kMaxGenerator);
   if (p.launch_id < 0 || p.launch_id > kMaxLaunch) ThrowField("launch id", p.launch_id, 0, kMaxLaunch);
   return p.counter * kCounterUnit + p.generator_id * kGeneratorUnit + p.launch_id;
 }

@@ -22,7 +22,8 @@ namespace {
              (sign_limited ? ", when a bigint would turn negative."
                            : ", the end of their " + std::to_string(layout.time_bits) + "-bit time field.");
   }
-  throw Error(ErrorKind::kDatetimeOutOfRange, std::string("timestamp out of range for ") + layout.title + " IDs", detail,
+  throw Error(ErrorKind::kDatetimeOutOfRange, std::string("timestamp out of range for ") + layout.title + " IDs",
+              detail,
               std::string("The setting idgen.") + layout.family +
                   "_epoch_ms moves this range; read the README before changing it on a live system.");
 }
@@ -44,8 +45,8 @@ std::string Duration(uint64_t ticks, const Layout& layout) {
                     setting + " = " + std::to_string(settings.epoch_ms),
                 "That ID was issued under " + setting + " = " + std::to_string(word_epoch_ms) +
                     ". Under the new epoch, new IDs would repeat IDs already issued, so none are made.",
-                "Set " + setting + " back to " + std::to_string(word_epoch_ms) +
-                    " and reload (ALTER SYSTEM SET " + setting + " = " + std::to_string(word_epoch_ms) +
+                "Set " + setting + " back to " + std::to_string(word_epoch_ms) + " and reload (ALTER SYSTEM SET " +
+                    setting + " = " + std::to_string(word_epoch_ms) +
                     "; SELECT pg_reload_conf();). On a live system an epoch may move earlier, never later.");
   }
   throw Error(ErrorKind::kClockRegression,
@@ -73,11 +74,11 @@ int64_t LastMs(const Layout& layout, int64_t epoch_ms) {
 
 void CheckNode(const Layout& layout, int64_t node) {
   if (node < 0 || node > layout.max_node()) {
-    throw Error(ErrorKind::kBadArgument,
-                std::string(layout.node_field) + " " + std::to_string(node) + " is out of range for " + layout.title +
-                    " IDs",
-                std::string(layout.title) + " " + layout.node_field + "s are between 0 and " +
-                    std::to_string(layout.max_node()) + ".");
+    throw Error(
+        ErrorKind::kBadArgument,
+        std::string(layout.node_field) + " " + std::to_string(node) + " is out of range for " + layout.title + " IDs",
+        std::string(layout.title) + " " + layout.node_field + "s are between 0 and " +
+            std::to_string(layout.max_node()) + ".");
   }
 }
 
@@ -105,8 +106,8 @@ Parts Decompose(const Layout& layout, int64_t epoch_ms, int64_t id, int64_t refe
     // (only where the fields are narrower than a bigint: JS-safe IDs end at 2^53 - 1)
     throw Error(ErrorKind::kBadArgument, std::to_string(id) + " is not a valid " + layout.title + " ID",
                 std::string(layout.title) + " IDs hold " + std::to_string(layout.time_bits + layout.time_shift()) +
-                    " bits: they are at most " + std::to_string((int64_t{1} << (layout.time_bits + layout.time_shift())) - 1) +
-                    ".");
+                    " bits: they are at most " +
+                    std::to_string((int64_t{1} << (layout.time_bits + layout.time_shift())) - 1) + ".");
   }
   if (layout.time_wraps) {
     // The latest tick with these low bits that is no later than a day after the reference.
@@ -114,7 +115,8 @@ Parts Decompose(const Layout& layout, int64_t epoch_ms, int64_t id, int64_t refe
     const int64_t reference_tick = FloorDiv(reference_ms + 86400000 - epoch_ms, layout.unit_ms);
     if (reference_tick > tick) tick += FloorDiv(reference_tick - tick, period) * period;
   }
-  return Parts{epoch_ms + tick * layout.unit_ms, static_cast<int64_t>((bits >> layout.node_shift()) & layout.max_node()),
+  return Parts{epoch_ms + tick * layout.unit_ms,
+               static_cast<int64_t>((bits >> layout.node_shift()) & layout.max_node()),
                static_cast<int64_t>((bits >> layout.seq_shift()) & layout.max_seq())};
 }
 
@@ -126,12 +128,15 @@ Generated<int64_t> Next(const Layout& layout, const EpochSettings& settings, std
                         FamilyStats& stats, Clock& clock, int64_t node) {
   CheckNode(layout, node);
   StateWord& word = words.size() == 1 ? words[0] : words[static_cast<size_t>(node)];
-  const AdvanceRules rules{layout.seq_bits, layout.max_seq(), 0, 0, true,
+  const AdvanceRules rules{layout.seq_bits,
+                           layout.max_seq(),
+                           0,
+                           0,
+                           true,
                            static_cast<uint64_t>(ToTicks(layout, std::max<int64_t>(settings.max_regression_ms, 0))),
                            static_cast<double>(layout.unit_ms) * 1000.0};
-  const NextWord next = Advance(word, stats, rules, [&] {
-    return TickAt(layout, settings.epoch_ms, FloorDiv(clock.NowNs(), 1000000));
-  });
+  const NextWord next =
+      Advance(word, stats, rules, [&] { return TickAt(layout, settings.epoch_ms, FloorDiv(clock.NowNs(), 1000000)); });
   if (next.kind == NextWord::kTooFarBehind) {
     ThrowTooFarBehind(layout, settings, next.regression, stats.word_epoch_ms.load(std::memory_order_relaxed));
   }

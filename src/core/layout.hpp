@@ -68,7 +68,6 @@ struct Parts {
   int64_t seq;
 };
 
-
 // The last instant an ID of this layout holds, with this epoch (not for wrapping layouts).
 int64_t LastMs(const Layout& layout, int64_t epoch_ms);
 
@@ -92,8 +91,8 @@ int64_t MinAt(const Layout& layout, int64_t epoch_ms, int64_t unix_us);
 // (this server is one node), or one word per node (Instagram: the sequence is per shard). Throws
 // kClockRegression when the clock is further behind the last ID issued than
 // settings.max_regression_ms allows, and says whether an epoch change explains it.
-Generated<int64_t> Next(const Layout& layout, const EpochSettings& settings, std::span<StateWord> words, FamilyStats& stats,
-            Clock& clock, int64_t node);
+Generated<int64_t> Next(const Layout& layout, const EpochSettings& settings, std::span<StateWord> words,
+                        FamilyStats& stats, Clock& clock, int64_t node);
 
 // The state word of a durable mark: tick taken as the last tick issued, so that every next ID is
 // in that tick (sequence 1 on) or later, above every ID issued before the mark was written.

@@ -82,9 +82,9 @@ int64_t TimeNs(std::string_view text, int random_bits, const Alphabet& alphabet)
       return static_cast<int64_t>(value >> random_bits);
     case ParseProblem::kBadLength:
       throw Error(ErrorKind::kBadText, message,
-                  "It has " + std::to_string(text.size()) + " characters; with random_bits = " +
-                      std::to_string(random_bits) + " and this alphabet an ns_id has " +
-                      std::to_string(Width(random_bits, alphabet)) + ".",
+                  "It has " + std::to_string(text.size()) +
+                      " characters; with random_bits = " + std::to_string(random_bits) +
+                      " and this alphabet an ns_id has " + std::to_string(Width(random_bits, alphabet)) + ".",
                   "Decode with the random_bits and alphabet it was made with.");
     case ParseProblem::kBadDigit:
       throw Error(ErrorKind::kBadText, message, "It has a character that is not a digit of the alphabet.");
@@ -106,15 +106,14 @@ Generated<Value> Next(StateWord& word, FamilyStats& stats, Clock& clock, RandomP
   // word is shared by every width, so a wide call that moved it back to the clock would take the
   // narrow ones with it (their uniqueness is the word's order). max_regression_ms is not used.
   (void)max_regression_ms;
-  const NextWord next = Advance(word, stats, kRules,
-                                [&clock] {
-                                  const int64_t ns = clock.NowNs();
-                                  if (ns < 0) {
-                                    throw Error(ErrorKind::kDatetimeOutOfRange, "timestamp out of range for ns_id",
-                                                "An ns_id holds times from 1970 to 2262.");
-                                  }
-                                  return static_cast<uint64_t>(ns);
-                                });
+  const NextWord next = Advance(word, stats, kRules, [&clock] {
+    const int64_t ns = clock.NowNs();
+    if (ns < 0) {
+      throw Error(ErrorKind::kDatetimeOutOfRange, "timestamp out of range for ns_id",
+                  "An ns_id holds times from 1970 to 2262.");
+    }
+    return static_cast<uint64_t>(ns);
+  });
   if (next.word > static_cast<uint64_t>(INT64_MAX)) {
     throw Error(ErrorKind::kDatetimeOutOfRange, "timestamp out of range for ns_id",
                 "An ns_id holds times from 1970 to 2262.");

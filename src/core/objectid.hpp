@@ -29,10 +29,10 @@ inline constexpr uint32_t kCounterSpan = 1u << 24;
 
 // The generator state of one process (plain data).
 struct Generator {
-  long owner = 0;           // the process the state was drawn for
-  uint8_t unique[5] = {};   // the process value
-  uint32_t counter = 0;     // the next counter value, 24 bits
-  uint32_t remaining = 0;   // counter values left under this process value
+  long owner = 0;          // the process the state was drawn for
+  uint8_t unique[5] = {};  // the process value
+  uint32_t counter = 0;    // the next counter value, 24 bits
+  uint32_t remaining = 0;  // counter values left under this process value
 };
 
 // A new ObjectId at the clock's second.

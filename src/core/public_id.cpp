@@ -118,8 +118,9 @@ Text Format(int64_t public_id) {
 
 int64_t ParseText(std::string_view text) {
   if (text.size() != kTextWidth) {
-    throw Error(ErrorKind::kBadText, "invalid public id text " + Quote(text),
-                "A public id text is 11 base62 characters (0-9, A-Z, a-z); it has " + std::to_string(text.size()) + ".");
+    throw Error(
+        ErrorKind::kBadText, "invalid public id text " + Quote(text),
+        "A public id text is 11 base62 characters (0-9, A-Z, a-z); it has " + std::to_string(text.size()) + ".");
   }
   const int64_t value = codec::DecodeBigint(text, codec::Base::k62);
   if (value < 1) ThrowNotPositive(value, "public id");

@@ -37,10 +37,10 @@ inline constexpr int64_t kNoEpoch = std::numeric_limits<int64_t>::min();
 
 // Rare events of one family, for idgen.stats, and the epoch its words were last advanced under.
 struct FamilyStats {
-  std::atomic<uint64_t> waits{0};              // the caller waited for the clock (sequence exhausted, or lead)
-  std::atomic<uint64_t> regressions{0};        // calls that found the clock stepped back behind the word
-  std::atomic<uint64_t> max_regression_us{0};  // the largest such gap
-  std::atomic<uint64_t> max_lead_us{0};        // the furthest a value ran ahead of the clock by its own count
+  std::atomic<uint64_t> waits{0};                // the caller waited for the clock (sequence exhausted, or lead)
+  std::atomic<uint64_t> regressions{0};          // calls that found the clock stepped back behind the word
+  std::atomic<uint64_t> max_regression_us{0};    // the largest such gap
+  std::atomic<uint64_t> max_lead_us{0};          // the furthest a value ran ahead of the clock by its own count
   std::atomic<int64_t> word_epoch_ms{kNoEpoch};  // layouts: the epoch of the last value issued
 };
 

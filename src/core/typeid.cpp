@@ -33,8 +33,8 @@ void CheckPrefix(std::string_view prefix) {
 Encoding EncodingNamed(std::string_view name) {
   if (name == "base36") return Encoding::kBase36;
   if (name == "base32") return Encoding::kBase32;
-  throw Error(ErrorKind::kBadArgument, "unknown typeid encoding " + Quote(name),
-              "", "Use 'base36' (idgen's form, 25 characters) or 'base32' (the TypeID spec's, 26 characters).");
+  throw Error(ErrorKind::kBadArgument, "unknown typeid encoding " + Quote(name), "",
+              "Use 'base36' (idgen's form, 25 characters) or 'base32' (the TypeID spec's, 26 characters).");
 }
 
 Uuid RandomBody(RandomPool& pool, long owner) {

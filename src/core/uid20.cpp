@@ -26,9 +26,7 @@ uint64_t TickAt(const Variant& v, int64_t epoch_ms, int64_t unix_ms) {
   return tick;
 }
 
-std::string Digits(Value value) {
-  return std::string(FormatDigits(value).view());
-}
+std::string Digits(Value value) { return std::string(FormatDigits(value).view()); }
 
 }  // namespace
 
@@ -70,7 +68,8 @@ void CheckServer(int server) {
 }
 
 [[noreturn]] void ThrowOutOfRange(const Variant& v, std::string_view digits) {
-  throw Error(ErrorKind::kNumericOutOfRange, std::string(v.title) + " value " + std::string(digits) + " is out of range",
+  throw Error(ErrorKind::kNumericOutOfRange,
+              std::string(v.title) + " value " + std::string(digits) + " is out of range",
               "UID20 values are at most 18446744073709551615 (an unsigned 64-bit number).");
 }
 
@@ -97,10 +96,11 @@ Parts Decompose(const Variant& v, int64_t epoch_ms, std::string_view digits) {
 int64_t ToBigint(const Variant& v, int64_t epoch_ms, Value value) {
   if (value > static_cast<Value>(INT64_MAX)) {
     const uint64_t last_tick = static_cast<uint64_t>(static_cast<Value>(INT64_MAX) / 10 / v.seq_span) - 1;
-    throw Error(ErrorKind::kNumericOutOfRange, std::string(v.title) + " " + Digits(value) + " does not fit a bigint",
-                "A signed bigint holds " + std::string(v.title) + " IDs until " +
-                    FormatUtc(epoch_ms + static_cast<int64_t>(last_tick + 1) * v.unit_ms - 1) + ".",
-                std::string("Use idgen.") + v.family + "_numeric(), in a numeric(20,0) column, for the scheme's whole range.");
+    throw Error(
+        ErrorKind::kNumericOutOfRange, std::string(v.title) + " " + Digits(value) + " does not fit a bigint",
+        "A signed bigint holds " + std::string(v.title) + " IDs until " +
+            FormatUtc(epoch_ms + static_cast<int64_t>(last_tick + 1) * v.unit_ms - 1) + ".",
+        std::string("Use idgen.") + v.family + "_numeric(), in a numeric(20,0) column, for the scheme's whole range.");
   }
   return static_cast<int64_t>(value);
 }
@@ -108,7 +108,11 @@ int64_t ToBigint(const Variant& v, int64_t epoch_ms, Value value) {
 Generated<Value> Next(const Variant& v, const EpochSettings& settings, StateWord& word, FamilyStats& stats,
                       Clock& clock, RandomPool& pool, long owner, int server) {
   CheckServer(server);
-  const AdvanceRules rules{v.seq_bits, v.seq_span - 1, 0, 0, true,
+  const AdvanceRules rules{v.seq_bits,
+                           v.seq_span - 1,
+                           0,
+                           0,
+                           true,
                            static_cast<uint64_t>(std::max<int64_t>(settings.max_regression_ms, 0) / v.unit_ms),
                            static_cast<double>(v.unit_ms) * 1000.0};
   // A random start for a tick the clock opens, leaving at least a tenth of the span.

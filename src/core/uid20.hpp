@@ -32,15 +32,15 @@ using Value = unsigned __int128;
 struct Variant {
   const char* family;  // uid20, uid20_sec
   const char* title;
-  int64_t unit_ms;     // 1 or 1000
-  uint64_t seq_span;   // 10^6 or 10^8 sequence values per tick
-  unsigned seq_bits;   // of the state word: enough for seq_span
+  int64_t unit_ms;    // 1 or 1000
+  uint64_t seq_span;  // 10^6 or 10^8 sequence values per tick
+  unsigned seq_bits;  // of the state word: enough for seq_span
 };
 inline constexpr Variant kMillis{"uid20", "UID20", 1, 1000000, 20};
 inline constexpr Variant kSeconds{"uid20_sec", "UID20 (seconds)", 1000, 100000000, 27};
 
 inline constexpr int64_t kDefaultEpochMs = 1293840000000;  // 2011-01-01 00:00:00 UTC
-inline constexpr Value kMaxValue = ~uint64_t{0};          // MySQL's unsigned BIGINT
+inline constexpr Value kMaxValue = ~uint64_t{0};           // MySQL's unsigned BIGINT
 inline constexpr int kMaxServer = 9;
 
 struct Parts {
@@ -67,11 +67,10 @@ int64_t LastMs(const Variant& v, int64_t epoch_ms);
 // Throws kBadArgument unless 0 <= server <= 9.
 void CheckServer(int server);
 
-
 // The next UID of this server. Throws kDatetimeOutOfRange outside the epoch's range, and
 // kClockRegression when the clock is further behind the last UID than settings allow.
-Generated<Value> Next(const Variant& v, const EpochSettings& settings, StateWord& word, FamilyStats& stats, Clock& clock,
-            RandomPool& pool, long owner, int server);
+Generated<Value> Next(const Variant& v, const EpochSettings& settings, StateWord& word, FamilyStats& stats,
+                      Clock& clock, RandomPool& pool, long owner, int server);
 
 // Decimal digits of a value (the text of a numeric): no sign, no point; kEmpty, kBadDigit, or
 // kOverflow beyond 2^128 - 1 (never a wrapped value). Never throws.

@@ -81,7 +81,7 @@ Uuid ParseOrThrow(std::string_view text) {
                   "It is " + std::to_string(text.size()) + " bytes long; a ULID is 26 characters.", kAlphabetHint);
     case ParseProblem::kBadDigit: {
       const std::string digit = (bad >= 0x20 && bad < 0x7F) ? "\"" + std::string(1, bad) + "\""
-                                                             : "byte " + std::to_string(static_cast<unsigned char>(bad));
+                                                            : "byte " + std::to_string(static_cast<unsigned char>(bad));
       throw Error(ErrorKind::kBadText, message, digit + " is not a Crockford base32 digit.", kAlphabetHint);
     }
     case ParseProblem::kOverflow:

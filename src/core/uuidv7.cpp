@@ -25,7 +25,8 @@ uint64_t TimeBitsAtUs(int64_t unix_us) {
 }  // namespace
 
 int64_t StepStartNs(uint64_t steps) {
-  return static_cast<int64_t>((steps >> kFractionBits) * 1000000 + ((steps & kFractionMask) * 1000000 + kFractionMask) / kStepsPerMs);
+  return static_cast<int64_t>((steps >> kFractionBits) * 1000000 +
+                              ((steps & kFractionMask) * 1000000 + kFractionMask) / kStepsPerMs);
 }
 
 Uuid Compose(uint64_t time_bits, uint64_t rand_b) {

@@ -33,8 +33,9 @@ inline constexpr int64_t kMaxMs = (int64_t{1} << 48) - 1;  // 10889-08-02 05:31:
 // of the clock (65,536 values per millisecond before that).
 inline constexpr uint64_t kJumpSteps = 256;
 constexpr AdvanceRules Rules(uint64_t max_regression_steps) {
-  return AdvanceRules{kCounterBits, (uint64_t{1} << kCounterBits) - 1, kStepsPerMs, kJumpSteps, false,
-                      max_regression_steps, 1000.0 / kStepsPerMs};
+  return AdvanceRules{
+      kCounterBits,        (uint64_t{1} << kCounterBits) - 1, kStepsPerMs, kJumpSteps, false, max_regression_steps,
+      1000.0 / kStepsPerMs};
 }
 inline constexpr AdvanceRules kRules = Rules(kAnyRegression);
 

@@ -3,8 +3,7 @@
 #include "pg/guard.hpp"
 #include "pg/pg.hpp"
 
-using namespace idgen;
-using namespace idgen::pg;
+namespace idgen::pg {
 
 namespace {
 
@@ -46,12 +45,14 @@ Datum DecodeUuid(codec::Base base, std::string_view text) {
 
 }  // namespace
 
-#define IDGEN_CODEC(name, base)                                                                              \
-  IDGEN_FUNCTION(idgen_##name##_encode_bigint) { return EncodeBigint(base, PG_GETARG_INT64(0)); }           \
-  IDGEN_FUNCTION(idgen_##name##_encode_uuid) { return EncodeUuid(base, FromDatum<Uuid>(PG_GETARG_DATUM(0))); }      \
-  IDGEN_FUNCTION(idgen_##name##_decode_bigint) { return DecodeBigint(base, StringView(PG_GETARG_TEXT_PP(0))); }   \
+#define IDGEN_CODEC(name, base)                                                                                 \
+  IDGEN_FUNCTION(idgen_##name##_encode_bigint) { return EncodeBigint(base, PG_GETARG_INT64(0)); }               \
+  IDGEN_FUNCTION(idgen_##name##_encode_uuid) { return EncodeUuid(base, FromDatum<Uuid>(PG_GETARG_DATUM(0))); }  \
+  IDGEN_FUNCTION(idgen_##name##_decode_bigint) { return DecodeBigint(base, StringView(PG_GETARG_TEXT_PP(0))); } \
   IDGEN_FUNCTION(idgen_##name##_decode_uuid) { return DecodeUuid(base, StringView(PG_GETARG_TEXT_PP(0))); }
 
 IDGEN_CODEC(base16, codec::Base::k16)
 IDGEN_CODEC(base36, codec::Base::k36)
 IDGEN_CODEC(base62, codec::Base::k62)
+
+}  // namespace idgen::pg

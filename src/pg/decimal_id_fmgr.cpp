@@ -7,8 +7,7 @@
 #include "pg/settings.hpp"
 #include "pg/shared.hpp"
 
-using namespace idgen;
-using namespace idgen::pg;
+namespace idgen::pg {
 
 // One generator for the whole server: every database, every session. Its generator id is the
 // server's (mark.hpp), a new one at each start of the server and whenever its counter runs out.
@@ -48,3 +47,5 @@ IDGEN_FUNCTION(idgen_decimal_parse) {
                            Int32GetDatum(static_cast<int32>(parts.launch_id))};
   return RowDatum(fcinfo, values, 3);
 }
+
+}  // namespace idgen::pg

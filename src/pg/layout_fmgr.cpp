@@ -15,8 +15,7 @@ extern "C" {
 #include "access/xact.h"
 }
 
-using namespace idgen;
-using namespace idgen::pg;
+namespace idgen::pg {
 
 namespace {
 
@@ -50,9 +49,8 @@ Datum NextId(Family family, int64_t node, bool node_is_setting) {
   CheckNode(family, layout, node, node_is_setting);
   const std::span<StateWord> words = ref.state.words(family);
   const EpochSettings settings{settings::EpochMs(family), settings::max_clock_regression_ms};
-  PG_RETURN_INT64(Generate(family, ref, [&] {
-    return layout::Next(layout, settings, words, ref.state.stats[family], WallClock(), node);
-  }));
+  PG_RETURN_INT64(Generate(
+      family, ref, [&] { return layout::Next(layout, settings, words, ref.state.stats[family], WallClock(), node); }));
 }
 
 Datum ParseId(Family family, FunctionCallInfo fcinfo) {
@@ -96,3 +94,5 @@ IDGEN_FUNCTION(idgen_is_js_safe) {
 IDGEN_FUNCTION(idgen_trace_id) { return NextId(kFamilyTrace, settings::node_id, true); }
 IDGEN_FUNCTION(idgen_trace_parse) { return ParseId(kFamilyTrace, fcinfo); }
 IDGEN_FUNCTION(idgen_trace_min) { return MinId(kFamilyTrace, fcinfo); }
+
+}  // namespace idgen::pg

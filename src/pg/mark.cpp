@@ -45,13 +45,13 @@ namespace {
 struct Backend {
   const SharedState* state = nullptr;  // the state the rest was checked against
   Oid database = InvalidOid;
-  bool has_copy = false;       // this database has idgen.mark (idgen 1.2)
-  uint64_t copy_ms = 0;        // this database's copy, as this backend last read or wrote it
-  bool copy_is_ours = false;   // idgen.mark_server names this server
-  uint64_t generation = 0;     // the state's generation when the copy was read
-  bool lower_copy = false;     // the copy lies above the server's lease: restart_at_clock() lowered it
+  bool has_copy = false;      // this database has idgen.mark (idgen 1.2)
+  uint64_t copy_ms = 0;       // this database's copy, as this backend last read or wrote it
+  bool copy_is_ours = false;  // idgen.mark_server names this server
+  uint64_t generation = 0;    // the state's generation when the copy was read
+  bool lower_copy = false;    // the copy lies above the server's lease: restart_at_clock() lowered it
   bool decimal_checked = false;
-  int64 decimal_copy = -1;     // the copy of the DecimalId generator, as this backend last wrote it
+  int64 decimal_copy = -1;  // the copy of the DecimalId generator, as this backend last wrote it
 };
 Backend me;
 
@@ -241,10 +241,10 @@ void LoadServerMark(SharedState& state) {
   }
 }
 
-// DecimalIds of generator ids up to the copy's (launch_id * 100000 + generator) were made elsewhere (a restored copy, another
-// server's, under the same launch id or not): this server's next generator id goes beyond it,
-// durably, and a generator in use at or below it is retired, so that no DecimalId made from now on
-// by this server can repeat one of the copy. (Generator ids are plenty: 100,000 per launch id.)
+// DecimalIds of generator ids up to the copy's (launch_id * 100000 + generator) were made elsewhere (a restored copy,
+// another server's, under the same launch id or not): this server's next generator id goes beyond it, durably, and a
+// generator in use at or below it is retired, so that no DecimalId made from now on by this server can repeat one of
+// the copy. (Generator ids are plenty: 100,000 per launch id.)
 void MoveDecimalIdBeyond(const StateRef& ref, int64 copy) {
   if (copy <= 0) return;  // no DecimalId was made under the copy
   const int64 copy_generator = copy % decimal_id::kGeneratorUnit;
@@ -297,15 +297,15 @@ void CheckDatabaseCopy(const StateRef& ref) {
   // Another server's copy (restored, upgraded, or from idgen 1.1): its DecimalIds were made by
   // generator ids up to the copy's; this server's go beyond them before any ID is made here.
   MoveDecimalIdBeyond(ref, decimal_copy);
-  // Every value made here from now on must lie above the copy of the mark. The words never lie behind the clock, so once the clock has passed the
-  // copy, they are above it; until then, wait for the clock, or refuse when it is too far behind.
+  // Every value made here from now on must lie above the copy of the mark. The words never lie behind the clock, so
+  // once the clock has passed the copy, they are above it; until then, wait for the clock, or refuse when it is too far
+  // behind.
   const uint64_t now_ms = NowMs();
   if (copy_ms > now_ms) {
     const uint64_t gap_ms = copy_ms - now_ms;
     if (gap_ms > static_cast<uint64_t>(settings::max_clock_regression_ms)) {
       char message[200];
-      snprintf(message, sizeof message,
-               "the durable mark of this database lies %s ahead of the system clock",
+      snprintf(message, sizeof message, "the durable mark of this database lies %s ahead of the system clock",
                FormatDuration(static_cast<int64_t>(gap_ms)).c_str());
       Raise(ErrorKind::kClockRegression, message,
             "This database holds IDs made by another server (a restored dump, or a cluster that pg_upgrade made) "
@@ -392,8 +392,8 @@ int64_t TakeGeneratorId(const StateRef& ref) {
 
 void CoverDecimalId(const StateRef&, int launch_id, int64_t id) {
   if (!me.has_copy) return;
-  const int64 copy = static_cast<int64>(launch_id) * decimal_id::kGeneratorUnit + id / decimal_id::kGeneratorUnit %
-                                                                                       decimal_id::kGeneratorUnit;
+  const int64 copy = static_cast<int64>(launch_id) * decimal_id::kGeneratorUnit +
+                     id / decimal_id::kGeneratorUnit % decimal_id::kGeneratorUnit;
   if (likely(copy == me.decimal_copy)) return;
   // The copy is this server's from now on (CheckDatabaseCopy waited for the clock to pass another
   // server's mark, and moved the DecimalId generator ids beyond its, before this value was made):
@@ -420,8 +420,7 @@ void CheckDecimalIdCopy(int launch_id) {
     char message[200];
     snprintf(message, sizeof message, "this database holds DecimalIds of every generator id of launch id %d",
              launch_id);
-    Raise(ErrorKind::kPrerequisite, message,
-          "DecimalIds made here under the same launch id could repeat them.",
+    Raise(ErrorKind::kPrerequisite, message, "DecimalIds made here under the same launch id could repeat them.",
           "Give this server its own idgen.launch_id: the launch id separates deployments, and a restored copy is one.");
   }
   me.decimal_checked = true;
@@ -429,8 +428,7 @@ void CheckDecimalIdCopy(int launch_id) {
 
 }  // namespace idgen::pg::marks
 
-using namespace idgen;
-using namespace idgen::pg;
+namespace idgen::pg {
 
 // idgen.restart_at_clock(): after a clock that jumped ahead and back, once the server has a new
 // identity, every generator carries on from the clock. The lease is lowered (the one write of it
@@ -504,3 +502,5 @@ IDGEN_FUNCTION(idgen_restart_at_clock) {
            FormatUtc(static_cast<int64_t>(old_ms)).c_str(), FormatUtc(static_cast<int64_t>(now_ms)).c_str());
   return TextDatum(text);
 }
+
+}  // namespace idgen::pg

@@ -22,6 +22,7 @@ namespace {
 class PgRandomSource final : public RandomSource {
  public:
   bool Fill(uint8_t* out, size_t n) override {
+#ifdef IDGEN_DEBUG_FAULT
     switch (settings::DebugFaultNow()) {
       case settings::kFaultRandom:
         return false;
@@ -30,8 +31,10 @@ class PgRandomSource final : public RandomSource {
       case settings::kFaultInternal:
         throw std::logic_error("fault injected by idgen.debug_fault");
       default:
-        return pg_strong_random(out, n);
+        break;
     }
+#endif
+    return pg_strong_random(out, n);
   }
 };
 
@@ -52,8 +55,7 @@ RandomPool& BackendRandom() { return random_pool; }
 }  // namespace idgen::pg
 
 void _PG_init(void) {
-  using namespace idgen::pg;
-  settings::Define();
-  if (process_shared_preload_libraries_in_progress) RequestSharedState();
-  idgen::SetCharLength(DatabaseCharLength);
+  idgen::pg::settings::Define();
+  if (process_shared_preload_libraries_in_progress) idgen::pg::RequestSharedState();
+  idgen::SetCharLength(idgen::pg::DatabaseCharLength);
 }

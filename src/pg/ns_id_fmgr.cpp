@@ -14,8 +14,7 @@ extern "C" {
 #include "access/xlog.h"
 }
 
-using namespace idgen;
-using namespace idgen::pg;
+namespace idgen::pg {
 
 namespace {
 
@@ -74,3 +73,5 @@ IDGEN_FUNCTION(idgen_ns_id_time) {
   const int64_t ns = Guarded([&] { return ns_id::TimeNs(value, random_bits, alphabet); });
   PG_RETURN_TIMESTAMPTZ(FromUnixUs(ns / 1000));
 }
+
+}  // namespace idgen::pg

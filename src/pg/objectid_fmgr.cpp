@@ -16,8 +16,7 @@ extern "C" {
 #include "utils/sortsupport.h"
 }
 
-using namespace idgen;
-using namespace idgen::pg;
+namespace idgen::pg {
 using objectid::ObjectId;
 
 namespace {
@@ -189,12 +188,8 @@ IDGEN_FUNCTION(idgen_objectid_from_bytea) {
 }
 
 // min() and max() of objectids: the transition functions of the aggregates.
-IDGEN_FUNCTION(idgen_objectid_smaller) {
-  return Compare(fcinfo) <= 0 ? PG_GETARG_DATUM(0) : PG_GETARG_DATUM(1);
-}
-IDGEN_FUNCTION(idgen_objectid_larger) {
-  return Compare(fcinfo) >= 0 ? PG_GETARG_DATUM(0) : PG_GETARG_DATUM(1);
-}
+IDGEN_FUNCTION(idgen_objectid_smaller) { return Compare(fcinfo) <= 0 ? PG_GETARG_DATUM(0) : PG_GETARG_DATUM(1); }
+IDGEN_FUNCTION(idgen_objectid_larger) { return Compare(fcinfo) >= 0 ? PG_GETARG_DATUM(0) : PG_GETARG_DATUM(1); }
 
 // ---- generator and decoders ------------------------------------------------------------------
 
@@ -216,3 +211,5 @@ IDGEN_FUNCTION(idgen_objectid_min) {
   const int64_t at = UnixUs(PG_GETARG_TIMESTAMPTZ(0));
   return ToDatum(Guarded([&] { return objectid::MinAt(at); }));
 }
+
+}  // namespace idgen::pg

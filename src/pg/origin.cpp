@@ -115,11 +115,10 @@ void FlushAndConfirm(XLogRecPtr lsn) {
 // The background worker: creates the origins that do not exist, in a transaction of its own, in
 // the database of the backend that started it (as the bootstrap superuser).
 void idgen_origin_worker(Datum database) {
-  using namespace idgen::pg::origin;
   BackgroundWorkerUnblockSignals();
   BackgroundWorkerInitializeConnectionByOid(DatumGetObjectId(database), InvalidOid, 0);
   StartTransactionCommand();
-  for (const char* name : kNames) {
+  for (const char* name : idgen::pg::origin::kNames) {
     if (replorigin_by_name(name, true) == InvalidRepOriginId) (void)replorigin_create(name);
   }
   CommitTransactionCommand();

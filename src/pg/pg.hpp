@@ -18,11 +18,12 @@ extern "C" {
 #include "utils/uuid.h"
 }
 
-// Declares a SQL-callable function with C linkage: IDGEN_FUNCTION(idgen_uuidv7) { ... }
-#define IDGEN_FUNCTION(name)       \
-  extern "C" {                     \
-  PG_FUNCTION_INFO_V1(name);       \
-  }                                \
+// Declares a SQL-callable function with C linkage: IDGEN_FUNCTION(idgen_uuidv7) { ... }. The fmgr files
+// use it inside namespace idgen::pg: C linkage keeps the plain name, which the SQL scripts name.
+#define IDGEN_FUNCTION(name) \
+  extern "C" {               \
+  PG_FUNCTION_INFO_V1(name); \
+  }                          \
   extern "C" Datum name(PG_FUNCTION_ARGS)
 
 namespace idgen::pg {
@@ -37,8 +38,9 @@ inline constexpr int64_t kUnixToPostgresUs = int64_t{POSTGRES_EPOCH_JDATE - UNIX
 // 22008, as every time outside a family's range.
 inline int64_t UnixUs(TimestampTz ts) {
   if (TIMESTAMP_NOT_FINITE(ts)) {
-    Raise(ErrorKind::kDatetimeOutOfRange, TIMESTAMP_IS_NOBEGIN(ts) ? "timestamp -infinity is not an instant of an ID"
-                                                                   : "timestamp infinity is not an instant of an ID",
+    Raise(ErrorKind::kDatetimeOutOfRange,
+          TIMESTAMP_IS_NOBEGIN(ts) ? "timestamp -infinity is not an instant of an ID"
+                                   : "timestamp infinity is not an instant of an ID",
           "IDs hold finite times only.");
   }
   int64_t unix_us;

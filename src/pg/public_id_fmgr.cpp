@@ -8,8 +8,7 @@
 #include "pg/pg.hpp"
 #include "pg/settings.hpp"
 
-using namespace idgen;
-using namespace idgen::pg;
+namespace idgen::pg {
 
 namespace {
 
@@ -56,3 +55,5 @@ IDGEN_FUNCTION(idgen_private_id_text) {
   const public_id::Key key = Key();
   PG_RETURN_INT64(Guarded([&] { return public_id::Reveal(public_id::ParseText(value), key); }));
 }
+
+}  // namespace idgen::pg

@@ -1,5 +1,6 @@
-// The settings of idgen (GUCs named idgen.*): their definitions, hooks and values, and what idgen
-// does when the configuration gives one that it cannot use.
+// The settings of idgen (GUCs named idgen.*): their values, and what idgen does when the
+// configuration gives one that it cannot use. Defined in settings.cpp, secrets.cpp,
+// setting_check.cpp and debug_fault.cpp (settings_parts.hpp: what those files share).
 #pragma once
 
 #include <cstdint>
@@ -51,8 +52,11 @@ std::string_view RequireSecret(Secret which);
 // from the secret is derived again, since a new secret can sit at the address of an old one.
 uint64_t SecretGeneration(Secret which);
 
-// idgen.debug_fault: makes the random source fail, for the tests of the error door.
+#ifdef IDGEN_DEBUG_FAULT
+// idgen.debug_fault: makes the random source fail, for the tests of the error door. Only in a build
+// for the tests (make IDGEN_DEBUG=1): a release build does not know the setting.
 enum DebugFault { kNoFault, kFaultRandom, kFaultMemory, kFaultInternal };
 int DebugFaultNow();
+#endif
 
 }  // namespace idgen::pg::settings

@@ -104,10 +104,6 @@ void CountIssued(Family family) {
   n.store(n.load(std::memory_order_relaxed) + 1, std::memory_order_relaxed);
 }
 
-}  // namespace idgen::pg
-
-using namespace idgen::pg;
-
 // idgen.stats(): per family, the values issued and the rare events, cluster-wide when shared.
 IDGEN_FUNCTION(idgen_stats) {
   InitMaterializedSRF(fcinfo, 0);
@@ -137,3 +133,5 @@ IDGEN_FUNCTION(idgen_stats) {
   }
   PG_RETURN_NULL();
 }
+
+}  // namespace idgen::pg

@@ -31,7 +31,7 @@ struct SharedMark {
 };
 
 struct SharedState {
-  StateWord family_word[kFamilyCount];              // one per family; this server is one node
+  StateWord family_word[kFamilyCount];             // one per family; this server is one node
   StateWord instagram[kInstagram.max_node() + 1];  // Instagram: one per shard, the sequence is per shard
   StateWord decimal_id;                            // (generator id + 1) << 32 | counter (core/decimal_id.hpp)
   FamilyStats stats[kFamilyCount];

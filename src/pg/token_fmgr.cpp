@@ -8,8 +8,7 @@
 #include "pg/pg.hpp"
 #include "pg/settings.hpp"
 
-using namespace idgen;
-using namespace idgen::pg;
+namespace idgen::pg {
 
 IDGEN_FUNCTION(idgen_signed_token) {
   const std::string_view prefix = StringView(PG_GETARG_TEXT_PP(0));
@@ -43,3 +42,5 @@ IDGEN_FUNCTION(idgen_verify_token) {
   HmacSha256(secret, split.message, expected);
   PG_RETURN_BOOL(ConstantTimeEqual(expected, split.tag));
 }
+
+}  // namespace idgen::pg

@@ -5,8 +5,7 @@
 #include "pg/pg.hpp"
 #include "pg/uuidv7_fmgr.hpp"
 
-using namespace idgen;
-using namespace idgen::pg;
+namespace idgen::pg {
 
 IDGEN_FUNCTION(idgen_typeid) {
   const std::string_view prefix = StringView(PG_GETARG_TEXT_PP(0));
@@ -58,3 +57,5 @@ IDGEN_FUNCTION(idgen_typeid_is_valid) {
     return type_id::Parse(value, parsed) == ParseProblem::kNone && parsed.prefix == prefix;
   }));
 }
+
+}  // namespace idgen::pg

@@ -13,8 +13,7 @@ extern "C" {
 #include "utils/numeric.h"
 }
 
-using namespace idgen;
-using namespace idgen::pg;
+namespace idgen::pg {
 
 namespace {
 
@@ -39,13 +38,15 @@ Datum BigintOf(Family family, uid20::Value value) {
 
 Datum NumericOf(uid20::Value value) {
   const auto digits = uid20::FormatDigits(value);
-  return DirectFunctionCall3(numeric_in, CStringGetDatum(pnstrdup(digits.data, digits.size)), ObjectIdGetDatum(InvalidOid), Int32GetDatum(-1));
+  return DirectFunctionCall3(numeric_in, CStringGetDatum(pnstrdup(digits.data, digits.size)),
+                             ObjectIdGetDatum(InvalidOid), Int32GetDatum(-1));
 }
 
 Datum Parse(Family family, FunctionCallInfo fcinfo) {
   const char* text = DatumGetCString(DirectFunctionCall1(numeric_out, PG_GETARG_DATUM(0)));
   const int64_t epoch = settings::EpochMs(family);
-  const uid20::Parts parts = Guarded([&] { return uid20::Decompose(VariantOf(family), epoch, std::string_view(text)); });
+  const uid20::Parts parts =
+      Guarded([&] { return uid20::Decompose(VariantOf(family), epoch, std::string_view(text)); });
   const Datum values[3] = {TimestampTzGetDatum(FromUnixUs(parts.unix_ms * 1000)),
                            Int32GetDatum(static_cast<int32>(parts.seq)), Int32GetDatum(parts.server)};
   return RowDatum(fcinfo, values, 3);
@@ -58,3 +59,5 @@ IDGEN_FUNCTION(idgen_uid20_numeric) { return NumericOf(NextValue(kFamilyUid20));
 IDGEN_FUNCTION(idgen_uid20_parse) { return Parse(kFamilyUid20, fcinfo); }
 IDGEN_FUNCTION(idgen_uid20_sec) { return BigintOf(kFamilyUid20Sec, NextValue(kFamilyUid20Sec)); }
 IDGEN_FUNCTION(idgen_uid20_sec_parse) { return Parse(kFamilyUid20Sec, fcinfo); }
+
+}  // namespace idgen::pg

@@ -35,10 +35,6 @@ Uuid MinOf(TimestampTz at) {
 }
 
 }  // namespace
-}  // namespace idgen::pg
-
-using namespace idgen;
-using namespace idgen::pg;
 
 IDGEN_FUNCTION(idgen_ulid) { return UlidText(NextUlid()); }
 
@@ -65,3 +61,5 @@ IDGEN_FUNCTION(idgen_ulid_time_uuid) {
 IDGEN_FUNCTION(idgen_ulid_min) { return UlidText(MinOf(PG_GETARG_TIMESTAMPTZ(0))); }
 
 IDGEN_FUNCTION(idgen_ulid_min_uuid) { return ToDatum(MinOf(PG_GETARG_TIMESTAMPTZ(0))); }
+
+}  // namespace idgen::pg

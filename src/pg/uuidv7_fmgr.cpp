@@ -24,11 +24,6 @@ Uuid NextUuidv7(int64_t shift_steps) {
   });
 }
 
-}  // namespace idgen::pg
-
-using namespace idgen;
-using namespace idgen::pg;
-
 IDGEN_FUNCTION(idgen_uuidv7) { return ToDatum(NextUuidv7()); }
 
 // PostgreSQL 18's uuidv7(shift interval): the time written into the UUID is now + shift.
@@ -58,3 +53,5 @@ IDGEN_FUNCTION(idgen_uuidv7_time) {
   const Uuid id = FromDatum<Uuid>(PG_GETARG_DATUM(0));
   PG_RETURN_TIMESTAMPTZ(FromUnixUs(Guarded([&] { return uuidv7::TimeUs(id); })));
 }
+
+}  // namespace idgen::pg

@@ -7,7 +7,7 @@
 #include "core/error.hpp"
 #include "fuzz.hpp"
 
-using namespace idgen;
+namespace idgen {
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   if (size < 1) return 0;
@@ -39,7 +39,10 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   FUZZ_CHECK(width <= sizeof encoded);
   codec::Encode(std::span<const uint8_t>(out, nbytes), base, std::span<char>(encoded, width));
   uint8_t back[32] = {};
-  FUZZ_CHECK(codec::Decode(std::string_view(encoded, width), base, std::span<uint8_t>(back, nbytes)) == ParseProblem::kNone);
+  FUZZ_CHECK(codec::Decode(std::string_view(encoded, width), base, std::span<uint8_t>(back, nbytes)) ==
+             ParseProblem::kNone);
   FUZZ_CHECK(std::memcmp(back, out, nbytes) == 0);
   return 0;
 }
+
+}  // namespace idgen

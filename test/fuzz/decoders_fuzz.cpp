@@ -9,7 +9,7 @@
 #include "core/uuidv7.hpp"
 #include "fuzz.hpp"
 
-using namespace idgen;
+namespace idgen {
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   if (size < 16) return 0;
@@ -49,3 +49,5 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   }
   return 0;
 }
+
+}  // namespace idgen

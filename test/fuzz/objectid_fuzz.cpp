@@ -5,7 +5,7 @@
 #include "core/objectid.hpp"
 #include "fuzz.hpp"
 
-using namespace idgen;
+namespace idgen {
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   const std::string_view text = AsText(data, size);
@@ -20,3 +20,5 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   FUZZ_CHECK(objectid::MinAt(us) <= id);
   return 0;
 }
+
+}  // namespace idgen

@@ -6,7 +6,7 @@
 #include "core/uuidv7.hpp"
 #include "fuzz.hpp"
 
-using namespace idgen;
+namespace idgen {
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   const std::string_view text = AsText(data, size);
@@ -38,3 +38,5 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   }
   return 0;
 }
+
+}  // namespace idgen

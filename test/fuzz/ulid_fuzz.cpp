@@ -8,7 +8,7 @@
 #include "core/ulid.hpp"
 #include "fuzz.hpp"
 
-using namespace idgen;
+namespace idgen {
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   const std::string_view text = AsText(data, size);
@@ -31,9 +31,9 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     for (size_t i = 0; i < ulid::kLength; ++i) {  // canonical: the same digit, uppercase, no alias
       const char c = text[i];
       const char want = (c == 'i' || c == 'I' || c == 'l' || c == 'L') ? '1'
-                        : (c == 'o' || c == 'O')                        ? '0'
-                        : (c >= 'a' && c <= 'z')                        ? static_cast<char>(c - 'a' + 'A')
-                                                                        : c;
+                        : (c == 'o' || c == 'O')                       ? '0'
+                        : (c >= 'a' && c <= 'z')                       ? static_cast<char>(c - 'a' + 'A')
+                                                                       : c;
       FUZZ_CHECK(formatted.data[i] == want);
     }
   }
@@ -49,3 +49,5 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   }
   return 0;
 }
+
+}  // namespace idgen

@@ -19,7 +19,7 @@ PG_CONFIG=$(scripts/pg-build.sh "$MAJOR" asan) || exit 1
 export PG_CONFIG
 # Every program of that build runs under the sanitizers, pg_config and psql included: options first.
 source test/sanitizers/options.sh
-make -s install PG_CONFIG="$PG_CONFIG" IDGEN_SANITIZE=1 >/dev/null || { echo "FAIL: idgen did not build with sanitizers"; exit 1; }
+make -s install PG_CONFIG="$PG_CONFIG" IDGEN_SANITIZE=1 IDGEN_DEBUG=1 >/dev/null || { echo "FAIL: idgen did not build with sanitizers"; exit 1; }
 source scripts/cluster.sh
 trap cluster_cleanup EXIT
 
@@ -59,9 +59,9 @@ pass() {  # pass <preloaded|not_preloaded> <regression tests...>: one server, th
 # Preloaded (state in the main shared memory), then the same cluster without preload (state in a
 # segment of the DSM registry, on 17 and later): both ways of sharing state run under sanitizers.
 # shellcheck disable=SC2046
-pass preloaded $(make -s print-REGRESS) $(make -s print-REGRESS_OWN_CLUSTER)
+pass preloaded $(make -s print-REGRESS) $(make -s print-REGRESS_OWN_CLUSTER) $(make -s print-REGRESS_DEBUG)
 # shellcheck disable=SC2046
-pass not_preloaded $(make -s print-REGRESS) $(make -s print-REGRESS_OWN_CLUSTER) $(make -s print-REGRESS_NOT_PRELOADED)
+pass not_preloaded $(make -s print-REGRESS) $(make -s print-REGRESS_OWN_CLUSTER) $(make -s print-REGRESS_DEBUG) $(make -s print-REGRESS_NOT_PRELOADED)
 cluster_stop
 
 # A report or a failed assertion in any server process, in the server's log.

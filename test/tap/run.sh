@@ -48,7 +48,7 @@ fi
 old_bindir=
 if [[ " ${tests[*]} " == *"/pg_upgrade.pl "* ]]; then
   old_pg_config=$(scripts/pg-build.sh 17) || exit 1
-  make -s install PG_CONFIG="$old_pg_config" >/dev/null || { echo "could not install idgen into PostgreSQL 17 ($old_pg_config)"; exit 1; }
+  make -s install PG_CONFIG="$old_pg_config" IDGEN_DEBUG=1 >/dev/null || { echo "could not install idgen into PostgreSQL 17 ($old_pg_config)"; exit 1; }
   old_bindir=$("$old_pg_config" --bindir)
 fi
 # The many-server test runs its pgbench for 10 s, and the durable test makes 200 000 IDs after a

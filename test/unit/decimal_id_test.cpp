@@ -31,7 +31,7 @@ TEST(DecimalId, EveryFieldBoundary) {
   EXPECT_EQ(KindOf([] { Compose(Parts{1, kMaxGenerator + 1, 1}); }), ErrorKind::kNumericOutOfRange);
   EXPECT_EQ(KindOf([] { Compose(Parts{1, 0, kMaxLaunch + 1}); }), ErrorKind::kNumericOutOfRange);
   EXPECT_EQ(KindOf([] { Decompose(-1); }), ErrorKind::kBadArgument);
-  EXPECT_EQ(KindOf([] { Decompose(9999999999); }), ErrorKind::kBadArgument);  // counter 0
+  EXPECT_EQ(KindOf([] { Decompose(9999999999); }), ErrorKind::kBadArgument);       // counter 0
   EXPECT_EQ(KindOf([] { Decompose(INT64_MAX); }), ErrorKind::kNumericOutOfRange);  // counter 922 337 203
   EXPECT_EQ(Decompose(9223372029999999999).counter, kMaxCounter);
   EXPECT_EQ(KindOf([] { CheckLaunch(-1); }), ErrorKind::kBadArgument);

@@ -310,7 +310,7 @@ TEST(Instagram, EachShardHasItsOwnSequence) {
   EXPECT_EQ(Decompose(kInstagram, kInstagram.epoch_ms, other.value, 0).seq, 0);
   const uint64_t tick = static_cast<uint64_t>(1767225600000 - kInstagram.epoch_ms);
   EXPECT_EQ(slots[7].value.load(), (tick + 1) << 10);  // shard 7: the first of its next tick
-  EXPECT_EQ(slots[8].value.load(), tick << 10);            // shard 8: its first
+  EXPECT_EQ(slots[8].value.load(), tick << 10);        // shard 8: its first
 }
 
 TEST(Layouts, TheFirstIdAtTheEpochIsNotZero) {
@@ -383,9 +383,11 @@ TEST(Layouts, AnEpochMovedLaterIsNamedAsTheCause) {
     FAIL();
   } catch (const Error& e) {
     EXPECT_EQ(e.kind(), ErrorKind::kClockRegression);
-    EXPECT_STREQ(e.what(), "the last Instagram ID issued lies 1 day ahead of the clock under "
-                           "idgen.instagram_epoch_ms = 1314220021721");
-    EXPECT_NE(e.detail().find("issued under idgen.instagram_epoch_ms = 1314133621721"), std::string::npos) << e.detail();
+    EXPECT_STREQ(e.what(),
+                 "the last Instagram ID issued lies 1 day ahead of the clock under "
+                 "idgen.instagram_epoch_ms = 1314220021721");
+    EXPECT_NE(e.detail().find("issued under idgen.instagram_epoch_ms = 1314133621721"), std::string::npos)
+        << e.detail();
     EXPECT_NE(e.hint().find("Set idgen.instagram_epoch_ms back to 1314133621721"), std::string::npos) << e.hint();
   }
   g.settings.epoch_ms = kInstagram.epoch_ms - kDay;  // the recovery the hint names, without a restart

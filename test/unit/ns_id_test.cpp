@@ -98,8 +98,8 @@ TEST(NsId, AtMostOneMillisecondAheadAndAStepBackIsRiddenOut) {
   Generated<Value> g{};
   while ((g = h.Next(0)).wait_until_ns == 0) ++issued;
   EXPECT_EQ(issued, 1000001 - int64_t{kJumpNs});  // 62 500 .. 1 000 000 ns ahead
-  EXPECT_EQ(g.wait_until_ns, h.clock.ns + 1);       // the next is the caller's one nanosecond later
-  h.clock.ns -= 10000000000;  // ten seconds back: carries on, no wait
+  EXPECT_EQ(g.wait_until_ns, h.clock.ns + 1);     // the next is the caller's one nanosecond later
+  h.clock.ns -= 10000000000;                      // ten seconds back: carries on, no wait
   EXPECT_EQ(h.Next(0).wait_until_ns, 0);
   EXPECT_EQ(h.stats.regressions.load(), 1u);
 }

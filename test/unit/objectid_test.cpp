@@ -28,7 +28,9 @@ std::string Text(const ObjectId& id) {
   return std::string(out, 24);
 }
 
-uint32_t Counter(const ObjectId& id) { return (uint32_t{id.bytes[9]} << 16) | (uint32_t{id.bytes[10]} << 8) | id.bytes[11]; }
+uint32_t Counter(const ObjectId& id) {
+  return (uint32_t{id.bytes[9]} << 16) | (uint32_t{id.bytes[10]} << 8) | id.bytes[11];
+}
 std::string Unique(const ObjectId& id) { return Text(id).substr(8, 10); }
 
 struct Harness {

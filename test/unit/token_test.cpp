@@ -14,9 +14,9 @@ namespace {
 
 using testing::KindOf;
 
-constexpr const char* kZeros = "0000000000000000000000000000000000000000000";   // 43 digits
-constexpr const char* kMax = "yhjskwdA6OZ1AL1YmHWZWm8LLG7HjnuCA2j5rOw8Xp1";     // 2^256 - 1
-constexpr const char* kAbove = "yhjskwdA6OZ1AL1YmHWZWm8LLG7HjnuCA2j5rOw8Xp2";   // 2^256
+constexpr const char* kZeros = "0000000000000000000000000000000000000000000";     // 43 digits
+constexpr const char* kMax = "yhjskwdA6OZ1AL1YmHWZWm8LLG7HjnuCA2j5rOw8Xp1";       // 2^256 - 1
+constexpr const char* kAbove = "yhjskwdA6OZ1AL1YmHWZWm8LLG7HjnuCA2j5rOw8Xp2";     // 2^256
 constexpr const char* kCounting = "003aUlTJC7tjlCTQj2uNU3MFagCXG9LRKRcwGkBIDlf";  // bytes 0, 1, ..., 31
 
 void Fill(uint8_t (&bytes)[32], int first) {
@@ -76,14 +76,14 @@ TEST(Token, SplitRefusesWhatIsNotShapedLikeAToken) {
   const std::string too_long_prefix = std::string(type_id::kMaxPrefix + 1, 'a') + "_" + kCounting + kMax;
   for (const std::string& bad : {
            std::string(),
-           good.substr(1),                                  // no prefix: "_" then the parts
-           good.substr(0, good.size() - 1),                 // one digit short
-           good + "0",                                      // one digit long
-           std::string("a-") + kCounting + kMax,            // no separator
-           std::string("A_") + kCounting + kMax,            // uppercase prefix
-           std::string("a_") + kCounting + kAbove,          // the tag is above 256 bits
-           std::string("a_") + kAbove + kMax,               // the random part is above 256 bits
-           std::string("a_") + kCounting + "-" + (kMax + 1),  // a character that is not base62
+           good.substr(1),                                           // no prefix: "_" then the parts
+           good.substr(0, good.size() - 1),                          // one digit short
+           good + "0",                                               // one digit long
+           std::string("a-") + kCounting + kMax,                     // no separator
+           std::string("A_") + kCounting + kMax,                     // uppercase prefix
+           std::string("a_") + kCounting + kAbove,                   // the tag is above 256 bits
+           std::string("a_") + kAbove + kMax,                        // the random part is above 256 bits
+           std::string("a_") + kCounting + "-" + (kMax + 1),         // a character that is not base62
            std::string("a_") + kCounting + "\xc3\xa9" + (kMax + 2),  // non-ASCII bytes
            too_long_prefix,
        }) {

@@ -14,7 +14,6 @@ namespace {
 using testing::FakeRandom;
 using testing::UuidFromText;
 
-
 const Uuid kRfc = UuidFromText("017f22e2-79b0-7cc3-98c4-dc0c0c07398f");
 
 ParseProblem ProblemOf(std::string_view text) {
@@ -23,10 +22,13 @@ ParseProblem ProblemOf(std::string_view text) {
 }
 
 TEST(Typeid, PrefixRule) {
-  for (const char* ok : {"a", "post", "user_account", "a_b", "a__b", "abcdefghijklmnopqrstuvwxyzabcdefghijklmnopqrstuvwxyzabcdefghijk"}) {
+  for (const char* ok : {"a", "post", "user_account", "a_b", "a__b",
+                         "abcdefghijklmnopqrstuvwxyzabcdefghijklmnopqrstuvwxyzabcdefghijk"}) {
     EXPECT_TRUE(ValidPrefix(ok)) << ok;
   }
-  for (const char* bad : {"", "Post", "POST", "post1", "_post", "post_", "pre.fix", "pre fix", "pr\xc3\xa9" "fix",
+  for (const char* bad : {"", "Post", "POST", "post1", "_post", "post_", "pre.fix", "pre fix",
+                          "pr\xc3\xa9"
+                          "fix",
                           "abcdefghijklmnopqrstuvwxyzabcdefghijklmnopqrstuvwxyzabcdefghijkl"}) {
     EXPECT_FALSE(ValidPrefix(bad)) << bad;
   }
@@ -73,7 +75,7 @@ TEST(Typeid, EveryMalformedInputClass) {
   EXPECT_EQ(ProblemOf("prefix__00000000000000000000000000"), ParseProblem::kBadPrefix);
   EXPECT_EQ(ProblemOf(std::string(64, 'a') + "_036twi214qwj7mgsvq83nm8wf"), ParseProblem::kBadPrefix);  // too long
   EXPECT_EQ(ProblemOf("post_"), ParseProblem::kBadLength);
-  EXPECT_EQ(ProblemOf("post_36twi214qwj7mgsvq83nm8wf"), ParseProblem::kBadLength);  // unpadded
+  EXPECT_EQ(ProblemOf("post_36twi214qwj7mgsvq83nm8wf"), ParseProblem::kBadLength);       // unpadded
   EXPECT_EQ(ProblemOf("prefix_123456789012345678901234567"), ParseProblem::kBadLength);  // too long
   EXPECT_EQ(ProblemOf("post_036twi214qwj7mgsvq83nm8w!"), ParseProblem::kBadDigit);
   EXPECT_EQ(ProblemOf("prefix_1234567890123456789012345 "), ParseProblem::kBadDigit);

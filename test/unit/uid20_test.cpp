@@ -188,7 +188,8 @@ TEST(Uid20, DigitsParseAndFormat) {
   EXPECT_EQ(ParseDigits("999999999999999999999999999999999999999", v), ParseProblem::kOverflow);
   EXPECT_EQ(ParseDigits("", v), ParseProblem::kEmpty);
   EXPECT_EQ(ParseDigits("12a", v), ParseProblem::kBadDigit);
-  ASSERT_EQ(ParseDigits("0000000000000000000000000000000000000000000042", v), ParseProblem::kNone);  // leading zeros: any number
+  ASSERT_EQ(ParseDigits("0000000000000000000000000000000000000000000042", v),
+            ParseProblem::kNone);  // leading zeros: any number
   EXPECT_TRUE(v == 42);
 }
 

@@ -131,7 +131,7 @@ TEST(Ulid, WrongLengths) {
   EXPECT_EQ(ProblemOf("01ARZ3NDEKTSV4RRFFQ69G5FA"), ParseProblem::kBadLength);    // 25
   EXPECT_EQ(ProblemOf("01ARZ3NDEKTSV4RRFFQ69G5FAVV"), ParseProblem::kBadLength);  // 27
   EXPECT_EQ(ProblemOf(" 01ARZ3NDEKTSV4RRFFQ69G5FAV"), ParseProblem::kBadLength);
-  EXPECT_EQ(ProblemOf("01ARZ3NDEK-TSV4RRFFQ69G5FA"), ParseProblem::kBadDigit);    // 26 with a dash
+  EXPECT_EQ(ProblemOf("01ARZ3NDEK-TSV4RRFFQ69G5FA"), ParseProblem::kBadDigit);  // 26 with a dash
   EXPECT_EQ(ProblemOf(std::string_view("01ARZ3NDEKTSV4RRFFQ69G5FA\0", 26)), ParseProblem::kBadDigit);
   // A failed parse leaves the output alone.
   Uuid value = Must("01ARZ3NDEKTSV4RRFFQ69G5FAV");
@@ -140,7 +140,8 @@ TEST(Ulid, WrongLengths) {
 }
 
 TEST(Ulid, ErrorsQuoteAndHint) {
-  for (const char* bad : {"", "0", "01ARZ3NDEKTSV4RRFFQ69G5FAU", "80000000000000000000000000", "01ARZ3NDEKTSV4RRFFQ69G5FAVV"}) {
+  for (const char* bad :
+       {"", "0", "01ARZ3NDEKTSV4RRFFQ69G5FAU", "80000000000000000000000000", "01ARZ3NDEKTSV4RRFFQ69G5FAVV"}) {
     try {
       ParseOrThrow(bad);
       ADD_FAILURE() << bad;

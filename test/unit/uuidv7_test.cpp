@@ -207,9 +207,9 @@ TEST(Uuidv7, AFrozenClockGetsAtMostOneMillisecondAhead) {
   // From 62.5 us ahead (the jump) to 1 ms ahead, 16 each step: 61,456 before the first wait.
   EXPECT_EQ(issued, (kStepsPerMs + 1 - kJump) * 16);
   EXPECT_EQ(g.stats.waits.load(), 1u);
-  EXPECT_EQ(g.stats.regressions.load(), 0u);  // its own lead is not a step back of the clock
+  EXPECT_EQ(g.stats.regressions.load(), 0u);     // its own lead is not a step back of the clock
   EXPECT_GE(g.stats.max_lead_us.load(), 1000u);  // its lead, measured at the moment it took the value
-  g.clock.ns += 245;  // one step of the clock: the next fifteen are returned at once
+  g.clock.ns += 245;                             // one step of the clock: the next fifteen are returned at once
   for (int i = 0; i < 15; ++i) ASSERT_EQ(g.Try().wait_until_ns, 0);
   EXPECT_NE(g.Try().wait_until_ns, 0);
 }
@@ -237,7 +237,7 @@ TEST(Uuidv7, AClockSteppedBackIsRiddenOutWithoutWaiting) {
 
 TEST(Uuidv7, BeyondTheLimitOfAStepBackTheWordReturnsToTheClock) {
   Harness g;
-  g.max_regression_ms = 60000;  // idgen.max_clock_lead
+  g.max_regression_ms = 60000;                   // idgen.max_clock_lead
   g.clock.SetMs(kRfcMs + 2 * 365 * 86400000LL);  // two years ahead
   const Uuid future = g.Next();
   g.clock.SetMs(kRfcMs + 2 * 365 * 86400000LL - 59000);  // back by 59 s: within the limit, carried on
@@ -285,7 +285,7 @@ TEST(Uuidv7, AShiftMovesTheTimeWrittenNotTheState) {
   EXPECT_EQ(shifted.mark, StepsAt(kRfcMs) + kJump);  // the state: the clock's time (and the jump)
   const Generated<Uuid> later = g.Try(day);
   EXPECT_LT(shifted.value, later.value);  // a constant shift keeps the order
-  EXPECT_EQ(ShiftSteps(1), 4);     // 1 us = 4.096 steps, floor
+  EXPECT_EQ(ShiftSteps(1), 4);            // 1 us = 4.096 steps, floor
   EXPECT_EQ(ShiftSteps(-1), -5);
   Harness early;
   early.clock.SetMs(1000);
@@ -304,7 +304,7 @@ TEST(Uuidv7, RandBHoldsTheCounterAnd58RandomBits) {
     seen.insert(id);
     uint64_t rand_b = 0;
     for (int b = 8; b < 16; ++b) rand_b = rand_b << 8 | id.bytes[b];
-    ASSERT_EQ(rand_b >> 62, 2u);                              // the variant
+    ASSERT_EQ(rand_b >> 62, 2u);                               // the variant
     ASSERT_EQ(rand_b >> kRandomBits & 0xF, uint64_t(i % 16));  // the counter
     ASSERT_EQ(rand_b & ((uint64_t{1} << kRandomBits) - 1), same.TakeU64(1) & ((uint64_t{1} << kRandomBits) - 1));
   }

@@ -1,0 +1,27 @@
+#!/usr/bin/env bash
+# make format-check: the C++ of idgen (src/, test/unit, test/fuzz) is as clang-format 14 writes it
+# under .clang-format. Lists the files that are not, and fails; `scripts/format-check.sh --fix`
+# formats them in place. clang-format 14 (Debian 12's; make test-deps installs it): another
+# version formats some constructs differently.
+set -uo pipefail
+cd "$(dirname "$0")/.."
+format=$(command -v clang-format-14 || command -v clang-format) ||
+  { echo "clang-format-14 is missing (make test-deps installs it)" >&2; exit 1; }
+case $("$format" --version) in
+  *"version 14."*) ;;
+  *) echo "$format is not clang-format 14: $("$format" --version)" >&2; exit 1 ;;
+esac
+mapfile -t files < <(git ls-files --cached --others --exclude-standard -- \
+  'src/*.cpp' 'src/*.hpp' 'test/unit/*.cpp' 'test/unit/*.hpp' 'test/fuzz/*.cpp' 'test/fuzz/*.hpp')
+[ ${#files[@]} -gt 0 ] || { echo "no C++ files found" >&2; exit 1; }
+if [ "${1:-}" = --fix ]; then
+  exec "$format" -i "${files[@]}"
+fi
+# One run over every file: its errors name each file that it would change.
+if ! report=$("$format" --dry-run -Werror "${files[@]}" 2>&1); then
+  echo "not formatted as .clang-format says (scripts/format-check.sh --fix formats them):"
+  sed -nE 's/^([^:]+):[0-9]+:[0-9]+: error: .*/  \1/p' <<<"$report" | sort -u
+  grep -q ': error: ' <<<"$report" || echo "$report"
+  exit 1
+fi
+echo "${#files[@]} C++ files formatted as .clang-format says"
