@@ -28,7 +28,7 @@ PG_MAJOR := $(shell $(PG_CONFIG) --version 2>/dev/null | sed -E 's/^PostgreSQL (
 # with them (test/sanitizers/run.sh).
 OBJDIR := build/pg$(PG_MAJOR)$(if $(IDGEN_SANITIZE),-sanitized)-idgen
 
-.PHONY: all install uninstall installcheck clean deps test-deps unit demo test bench fuzz fuzz-build reference
+.PHONY: all install uninstall installcheck clean deps test-deps unit demo test bench fuzz fuzz-build reference deb dist
 all install uninstall installcheck:
 	@test -n "$(PG_MAJOR)" || { echo "no PostgreSQL at PG_CONFIG=$(PG_CONFIG) (make deps installs one)" >&2; exit 1; }
 	@mkdir -p $(OBJDIR)
@@ -111,6 +111,10 @@ reference: deps
 	@$(MAKE) --no-print-directory install
 	@PG_CONFIG=$(PG_CONFIG) scripts/reference.sh --own-cluster --update
 
+# Debian packages postgresql-<major>-idgen in build/deb/ (debian/, pg_buildext)
+deb:
+	@scripts/deb.sh
+
 fuzz: test-deps
 	@$(MAKE) --no-print-directory fuzz-build
 	@scripts/fuzz.sh $(FUZZ_SECONDS)
@@ -148,6 +152,8 @@ override with_llvm := no
 
 # make installcheck: REGRESS against your own running server that preloads idgen (or any 17+ server).
 REGRESS_OPTS = --inputdir=$(SRC)
+# The tests name their database (GRANT ... ON DATABASE idgen_regression), as test/run.sh does.
+override CONTRIB_TESTDB = idgen_regression
 
 VPATH := $(SRC)
 PGXS := $(shell $(PG_CONFIG) --pgxs)
