@@ -115,6 +115,14 @@ reference: deps
 deb:
 	@scripts/deb.sh
 
+# The release archive for PGXN: build/idgen-<META.json's version>.zip, of the last commit (HEAD).
+DIST_VERSION = $(shell perl -MJSON::PP -0ne 'print decode_json($$_)->{version}' META.json)
+dist:
+	@mkdir -p build
+	@git diff --quiet HEAD || echo "make dist: the archive holds HEAD, not your uncommitted changes" >&2
+	@git archive --format zip --prefix idgen-$(DIST_VERSION)/ -o build/idgen-$(DIST_VERSION).zip HEAD
+	@echo build/idgen-$(DIST_VERSION).zip
+
 fuzz: test-deps
 	@$(MAKE) --no-print-directory fuzz-build
 	@scripts/fuzz.sh $(FUZZ_SECONDS)
