@@ -10,12 +10,15 @@
 # it was found.
 #
 #   test/doors/debian.sh          as root; make test runs it last, when nothing else uses 15
+#   test/doors/debian.sh build    only make deb and lintian (touches no system directory)
+#   test/doors/debian.sh install  only the rest, with the package build/deb/ holds
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 ROOT=$PWD
 major=15
 pkg=postgresql-$major-idgen
 cluster=idgen_pkgtest
+phase=${1:-all}
 fail() { echo "FAIL: $*" >&2; exit 1; }
 pass() { echo "ok: $*"; }
 
@@ -27,6 +30,7 @@ pg_config=/usr/lib/postgresql/$major/bin/pg_config
 scripts/deps.sh lintian
 
 # ---- build and lintian -------------------------------------------------------------------------
+if [ "$phase" != install ]; then
 start=$SECONDS
 log=build/deb.log
 mkdir -p build
@@ -40,6 +44,10 @@ lintian_out=$(lintian --fail-on error,warning --info "$deb" 2>&1) || { echo "$li
 pass "lintian $(dpkg-query -W -f='${Version}' lintian): no error, no warning"
 dpkg-deb -c "$deb" | grep -q "/usr/lib/postgresql/$major/lib/idgen.so$" || fail "$deb has no idgen.so for $major"
 dpkg-deb -c "$deb" | grep -q "/usr/share/postgresql/$major/extension/idgen.control$" || fail "$deb has no idgen.control"
+fi
+[ "$phase" = build ] && exit 0
+deb=$(ls "$ROOT"/build/deb/"${pkg}"_*.deb)
+version=$(dpkg-deb -f "$deb" Version)
 
 # ---- install, a Debian cluster, the extension -------------------------------------------------
 # The files make install had put into the system's directories, put back after the purge.
