@@ -78,7 +78,8 @@ port=5440
 while pg_lsclusters -h | awk -v p=$port '$3 == p { found = 1 } END { exit !found }' || [ -e "/var/run/postgresql/.s.PGSQL.$port" ]; do
   port=$((port + 1))
 done
-pg_createcluster $major $cluster -p $port -o "listen_addresses=" -o shared_preload_libraries=idgen >/dev/null
+pg_createcluster $major $cluster -p $port -o shared_preload_libraries=idgen >/dev/null
+echo "listen_addresses = ''" >>"/etc/postgresql/$major/$cluster/postgresql.conf"
 pg_ctlcluster $major $cluster start
 pass "pg_createcluster $major $cluster (port $port, shared_preload_libraries = 'idgen'), pg_ctlcluster start"
 psql_() { runuser -u postgres -- psql --cluster "$major/$cluster" -X -q -v ON_ERROR_STOP=1 -At "$@"; }
