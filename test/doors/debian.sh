@@ -56,14 +56,16 @@ version=$(dpkg-deb -f "$deb" Version)
 libdir=$("$pg_config" --pkglibdir)
 extdir=$("$pg_config" --sharedir)/extension
 saved=$(mktemp -d)
+files=()
 for f in "$libdir"/idgen.so "$extdir"/idgen.control "$extdir"/idgen--*.sql; do
-  [ -e "$f" ] && cp -a --parents "$f" "$saved/"
+  [ -e "$f" ] && files+=("${f#/}")
 done
+[ ${#files[@]} -eq 0 ] || tar -C / -cf "$saved/files.tar" "${files[@]}"
 cleanup() {
   local status=$?
   pg_dropcluster --stop $major $cluster >/dev/null 2>&1 || true
   dpkg --purge "$pkg" >/dev/null 2>&1 || true
-  cp -a "$saved"/. / 2>/dev/null || true
+  [ -f "$saved/files.tar" ] && tar -C / -xpf "$saved/files.tar"
   rm -rf "$saved"
   pg_lsclusters -h | awk -v c=$cluster '$2 == c { found = 1 } END { exit !found }' && echo "FAIL: the cluster $major/$cluster is left" >&2 && status=1
   dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q 'installed' && echo "FAIL: $pkg is left installed" >&2 && status=1
