@@ -21,12 +21,13 @@ pass() { echo "ok: $*"; }
 
 work=$(mktemp -d "${TMPDIR:-/tmp}/idgen-ecp.XXXXXX")
 chmod 755 "$work"
+trap 'rm -rf "$work"' EXIT
 # The server: a copy of the install (pg_config and the server find their files relative to their
 # own location), without idgen.
 server="$work/server"
 cp -a "$("$src_pg_config" --bindir)/.." "$server"
 export PG_CONFIG="$server/bin/pg_config"
-rm -f "$("$PG_CONFIG" --sharedir)"/extension/idgen[.-]* "$("$PG_CONFIG" --pkglibdir)"/idgen.so
+rm -f "$("$PG_CONFIG" --sharedir)"/extension/idgen[._-]* "$("$PG_CONFIG" --pkglibdir)"/idgen.so
 # idgen, built for that major, installed under a prefix of its own (PGXS: share/extension, lib).
 outside="$work/postgresql"
 # (built first: with prefix= PGXS takes every directory from it, the headers' too)
@@ -37,7 +38,7 @@ make -s -C "$ROOT" install PG_CONFIG="$PG_CONFIG" prefix="$outside" >/dev/null
 [ -z "$(find "$server" -name 'idgen*' -print -quit)" ] || fail "the server's copy has idgen files: $(find "$server" -name 'idgen*')"
 
 source "$ROOT/scripts/cluster.sh"
-trap 'cluster_cleanup; rm -rf "$work"' EXIT
+trap 'cluster_cleanup || true; rm -rf "$work"' EXIT  # (errexit holds in the trap)
 cluster_start no-preload
 
 # 1. The server's own directories have no idgen.

@@ -14,10 +14,18 @@ fail() { echo "FAIL: $*" >&2; exit 1; }
 pass() { echo "ok: $*"; }
 
 # ---- META.json -------------------------------------------------------------------------------
+semver_of() {  # the semantic version of a control file's default_version ('1.2' -> 1.2.0)
+  local v
+  v=$(sed -nE "s/^default_version = '(.*)'/\1/p" "$1")
+  while [ "$(tr -cd . <<<"$v" | wc -c)" -lt 2 ]; do v=$v.0; done
+  echo "$v"
+}
 control_version=$(sed -nE "s/^default_version = '(.*)'/\1/p" idgen.control)
-semver=$control_version
-while [ "$(tr -cd . <<<"$semver" | wc -c)" -lt 2 ]; do semver=$semver.0; done
-IDGEN_SEMVER=$semver perl -MJSON::PP -e '
+semver=$(semver_of idgen.control)
+# Every extension of the distribution (a control file at the top) is in provides, at its version.
+extensions=""
+for c in *.control; do extensions+="${c%.control}=$(semver_of "$c") "; done
+IDGEN_SEMVER=$semver IDGEN_EXTENSIONS=$extensions perl -MJSON::PP -e '
   use strict;
   local $/;
   open my $f, "<", "META.json" or die "no META.json\n";
@@ -37,6 +45,13 @@ IDGEN_SEMVER=$semver perl -MJSON::PP -e '
     push @bad, "provides.idgen.version $p->{version} is not $ENV{IDGEN_SEMVER}" unless ($p->{version} // "") eq $ENV{IDGEN_SEMVER};
     for my $k (qw(file docfile)) { push @bad, "provides.idgen.$k $p->{$k} does not exist" if $p->{$k} && !-f $p->{$k} }
   }
+  for (split " ", $ENV{IDGEN_EXTENSIONS}) {
+    my ($name, $version) = split /=/;
+    my $e = $m->{provides}{$name} or do { push @bad, "provides has no $name (a control file of the distribution)"; next };
+    push @bad, "provides.$name.version $e->{version} is not $name.control'"'"'s $version" unless ($e->{version} // "") eq $version;
+    push @bad, "provides.$name.file $e->{file} does not exist" unless $e->{file} && -f $e->{file};
+  }
+  push @bad, "provides names $_, which has no control file" for grep { $ENV{IDGEN_EXTENSIONS} !~ /(^| )\Q$_\E=/ } keys %{$m->{provides} // {}};
   my %licenses = map { $_ => 1 } qw(agpl_3 apache_1_1 apache_2_0 artistic_1 artistic_2 bsd gfdl_1_2 gfdl_1_3 gpl_1 gpl_2 gpl_3 lgpl_2_1 lgpl_3_0 mit mozilla_1_0 mozilla_1_1 openssl perl_5 postgresql qpl_1_0 ssleay sun zlib open_source restricted unrestricted unknown);
   my @l = ref $m->{license} eq "HASH" ? keys %{$m->{license}} : ref $m->{license} eq "ARRAY" ? @{$m->{license}} : ($m->{license});
   for (@l) { push @bad, "license $_ is not one of meta-spec 1.0.0" unless $licenses{$_} }
@@ -45,13 +60,14 @@ IDGEN_SEMVER=$semver perl -MJSON::PP -e '
   push @bad, "prereqs.runtime.requires.PostgreSQL is $pg, not 15.0.0 (the oldest major idgen supports)" unless $pg eq "15.0.0";
   die join("\n", map { "META.json: $_" } @bad) . "\n" if @bad;
 ' || fail "META.json"
-pass "META.json: meta-spec 1.0.0 fields, version $semver = idgen.control's $control_version, provides.idgen $semver"
+pass "META.json: meta-spec 1.0.0 fields, version $semver = idgen.control's $control_version, provides ${extensions% }"
 
 # ---- make dist, then the archive alone ----------------------------------------------------------
 zip=$(make -s dist 2>/dev/null)
 [ "$zip" = "build/idgen-$semver.zip" ] && [ -f "$zip" ] || fail "make dist wrote '$zip', not build/idgen-$semver.zip"
 work=$(mktemp -d "${TMPDIR:-/tmp}/idgen-pgxn.XXXXXX")
 chmod 755 "$work"
+trap 'rm -rf "$work"' EXIT
 unzip -q "$zip" -d "$work"
 dist="$work/idgen-$semver"
 [ -f "$dist/META.json" ] && [ -f "$dist/Makefile" ] && [ -f "$dist/idgen.control" ] || fail "the archive lacks META.json, Makefile or idgen.control at idgen-$semver/"
@@ -61,7 +77,7 @@ pass "make dist: $zip ($(unzip -Z1 "$zip" | wc -l) entries under idgen-$semver/)
 server="$work/server"
 cp -a "$("$src_pg_config" --bindir)/.." "$server"
 export PG_CONFIG="$server/bin/pg_config"
-rm -f "$("$PG_CONFIG" --sharedir)"/extension/idgen[.-]* "$("$PG_CONFIG" --pkglibdir)"/idgen.so
+rm -f "$("$PG_CONFIG" --sharedir)"/extension/idgen[._-]* "$("$PG_CONFIG" --pkglibdir)"/idgen.so
 # What pgxn install runs: make, then make install, in the unpacked archive.
 start=$SECONDS
 make -C "$dist" -s -j2 PG_CONFIG="$PG_CONFIG" >"$work/build.log" 2>&1 || { tail -n 30 "$work/build.log"; fail "make in the unpacked archive"; }
@@ -71,7 +87,7 @@ so="$("$PG_CONFIG" --pkglibdir)/idgen.so"
 pass "built and installed from the archive alone ($((SECONDS - start)) s)"
 
 source "$ROOT/scripts/cluster.sh"
-trap 'cluster_cleanup; rm -rf "$work"' EXIT
+trap 'cluster_cleanup || true; rm -rf "$work"' EXIT  # (errexit holds in the trap)
 cluster_start preload
 q -c "CREATE EXTENSION idgen"
 got=$(q -c "SELECT extversion FROM pg_extension WHERE extname = 'idgen'")
