@@ -57,7 +57,7 @@ libdir=$("$pg_config" --pkglibdir)
 extdir=$("$pg_config" --sharedir)/extension
 saved=$(mktemp -d)
 files=()
-for f in "$libdir"/idgen.so "$extdir"/idgen.control "$extdir"/idgen--*.sql; do
+for f in "$libdir"/idgen.so "$extdir"/idgen[._-]*; do  # (idgen and idgen_uuidv7)
   [ -e "$f" ] && files+=("${f#/}")
 done
 [ ${#files[@]} -eq 0 ] || tar -C / -cf "$saved/files.tar" "${files[@]}"
@@ -110,5 +110,5 @@ pass "pg_dropcluster --stop $major $cluster"
 grep -q '^### End 15 installcheck ###' build/deb-autopkgtest.log || fail "the autopkgtest ran no installcheck on 15"
 pass "autopkgtest debian/tests/installcheck: $(grep -cE '^(ok|test) ' build/deb-autopkgtest.log) regression tests passed on 15"
 
-dpkg --purge "$pkg" >/dev/null
+dpkg --purge "$pkg" >build/deb-purge.log 2>&1 || { cat build/deb-purge.log; fail "dpkg --purge $pkg"; }
 pass "dpkg --purge $pkg (debhelper $(dpkg-query -W -f='${Version}' debhelper), postgresql-common $(dpkg-query -W -f='${Version}' postgresql-common))"
