@@ -63,6 +63,7 @@ IDGEN_SEMVER=$semver IDGEN_EXTENSIONS=$extensions perl -MJSON::PP -e '
 pass "META.json: meta-spec 1.0.0 fields, version $semver = idgen.control's $control_version, provides ${extensions% }"
 
 # ---- make dist, then the archive alone ----------------------------------------------------------
+scripts/deps.sh unzip
 zip=$(make -s dist 2>/dev/null)
 [ "$zip" = "build/idgen-$semver.zip" ] && [ -f "$zip" ] || fail "make dist wrote '$zip', not build/idgen-$semver.zip"
 work=$(mktemp -d "${TMPDIR:-/tmp}/idgen-pgxn.XXXXXX")
