@@ -32,7 +32,7 @@ PG_MAJOR := $(shell $(PG_CONFIG) --version 2>/dev/null | sed -E 's/^PostgreSQL (
 # idgen.debug_fault setting (test/run.sh); make install, make demo and make bench build without it.
 OBJDIR := build/pg$(PG_MAJOR)$(if $(IDGEN_SANITIZE),-sanitized)$(if $(IDGEN_DEBUG),-debug)-idgen
 
-.PHONY: all install uninstall installcheck clean deps test-deps unit demo test bench fuzz fuzz-build reference format-check
+.PHONY: all install uninstall installcheck clean deps test-deps unit demo test bench fuzz fuzz-build reference format-check deb dist
 all install uninstall installcheck:
 	@test -n "$(PG_MAJOR)" || { echo "no PostgreSQL at PG_CONFIG=$(PG_CONFIG) (make deps installs one)" >&2; exit 1; }
 	@mkdir -p $(OBJDIR)
@@ -120,6 +120,18 @@ reference: deps
 	@$(MAKE) --no-print-directory install
 	@PG_CONFIG=$(PG_CONFIG) scripts/reference.sh --own-cluster --update
 
+# Debian packages postgresql-<major>-idgen in build/deb/ (debian/, pg_buildext)
+deb:
+	@scripts/deb.sh
+
+# The release archive for PGXN: build/idgen-<META.json's version>.zip, of the last commit (HEAD).
+DIST_VERSION = $(shell perl -MJSON::PP -0ne 'print decode_json($$_)->{version}' META.json)
+dist:
+	@mkdir -p build
+	@git diff --quiet HEAD || echo "make dist: the archive holds HEAD, not your uncommitted changes" >&2
+	@git archive --format zip --prefix idgen-$(DIST_VERSION)/ -o build/idgen-$(DIST_VERSION).zip HEAD
+	@echo build/idgen-$(DIST_VERSION).zip
+
 fuzz: test-deps
 	@$(MAKE) --no-print-directory fuzz-build
 	@scripts/fuzz.sh $(FUZZ_SECONDS)
@@ -161,6 +173,8 @@ override with_llvm := no
 
 # make installcheck: REGRESS against your own running server that preloads idgen (or any 17+ server).
 REGRESS_OPTS = --inputdir=$(SRC)
+# The tests name their database (GRANT ... ON DATABASE idgen_regression), as test/run.sh does.
+override CONTRIB_TESTDB = idgen_regression
 
 VPATH := $(SRC)
 PGXS := $(shell $(PG_CONFIG) --pgxs)

@@ -14,7 +14,7 @@ if [ "${1:-}" = --test ]; then
 fi
 need=()
 for pkg in "${packages[@]}" "$@"; do
-  installed "$pkg" || need+=("$pkg")
+  installed "${pkg%%=*}" || need+=("$pkg")  # (pkg=version: that version when missing)
 done
 [ ${#need[@]} -eq 0 ] && exit 0
 

@@ -5,8 +5,10 @@
 # for it and: the regression and multi-session tests on a throwaway cluster that preloads idgen, the same cluster restarted without preload, and the TAP tests (restarts,
 # crashes, clock steps, standbys, many servers, dumps restored on another server, and with 18
 # pg_upgrade from 17). Then the regression and multi-session tests again on a server built with
-# ASan and UBSan (test/sanitizers/run.sh), the demo, and the bench in smoke mode. Prints the time
-# of each part, and exits non-zero when anything failed, after printing what failed.
+# ASan and UBSan (test/sanitizers/run.sh), the demo, and the bench in smoke mode; the doors users come
+# in by (test/doors/): extension_control_path and PGXN's archive on 18, and last the Debian package
+# on the system's 15. Prints the time of each part, and exits non-zero when anything failed, after
+# printing what failed.
 #
 #   test/run.sh                          everything (what `make test` runs)
 #   MAJORS="17" test/run.sh              one major
@@ -16,6 +18,7 @@
 #   GTEST_FILTER='Uuidv7*' test/run.sh   only these unit tests (GoogleTest's own variable)
 #   PER_CLIENT=1000 test/run.sh          smaller multi-session tests, for a quick run
 #   SANITIZERS=0 test/run.sh             without the run under sanitizers
+#   ONLY="pgxn extension_control_path debian"   the doors (test/doors/) by name
 #
 # What counts as a failure, besides a test that fails: a part that aborts (a shell error, a
 # signal), a name in ONLY that matches no test, and a test that reports itself skipped. The harness
@@ -232,6 +235,20 @@ for major in $MAJORS; do
   (PG_CONFIG=$pg_config suite "$major") || failed "PostgreSQL $major: the suite aborted (exit status $?)"
 done
 
+# The doors users come in by, on 18: an install outside the server's directories found through
+# extension_control_path, and PGXN's archive built and installed on its own.
+if [[ " $MAJORS " == *" 18 "* ]]; then
+  if selected extension_control_path; then
+    step "PostgreSQL 18: idgen installed outside the server's directories (extension_control_path)"
+    timed "PostgreSQL 18: extension_control_path" test/doors/extension_control_path.sh "$(pg_config_for 18)" ||
+      failed "PostgreSQL 18: extension_control_path"
+  fi
+  if selected pgxn; then
+    step "PGXN: META.json, make dist, idgen built and installed from the archive alone (PostgreSQL 18)"
+    timed "PGXN: META.json and the archive" test/doors/pgxn.sh "$(pg_config_for 18)" || failed "PGXN"
+  fi
+fi
+
 if [ "${SANITIZERS:-1}" = 1 ]; then
   step "PostgreSQL 18 built with ASan and UBSan (when not cached): the regression and multi-session tests"
   timed "sanitizers: PostgreSQL 18 with ASan and UBSan" test/sanitizers/run.sh || failed "sanitizers"
@@ -246,6 +263,13 @@ if selected bench; then
   step "bench, smoke mode (tiny sizes, its own cluster): make bench cannot rot"
   timed "bench, smoke mode" scripts/bench.sh --smoke >build/bench-smoke.log 2>&1 ||
     { failed "bench smoke"; tail -n 20 build/bench-smoke.log; }
+fi
+
+# The Debian package installs into the system's PostgreSQL 15: last, when nothing else uses it (it
+# drops its cluster, purges the package and puts back the files make install had put there).
+if [[ " $MAJORS " == *" 15 "* ]] && selected debian; then
+  step "Debian: make deb, lintian, apt-get install, pg_createcluster, the autopkgtest, purge (PostgreSQL 15)"
+  timed "Debian: postgresql-15-idgen" test/doors/debian.sh || failed "Debian package"
 fi
 
 # A name in ONLY that matched no test ran nothing: that is not a pass.
