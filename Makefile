@@ -32,11 +32,14 @@ PG_MAJOR := $(shell $(PG_CONFIG) --version 2>/dev/null | sed -E 's/^PostgreSQL (
 # idgen.debug_fault setting (test/run.sh); make install, make demo and make bench build without it.
 OBJDIR := build/pg$(PG_MAJOR)$(if $(IDGEN_SANITIZE),-sanitized)$(if $(IDGEN_DEBUG),-debug)-idgen
 
+# The objects build in parallel, one job per core (JOBS= builds one at a time).
+JOBS ?= -j$(shell nproc 2>/dev/null || echo 1)
+
 .PHONY: all install uninstall installcheck clean deps test-deps unit demo test bench fuzz fuzz-build reference format-check deb dist
 all install uninstall installcheck:
 	@test -n "$(PG_MAJOR)" || { echo "no PostgreSQL at PG_CONFIG=$(PG_CONFIG) (make deps installs one)" >&2; exit 1; }
 	@mkdir -p $(OBJDIR)
-	@$(MAKE) --no-print-directory -C $(OBJDIR) -f $(CURDIR)/Makefile PG_CONFIG=$(PG_CONFIG) IDGEN_SANITIZE=$(IDGEN_SANITIZE) IDGEN_DEBUG=$(IDGEN_DEBUG) $@
+	@$(MAKE) --no-print-directory $(JOBS) -C $(OBJDIR) -f $(CURDIR)/Makefile PG_CONFIG=$(PG_CONFIG) IDGEN_SANITIZE=$(IDGEN_SANITIZE) IDGEN_DEBUG=$(IDGEN_DEBUG) $@
 
 clean:
 	rm -rf build
