@@ -1,4 +1,7 @@
--- Prisma (prisma migrate dev): migration.sql for
+-- Prisma 7.10.1: the migration.sql that `prisma migrate dev` writes as a project's first migration
+-- (the diff from the migration history, none yet, replayed on a fresh shadow database, to the
+-- schema), computed by Prisma 7.10.1's own schema engine (its WebAssembly build, shipped in the
+-- prisma package), for
 --   model PrismaUser {
 --     id        String   @id @default(dbgenerated("uuidv7()")) @db.Uuid
 --     name      String

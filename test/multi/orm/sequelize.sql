@@ -1,4 +1,5 @@
--- Sequelize 6 (sequelize-cli db:migrate, dialect postgres): the SQL of
+-- Sequelize 6.37.8 (dialect postgres): the SQL that queryInterface.createTable sends (what a
+-- sequelize-cli db:migrate migration calls), captured from Sequelize itself with no server, for
 --   queryInterface.createTable('sequelize_users', {
 --     id: { type: Sequelize.UUID, primaryKey: true, allowNull: false,
 --           defaultValue: Sequelize.literal('uuidv7()') },
@@ -6,4 +7,5 @@
 --     createdAt: { type: Sequelize.DATE, allowNull: false },
 --     updatedAt: { type: Sequelize.DATE, allowNull: false },
 --   });
+-- (without allowNull: false, the README's model form, the id column reads "id" UUID DEFAULT uuidv7() ,)
 CREATE TABLE IF NOT EXISTS "sequelize_users" ("id" UUID NOT NULL DEFAULT uuidv7() , "name" VARCHAR(255) NOT NULL, "createdAt" TIMESTAMP WITH TIME ZONE NOT NULL, "updatedAt" TIMESTAMP WITH TIME ZONE NOT NULL, PRIMARY KEY ("id"));
