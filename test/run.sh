@@ -18,6 +18,7 @@
 #   GTEST_FILTER='Uuidv7*' test/run.sh   only these unit tests (GoogleTest's own variable)
 #   PER_CLIENT=1000 test/run.sh          smaller multi-session tests, for a quick run
 #   SANITIZERS=0 test/run.sh             without the run under sanitizers
+#   TAP_MAJORS="15 17 18" test/run.sh    the TAP tests on 17 too (by default on 15 and 18)
 #   ONLY="pgxn extension_control_path debian"   the doors (test/doors/) by name
 #
 # What counts as a failure, besides a test that fails: a part that aborts (a shell error, a
@@ -81,10 +82,37 @@ if [ "$(id -u)" -eq 0 ]; then
   done
 fi
 
+# The builds from source (17, 18, and 18 with sanitizers) are most of a fresh run's time: they run
+# in the background, one after another, while the first major's tests run (which wait on servers,
+# clocks and sessions more than on the cores); each part that needs a build waits for it, and a
+# build that failed there is tried again in the foreground, where its failure is reported.
+PREBUILD=$RECORDS/prebuild
+prebuild_pid=
+if [ -z "${IDGEN_NESTED:-}" ]; then
+  rm -rf "$PREBUILD" && mkdir -p "$PREBUILD"
+  builds=()
+  for m in $MAJORS; do [ "$m" = 15 ] || builds+=("$m"); done
+  [ "${SANITIZERS:-1}" = 1 ] && builds+=("18 asan")
+  if [ ${#builds[@]} -gt 0 ]; then
+    for b in "${builds[@]}"; do
+      # shellcheck disable=SC2086
+      scripts/pg-build.sh $b >"$PREBUILD/${b// /-}.out" 2>"$PREBUILD/${b// /-}.log"
+      echo $? >"$PREBUILD/${b// /-}.status"
+    done </dev/null &
+    prebuild_pid=$!
+  fi
+fi
+wait_build() {  # wait_build <major> [asan]: until the background build of it has ended
+  local key=$1${2:+-$2}
+  [ -n "$prebuild_pid" ] || return 0
+  while [ ! -f "$PREBUILD/$key.status" ] && kill -0 "$prebuild_pid" 2>/dev/null; do sleep 2; done
+}
+
 pg_config_for() {  # the pg_config of a major: Debian's 15, or a build from source in build/pg/
   if [ "$1" = 15 ]; then
     echo /usr/lib/postgresql/15/bin/pg_config
   else
+    wait_build "$1"
     scripts/pg-build.sh "$1"
   fi
 }
@@ -190,11 +218,18 @@ suite() {  # runs in a subshell with PG_CONFIG set; the cluster goes away with i
   [ "${IDGEN_TEST_FAULT:-}" = signal ] && kill -TERM $BASHPID
   cluster_stop
 
-  timed "PostgreSQL $major: TAP tests" test/tap/run.sh "$major" 2>&1 | tee "build/tap-$major.log"
-  [ "${PIPESTATUS[0]}" -eq 0 ] || failed "PostgreSQL $major: TAP tests"
-  count "PostgreSQL $major: TAP assertions" "$(sed -nE 's/^Files=([0-9]+), Tests=([0-9]+).*/\2 in \1 files/p' "build/tap-$major.log")"
-  if grep -qE '^t/.*skipped:|\.pl \.+ skipped' "build/tap-$major.log"; then
-    failed "PostgreSQL $major: a TAP test skipped itself: $(grep -E 'skipped' "build/tap-$major.log" | head -n 3 | tr '\n' ' ')"
+  # The TAP tests (restarts, crashes, standbys, several servers) on 15 (shared memory from the
+  # preload) and 18 (the DSM registry; pg_upgrade from 17): 17 takes every path of 18 there, and its
+  # regression and multi-session suites run above (the time of CI; TAP_MAJORS="15 17 18" for all).
+  if [[ " ${TAP_MAJORS:-15 18} " != *" $major "* ]]; then
+    echo "PostgreSQL $major: TAP tests: not run: TAP_MAJORS is \"${TAP_MAJORS:-15 18}\" (17 runs as pg_upgrade.pl's old server)" >>"$NOT_RUN"
+  else
+    timed "PostgreSQL $major: TAP tests" test/tap/run.sh "$major" 2>&1 | tee "build/tap-$major.log"
+    [ "${PIPESTATUS[0]}" -eq 0 ] || failed "PostgreSQL $major: TAP tests"
+    count "PostgreSQL $major: TAP assertions" "$(sed -nE 's/^Files=([0-9]+), Tests=([0-9]+).*/\2 in \1 files/p' "build/tap-$major.log")"
+    if grep -qE '^t/.*skipped:|\.pl \.+ skipped' "build/tap-$major.log"; then
+      failed "PostgreSQL $major: a TAP test skipped itself: $(grep -E 'skipped' "build/tap-$major.log" | head -n 3 | tr '\n' ' ')"
+    fi
   fi
   if [ -s "$FAILURES" ] && grep -q "PostgreSQL $major" "$FAILURES"; then
     echo "server log of PostgreSQL $major: the last lines"
@@ -251,6 +286,7 @@ fi
 
 if [ "${SANITIZERS:-1}" = 1 ]; then
   step "PostgreSQL 18 built with ASan and UBSan (when not cached): the regression and multi-session tests"
+  wait_build 18 asan
   timed "sanitizers: PostgreSQL 18 with ASan and UBSan" test/sanitizers/run.sh || failed "sanitizers"
 fi
 
@@ -271,6 +307,9 @@ if [[ " $MAJORS " == *" 15 "* ]] && selected debian; then
   step "Debian: make deb, lintian, apt-get install, pg_createcluster, the autopkgtest, purge (PostgreSQL 15)"
   timed "Debian: postgresql-15-idgen" test/doors/debian.sh || failed "Debian package"
 fi
+
+# (Every background build has ended by now, unless a part that needed one was not selected.)
+[ -n "$prebuild_pid" ] && wait "$prebuild_pid"
 
 # A name in ONLY that matched no test ran nothing: that is not a pass.
 for name in $ONLY; do
