@@ -116,6 +116,39 @@ for my $t (qw(d r))
 		'0,1,2', "$t: rows came through the three nodes");
 }
 
+# A distributed table's bigserial key (Citus's own sequence: on a worker, values from the group id
+# times 2^48) moved to Snowflake with idgen.convert_column on the coordinator: the new default
+# reaches every node, new IDs lie above the old values and carry the inserting node's group. The
+# table is distributed by its tenant, as Citus's multi-tenant tables are: Citus refuses any ALTER
+# TABLE of the distribution column, a new default included (checked below).
+$coordinator->safe_psql('postgres', q{
+	CREATE TABLE legacy (tenant int NOT NULL, id bigserial, via int NOT NULL, new bool NOT NULL DEFAULT false,
+	                     PRIMARY KEY (tenant, id));
+	SELECT create_distributed_table('legacy', 'tenant', shard_count => 4);
+	CREATE TABLE legacy_by_id (id bigserial PRIMARY KEY);
+	SELECT create_distributed_table('legacy_by_id', 'id', shard_count => 4);
+});
+($state, $message) = sqlstate_of($coordinator, "SELECT idgen.convert_column('legacy_by_id', 'id', 'snowflake')");
+like($message, qr/cannot execute ALTER TABLE command involving partition column/,
+	"legacy_by_id: Citus refuses a new default on the distribution column ($state)");
+my $legacy_rows = 20;
+$_->safe_psql('postgres', "INSERT INTO legacy (tenant, via) SELECT g % 7, $group{$_->name} FROM generate_series(1, $legacy_rows) g")
+  for @nodes;
+is($coordinator->safe_psql('postgres', 'SELECT count(*) FILTER (WHERE id > 2^48) FROM legacy WHERE via > 0'),
+	2 * $legacy_rows, "legacy: the workers' bigserial values lie above 2^48 (Citus's ranges per group)");
+like($coordinator->safe_psql('postgres', "SELECT idgen.convert_column('legacy', 'id', 'snowflake')"),
+	qr/the default is now idgen\.snowflake_id\(\)/, 'legacy: convert_column on the coordinator');
+$_->safe_psql('postgres', "INSERT INTO legacy (tenant, via, new) SELECT g % 7, $group{$_->name}, true FROM generate_series(1, $legacy_rows) g")
+  for @nodes;
+is( $coordinator->safe_psql('postgres', q{
+		SELECT count(*) || ',' || (count(*) - count(DISTINCT id)) || ','
+		    || count(*) FILTER (WHERE new AND id <= (SELECT max(id) FROM legacy WHERE NOT new)) || ','
+		    || count(*) FILTER (WHERE new AND (idgen.snowflake_parse(id)).node <> via)
+		FROM legacy}),
+	(6 * $legacy_rows) . ',0,0,0',
+	'legacy: after the conversion, inserts through the three nodes: no duplicate, every new ID above the old ones and carrying its node\'s group'
+);
+
 # A group id wider than Snowflake's node field (0 to 1023) is refused; Sonyflake's holds it. The
 # identity is read again when Citus's catalogs change (the first call cached group 2).
 my $g2 = $group{ $worker2->name };
