@@ -6,6 +6,7 @@
 #include "pg/generator.hpp"
 #include "pg/guard.hpp"
 #include "pg/mark.hpp"
+#include "pg/node_identity.hpp"
 #include "pg/module.hpp"
 #include "pg/pg.hpp"
 #include "pg/settings.hpp"
@@ -19,19 +20,10 @@ namespace idgen::pg {
 
 namespace {
 
-// What a 64-bit layout checks beyond CheckCanGenerate: a node id from the settings that fits its
-// field, and for Instagram a shard this server owns.
-void CheckNode(Family family, const Layout& layout, int64_t node, bool node_is_setting) {
-  char message[160], detail[320], hint[320];
-  if (node_is_setting && node > layout.max_node()) {
-    snprintf(message, sizeof message, "idgen.node_id %lld does not fit %s IDs", static_cast<long long>(node),
-             layout.title);
-    snprintf(detail, sizeof detail, "%s IDs hold a %u-bit %s: 0 to %lld.", layout.title, layout.node_bits,
-             layout.node_field, static_cast<long long>(layout.max_node()));
-    snprintf(hint, sizeof hint, "Give this server an idgen.node_id from 0 to %lld.",
-             static_cast<long long>(layout.max_node()));
-    Raise(ErrorKind::kPrerequisite, message, detail, hint);
-  }
+// What Instagram checks beyond CheckCanGenerate: a shard this server owns. (The node id of the
+// other families comes from NodeId, which checks that it fits.)
+void CheckShard(Family family, const Layout& layout, int64_t node) {
+  char message[160], detail[320];
   if (family == kFamilyInstagram && node >= 0 && node <= layout.max_node() && !settings::OwnsShard(node)) {
     snprintf(message, sizeof message, "shard %lld is not one of this server's Instagram shards",
              static_cast<long long>(node));
@@ -46,7 +38,8 @@ Datum NextId(Family family, int64_t node, bool node_is_setting) {
   const Layout& layout = *kLayouts[family];
   const StateRef ref = GeneratorState();
   CheckCanGenerate(family, layout.title, ref);
-  CheckNode(family, layout, node, node_is_setting);
+  if (node_is_setting) node = NodeId(layout);  // idgen.node_id, or the Citus group id
+  CheckShard(family, layout, node);
   const std::span<StateWord> words = ref.state.words(family);
   const EpochSettings settings{settings::EpochMs(family), settings::max_clock_regression_ms};
   PG_RETURN_INT64(Generate(
@@ -75,15 +68,15 @@ IDGEN_FUNCTION(idgen_instagram_id) { return NextId(kFamilyInstagram, PG_GETARG_I
 IDGEN_FUNCTION(idgen_instagram_parse) { return ParseId(kFamilyInstagram, fcinfo); }
 IDGEN_FUNCTION(idgen_instagram_min) { return MinId(kFamilyInstagram, fcinfo); }
 
-IDGEN_FUNCTION(idgen_snowflake_id) { return NextId(kFamilySnowflake, settings::node_id, true); }
+IDGEN_FUNCTION(idgen_snowflake_id) { return NextId(kFamilySnowflake, 0, true); }
 IDGEN_FUNCTION(idgen_snowflake_parse) { return ParseId(kFamilySnowflake, fcinfo); }
 IDGEN_FUNCTION(idgen_snowflake_min) { return MinId(kFamilySnowflake, fcinfo); }
 
-IDGEN_FUNCTION(idgen_sonyflake_id) { return NextId(kFamilySonyflake, settings::node_id, true); }
+IDGEN_FUNCTION(idgen_sonyflake_id) { return NextId(kFamilySonyflake, 0, true); }
 IDGEN_FUNCTION(idgen_sonyflake_parse) { return ParseId(kFamilySonyflake, fcinfo); }
 IDGEN_FUNCTION(idgen_sonyflake_min) { return MinId(kFamilySonyflake, fcinfo); }
 
-IDGEN_FUNCTION(idgen_js_id) { return NextId(kFamilyJs, settings::node_id, true); }
+IDGEN_FUNCTION(idgen_js_id) { return NextId(kFamilyJs, 0, true); }
 IDGEN_FUNCTION(idgen_js_parse) { return ParseId(kFamilyJs, fcinfo); }
 IDGEN_FUNCTION(idgen_js_min) { return MinId(kFamilyJs, fcinfo); }
 IDGEN_FUNCTION(idgen_is_js_safe) {
@@ -91,7 +84,7 @@ IDGEN_FUNCTION(idgen_is_js_safe) {
   PG_RETURN_BOOL(value >= 1 && value <= kJsMaxSafe);
 }
 
-IDGEN_FUNCTION(idgen_trace_id) { return NextId(kFamilyTrace, settings::node_id, true); }
+IDGEN_FUNCTION(idgen_trace_id) { return NextId(kFamilyTrace, 0, true); }
 IDGEN_FUNCTION(idgen_trace_parse) { return ParseId(kFamilyTrace, fcinfo); }
 IDGEN_FUNCTION(idgen_trace_min) { return MinId(kFamilyTrace, fcinfo); }
 

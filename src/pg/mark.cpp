@@ -448,7 +448,7 @@ IDGEN_FUNCTION(idgen_restart_at_clock) {
   }
   // The identity every session will generate under: the server's configuration, not a SET in this
   // session (another session would still make IDs under the old identity, from the clock).
-  for (const char* name : {"idgen.node_id", "idgen.uid20_server", "idgen.instagram_shards"}) {
+  for (const char* name : {"idgen.node_id", "idgen.node_id_source", "idgen.uid20_server", "idgen.instagram_shards"}) {
     const char* now = GetConfigOption(name, false, false);
     const char* server = GetConfigOptionResetString(name);
     if (now != nullptr && server != nullptr && strcmp(now, server) != 0) {

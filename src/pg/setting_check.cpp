@@ -22,6 +22,7 @@ struct Reader {
 };
 constexpr Reader kReaders[] = {
     {"idgen.node_id", Of(kFamilySnowflake) | Of(kFamilySonyflake) | Of(kFamilyTrace) | Of(kFamilyJs)},
+    {"idgen.node_id_source", Of(kFamilySnowflake) | Of(kFamilySonyflake) | Of(kFamilyTrace) | Of(kFamilyJs)},
     {"idgen.max_clock_regression", kLayoutFamilies | kUid20Families},
     {"idgen.max_clock_lead", Of(kFamilyUuidv7) | Of(kFamilyNsId)},
     {"idgen.failover_margin", kEveryConsumer & ~(kTokens | kPublicIds)},

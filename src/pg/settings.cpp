@@ -22,6 +22,7 @@ extern "C" {
 namespace idgen::pg::settings {
 
 int node_id = 0;
+int node_id_source = kNodeIdFromSetting;
 int max_clock_regression_ms = 5000;
 int max_clock_lead_ms = 600000;
 int failover_margin_ms = 10000;
@@ -29,6 +30,9 @@ int uid20_server = 0;
 int launch_id = -1;
 
 namespace {
+
+const struct config_enum_entry kNodeIdSources[] = {
+    {"setting", kNodeIdFromSetting, false}, {"citus", kNodeIdFromCitus, false}, {nullptr, 0, false}};
 
 // ---- epochs: text settings (a bigint does not fit an integer GUC), parsed once -----------------
 
@@ -144,6 +148,8 @@ uint32_t IdentityHash() {
   uint32_t hash = 2166136261u;
   const auto mix = [&hash](uint8_t byte) { hash = (hash ^ byte) * 16777619u; };
   for (int shift = 0; shift < 32; shift += 8) mix(static_cast<uint8_t>(node_id >> shift));
+  // (the default source mixes nothing: a durable mark made before idgen.node_id_source keeps its identity)
+  if (node_id_source != kNodeIdFromSetting) mix(static_cast<uint8_t>(0x80 | node_id_source));
   mix(static_cast<uint8_t>(uid20_server));
   for (int i = 0; i < kShards / 8; ++i) mix(owned_shards != nullptr ? owned_shards->bits[i] : 0xFF);
   return hash;
@@ -159,6 +165,11 @@ void DefineAll() {
                           "Give every server that generates these IDs its own node id. Snowflake holds 0 to 1023, "
                           "Sonyflake and TraceId 0 to 65535.",
                           &node_id, 0, 0, 65535, PGC_SUSET, 0, nullptr, nullptr, nullptr);
+  DefineCustomEnumVariable(
+      "idgen.node_id_source", "Where Snowflake, Sonyflake, TraceId and JsId IDs take their node id.",
+      "\"setting\": idgen.node_id. \"citus\": this node's Citus group id (the coordinator's is 0, "
+      "each worker's is given by citus_add_node); a node that is in no Citus cluster yet refuses.",
+      &node_id_source, kNodeIdFromSetting, kNodeIdSources, PGC_SUSET, 0, nullptr, nullptr, nullptr);
   DefineCustomIntVariable(
       "idgen.max_clock_regression", "How far the system clock may step back before 64-bit ID generators refuse.",
       "Up to this, they carry on from the last time issued; beyond it, they raise an error.", &max_clock_regression_ms,

@@ -24,7 +24,9 @@ inline constexpr uint32_t kPublicIds = uint32_t{1} << 25;
 // does not exist: a generator never falls back to a default that could repeat another server's IDs.
 void CheckConfigured(uint32_t consumers);
 
+enum NodeIdSource { kNodeIdFromSetting, kNodeIdFromCitus };
 extern int node_id;                  // idgen.node_id: 0..65535, each family checks its own width
+extern int node_id_source;           // idgen.node_id_source: where node_identity.cpp takes the node id
 extern int max_clock_regression_ms;  // idgen.max_clock_regression
 extern int max_clock_lead_ms;        // idgen.max_clock_lead
 extern int failover_margin_ms;       // idgen.failover_margin

@@ -10,7 +10,7 @@ use Test::More;
 use Time::HiRes ();
 
 our @EXPORT =
-  qw(idgen_node remove_conf start_after_kill9 with_clock_offset clock_offset_to sqlstate_of families family_gaps duplicates);
+  qw(idgen_node citus_nodes citus_form remove_conf start_after_kill9 with_clock_offset clock_offset_to sqlstate_of families family_gaps duplicates);
 
 my $faketime = '/usr/lib/x86_64-linux-gnu/faketime/libfaketime.so.1';
 
@@ -29,6 +29,39 @@ sub idgen_node
 	  unless $opts{no_preload};
 	$node->append_conf('postgresql.conf', $opts{conf}) if $opts{conf};
 	return $node;
+}
+
+# The nodes of a local Citus cluster, started: citus preloaded before idgen (Citus must come
+# first), idgen.node_id_source = 'citus' unless node_id_source says otherwise, extra lines in conf.
+# Citus must be in the tree of this PostgreSQL (scripts/citus-build.sh; test/tap/run.sh sees to it).
+# Neither extension is created: citus_form does that for Citus.
+sub citus_nodes
+{
+	my ($names, %opts) = @_;
+	my $conf = join("\n",
+		"shared_preload_libraries = 'citus,idgen'",
+		"idgen.node_id_source = '" . ($opts{node_id_source} // 'citus') . "'",
+		'max_connections = 100', $opts{conf} // ());
+	my @nodes = map { idgen_node($_, no_preload => 1, conf => $conf) } @$names;
+	$_->start for @nodes;
+	return @nodes;
+}
+
+# Forms the cluster of database postgres: CREATE EXTENSION citus where it is missing, the
+# coordinator in the metadata (citus_set_coordinator_host), each worker added (citus_add_node;
+# metadata synced, so every node accepts writes: Citus 11+). The nodes reach each other through the
+# framework's socket directory. Returns name => Citus group id (pg_dist_local_group) of every node.
+sub citus_form
+{
+	my ($coordinator, @workers) = @_;
+	$_->safe_psql('postgres', 'CREATE EXTENSION IF NOT EXISTS citus') for ($coordinator, @workers);
+	$coordinator->safe_psql('postgres',
+		"SELECT citus_set_coordinator_host('" . $coordinator->host . "', " . $coordinator->port . ')');
+	$coordinator->safe_psql('postgres', "SELECT citus_add_node('" . $_->host . "', " . $_->port . ')') for @workers;
+	my %group;
+	$group{ $_->name } = $_->safe_psql('postgres', 'SELECT groupid FROM pg_catalog.pg_dist_local_group')
+	  for ($coordinator, @workers);
+	return %group;
 }
 
 # Removes every line that sets name from the node's postgresql.conf.

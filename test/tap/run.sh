@@ -8,6 +8,11 @@
 #   ONLY="durable" test/tap/run.sh 15    one of them
 #   PROVE_FLAGS=-v test/tap/run.sh 18    every assertion, with the figures in their names
 #
+# citus.pl runs a Citus cluster (scripts/citus-build.sh builds Citus into the major's tree, once):
+# with 18 only (IDGEN_CITUS_MAJORS="17 18" adds 17); elsewhere, and where the checkout has no Citus
+# source, it prints "not run: citus: why" and records it for test/run.sh's list of tests not run
+# (never a pass, never a silent skip).
+#
 # pg_upgrade.pl upgrades a cluster of PostgreSQL 17 to 18: it runs with 18 only, and is left out
 # (not skipped: a skipped test fails the suite) with the others. For it this script installs idgen
 # into 17's build (scripts/pg-build.sh 17, built when not cached) with make install, which rebuilds
@@ -27,10 +32,29 @@ else pg_config=$(scripts/pg-build.sh "$major") || exit 1; fi
 bindir=$("$pg_config" --bindir)
 pgxs_src="$(dirname "$("$pg_config" --pgxs)")/.."
 
+# A test left out here (citus.pl: no Citus for this major, or no Citus source in this checkout) says
+# so on a "not run:" line, which test/run.sh lists apart (NOT_RUN): never counted as passed.
+not_run() {
+  echo "not run: citus: $*"
+  [ -n "${NOT_RUN:-}" ] && echo "PostgreSQL $major: TAP citus: not run: $*" >>"$NOT_RUN"
+  return 0
+}
+
+# The majors whose TAP run includes citus.pl (Citus builds against 16, 17 and 18; each major costs
+# a Citus build of about 3.5 minutes on 2 cores, once, and the test's half minute).
+citus_majors=${IDGEN_CITUS_MAJORS:-18}
+
 tests=()
 for t in test/tap/t/*.pl; do
   name=$(basename "$t" .pl)
   [ "$name" = pg_upgrade ] && [ "$major" != 18 ] && continue
+  if [ "$name" = citus ] && [[ " $citus_majors " != *" $major "* ]]; then
+    if [ -z "$ONLY" ] || [[ " $ONLY " == *" $name "* ]]; then
+      not_run "the Citus test runs on PostgreSQL $citus_majors only (IDGEN_CITUS_MAJORS)"
+      [ -n "$ONLY" ] && [ -n "${SELECTED:-}" ] && echo "$name" >>"$SELECTED"
+    fi
+    continue
+  fi
   if [ -z "$ONLY" ] || [[ " $ONLY " == *" $name "* ]]; then
     tests+=("$ROOT/$t")
     [ -n "$ONLY" ] && [ -n "${SELECTED:-}" ] && echo "$name" >>"$SELECTED"
@@ -43,6 +67,21 @@ if [ "${IDGEN_TEST_FAULT:-}" = tap-skip ]; then
   printf '%s\n' 'use Test::More;' "plan skip_all => 'the harness test';" >"$skipper"
   tests+=("$skipper")
   [ -n "${SELECTED:-}" ] && echo harness_skip >>"$SELECTED"
+fi
+# citus.pl needs Citus in this PostgreSQL: scripts/citus-build.sh builds it once from the vendored
+# source (status 3: no source in this checkout, so the test is not run; any other failure fails).
+if [[ " ${tests[*]} " == *"/citus.pl "* ]]; then
+  citus_status=0
+  scripts/citus-build.sh "$pg_config" >/dev/null || citus_status=$?
+  if [ $citus_status -eq 3 ]; then
+    not_run "no Citus source (../shared/vendor/citus-*.tar.gz): Citus is not built"
+    kept=()
+    for t in "${tests[@]}"; do [ "$(basename "$t")" = citus.pl ] || kept+=("$t"); done
+    tests=(${kept[@]+"${kept[@]}"})
+  elif [ $citus_status -ne 0 ]; then
+    echo "could not build Citus for PostgreSQL $major (scripts/citus-build.sh $pg_config)"
+    exit 1
+  fi
 fi
 [ ${#tests[@]} -eq 0 ] && exit 0
 old_bindir=

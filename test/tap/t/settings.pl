@@ -90,4 +90,23 @@ for my $secret (@secrets, 'short-and-secret-too')
 unlike($log, qr/parameter "idgen\.token_secret" changed to/, 'a reload logs no change of the secret');
 like($log, qr/invalid value for parameter "idgen\.token_secret": ""/, 'a rejected secret is logged without its value');
 
+# idgen.node_id_source = 'citus' on a server without Citus: the coordinated families refuse rather
+# than use idgen.node_id; a value PostgreSQL rejects makes them refuse too. (t/citus.pl, on a Citus
+# cluster, tests the rest.)
+my $source = idgen_node('node_id_source', conf => "idgen.node_id_source = 'citus'");
+$source->start;
+$source->safe_psql('postgres', 'CREATE EXTENSION idgen');
+my ($source_state, $source_message) = sqlstate_of($source, 'SELECT idgen.snowflake_id()');
+is($source_state, '55000', "node_id_source 'citus' without Citus: snowflake refuses");
+like($source_message, qr/Citus is not installed in database "postgres"/, "... saying Citus is not installed");
+is($source->safe_psql('postgres', 'SELECT idgen.uuidv7() IS NOT NULL'), 't', "... and uuidv7 works");
+is($source->safe_psql('postgres', "SET idgen.node_id_source = 'setting'; SELECT (idgen.snowflake_parse(idgen.snowflake_id())).node"),
+	'0', "node_id_source 'setting': idgen.node_id again");
+$source->append_conf('postgresql.conf', "idgen.node_id_source = 'citus_group'");
+$source->restart;
+($source_state, $source_message) = sqlstate_of($source, 'SELECT idgen.sonyflake_id()');
+is($source_state, '55000', 'a rejected idgen.node_id_source makes sonyflake refuse');
+like($source_message, qr/invalid value for idgen\.node_id_source/, "... saying which setting: $source_message");
+$source->stop;
+
 done_testing();
