@@ -92,19 +92,26 @@ if [ -z "${IDGEN_NESTED:-}" ]; then
   rm -rf "$PREBUILD" && mkdir -p "$PREBUILD"
   builds=()
   for m in $MAJORS; do [ "$m" = 15 ] || builds+=("$m"); done
+  # Citus, for 18's TAP test citus.pl (scripts/citus-build.sh: into 18's tree, once).
+  [[ " $MAJORS " == *" 18 "* ]] && builds+=("citus 18")
   [ "${SANITIZERS:-1}" = 1 ] && builds+=("18 asan")
   if [ ${#builds[@]} -gt 0 ]; then
+    for b in "${builds[@]}"; do : >"$PREBUILD/${b// /-}.planned"; done
     for b in "${builds[@]}"; do
-      # shellcheck disable=SC2086
-      scripts/pg-build.sh $b >"$PREBUILD/${b// /-}.out" 2>"$PREBUILD/${b// /-}.log"
+      case $b in
+        citus*) pg_config=$(scripts/pg-build.sh "${b#citus }" 2>/dev/null) &&
+                  scripts/citus-build.sh "$pg_config" >"$PREBUILD/${b// /-}.out" 2>"$PREBUILD/${b// /-}.log" ;;
+        # shellcheck disable=SC2086
+        *) scripts/pg-build.sh $b >"$PREBUILD/${b// /-}.out" 2>"$PREBUILD/${b// /-}.log" ;;
+      esac
       echo $? >"$PREBUILD/${b// /-}.status"
     done </dev/null &
     prebuild_pid=$!
   fi
 fi
-wait_build() {  # wait_build <major> [asan]: until the background build of it has ended
+wait_build() {  # wait_build <major> [asan] | citus <major>: until that background build has ended
   local key=$1${2:+-$2}
-  [ -n "$prebuild_pid" ] || return 0
+  [ -n "$prebuild_pid" ] && [ -f "$PREBUILD/$key.planned" ] || return 0
   while [ ! -f "$PREBUILD/$key.status" ] && kill -0 "$prebuild_pid" 2>/dev/null; do sleep 2; done
 }
 
@@ -221,6 +228,7 @@ suite() {  # runs in a subshell with PG_CONFIG set; the cluster goes away with i
   # The TAP tests (restarts, crashes, standbys, several servers) on 15 (shared memory from the
   # preload) and 18 (the DSM registry; pg_upgrade from 17): 17 takes every path of 18 there, and its
   # regression and multi-session suites run above (the time of CI; TAP_MAJORS="15 17 18" for all).
+  wait_build citus "$major"
   if [[ " ${TAP_MAJORS:-15 18} " != *" $major "* ]]; then
     echo "PostgreSQL $major: TAP tests: not run: TAP_MAJORS is \"${TAP_MAJORS:-15 18}\" (17 runs as pg_upgrade.pl's old server)" >>"$NOT_RUN"
   else
