@@ -86,6 +86,19 @@ BEGIN
   -- Every trusted 1.0 install left the schema to the database owner who installed it.
   IF NOT (SELECT r.rolsuper FROM pg_catalog.pg_namespace n JOIN pg_catalog.pg_roles r
            ON r.oid OPERATOR(pg_catalog.=) n.nspowner WHERE n.oid OPERATOR(pg_catalog.=) schema_oid) THEN
+    -- A session of the schema's owner could be creating an object in it right now, checked against
+    -- her rights and committed after this script (found by an adversarial pass): the schema changes
+    -- hands only while no other session is connected to this database, here and at the script's end.
+    IF EXISTS (SELECT FROM pg_catalog.pg_stat_activity a
+               WHERE a.datname OPERATOR(pg_catalog.=) pg_catalog.current_database()
+                 AND a.pid OPERATOR(pg_catalog.<>) pg_catalog.pg_backend_pid()
+                 AND a.backend_type OPERATOR(pg_catalog.=) 'client backend'::pg_catalog.text) THEN
+      RAISE EXCEPTION 'schema "idgen" belongs to a role that is not a superuser, and other sessions are connected to this database'
+        USING ERRCODE = 'object_in_use',
+              DETAIL = 'idgen hands its schema to the superuser; a session connected meanwhile could still add a function to it under its owner''s rights.',
+              HINT = 'Run this again while no other session is connected to the database (or drop the empty schema idgen first, before CREATE EXTENSION).';
+    END IF;
+    PERFORM pg_catalog.set_config('idgen_install.schema_taken_over', 'on', true);
     EXECUTE pg_catalog.format('ALTER SCHEMA idgen OWNER TO %I', CURRENT_USER);
   END IF;
 END
@@ -533,3 +546,24 @@ AS 'MODULE_PATHNAME', 'idgen_ulid_min_uuid'
 LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
 COMMENT ON FUNCTION idgen.ulid_min_uuid(timestamptz) IS
 'the smallest ULID of the millisecond of the given instant as a uuid, the bound of a range scan on a uuid key';
+
+---------------------------------------------------------------------------------------------------
+-- The last statement. Where this script took schema idgen over from a role that is not a superuser
+-- (above), no other session may have connected to the database since: one that did could be adding
+-- an object to the schema under its former owner's rights, to commit after this script.
+---------------------------------------------------------------------------------------------------
+
+DO $taken$
+BEGIN
+  IF pg_catalog.current_setting('idgen_install.schema_taken_over', true) OPERATOR(pg_catalog.=) 'on'::pg_catalog.text
+     AND EXISTS (SELECT FROM pg_catalog.pg_stat_activity a
+                 WHERE a.datname OPERATOR(pg_catalog.=) pg_catalog.current_database()
+                   AND a.pid OPERATOR(pg_catalog.<>) pg_catalog.pg_backend_pid()
+                   AND a.backend_type OPERATOR(pg_catalog.=) 'client backend'::pg_catalog.text) THEN
+    RAISE EXCEPTION 'another session connected to this database while schema "idgen" changed hands'
+      USING ERRCODE = 'object_in_use',
+            DETAIL = 'idgen hands its schema to the superuser; a session connected meanwhile could still add a function to it under its former owner''s rights.',
+            HINT = 'Run this again while no other session is connected to the database.';
+  END IF;
+END
+$taken$;
