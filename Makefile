@@ -35,13 +35,18 @@ OBJDIR := build/pg$(PG_MAJOR)$(if $(IDGEN_SANITIZE),-sanitized)$(if $(IDGEN_DEBU
 # The objects build in parallel, one job per core (JOBS= builds one at a time).
 JOBS ?= -j$(shell nproc 2>/dev/null || echo 1)
 
-.PHONY: all install uninstall installcheck clean deps test-deps unit demo test bench fuzz fuzz-build reference format-check deb dist
+.PHONY: all install uninstall installcheck clean deps test-deps unit demo test bench fuzz fuzz-build reference format-check deb dist distclean
 all install uninstall installcheck:
 	@test -n "$(PG_MAJOR)" || { echo "no PostgreSQL at PG_CONFIG=$(PG_CONFIG) (make deps installs one)" >&2; exit 1; }
 	@mkdir -p $(OBJDIR)
 	@$(MAKE) --no-print-directory $(JOBS) -C $(OBJDIR) -f $(CURDIR)/Makefile PG_CONFIG=$(PG_CONFIG) IDGEN_SANITIZE=$(IDGEN_SANITIZE) IDGEN_DEBUG=$(IDGEN_DEBUG) $@
 
+# make clean keeps the PostgreSQL builds of the tests (build/pg: half an hour to build again);
+# make distclean removes them too.
 clean:
+	find build -mindepth 1 -maxdepth 1 ! -name pg -exec rm -rf {} + 2>/dev/null || true
+
+distclean:
 	rm -rf build
 
 # ---- unit tests: the pure cores, no server ---------------------------------------------------

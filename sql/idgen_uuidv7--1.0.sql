@@ -31,6 +31,21 @@ BEGIN
       USING ERRCODE = 'invalid_schema_name',
             HINT = 'Install it into a schema on the search_path of the roles that run the migrations: CREATE EXTENSION idgen_uuidv7 SCHEMA public.';
   END IF;
+  -- The script runs as a superuser: it creates uuidv7() only where the installing role could create
+  -- it herself (found by an adversarial pass: a trusted install put a superuser's uuidv7() in
+  -- another role's schema, in information_schema, in pg_toast and in another session's pg_temp,
+  -- squatting the name there), and never in a system or temporary schema.
+  IF pg_catalog.current_schema() OPERATOR(pg_catalog.=) 'information_schema'
+     OR pg_catalog.current_schema() OPERATOR(pg_catalog.~) '^pg_(temp|toast)'
+     OR NOT (SELECT pg_catalog.has_schema_privilege(e.extowner, n.oid, 'CREATE')
+               FROM pg_catalog.pg_extension e, pg_catalog.pg_namespace n
+              WHERE e.extname OPERATOR(pg_catalog.=) 'idgen_uuidv7'
+                AND n.nspname OPERATOR(pg_catalog.=) pg_catalog.current_schema()) THEN
+    RAISE EXCEPTION 'idgen_uuidv7 goes only in a schema where its installer may create functions: not in %',
+      pg_catalog.current_schema()
+      USING ERRCODE = 'insufficient_privilege',
+            HINT = 'Install it into a schema of yours (CREATE EXTENSION idgen_uuidv7 SCHEMA public, where you have CREATE), never a system or temporary schema.';
+  END IF;
   IF EXISTS (SELECT FROM pg_catalog.pg_proc p
              JOIN pg_catalog.pg_namespace n ON n.oid OPERATOR(pg_catalog.=) p.pronamespace
              WHERE p.proname OPERATOR(pg_catalog.=) 'uuidv7'

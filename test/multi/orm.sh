@@ -84,6 +84,15 @@ if [ "$major" -lt 18 ]; then
   out=$(q -c '\set VERBOSITY verbose' -c "CREATE EXTENSION idgen_uuidv7 SCHEMA pg_catalog" 2>&1) && fail "installed into pg_catalog"
   [[ "$out" == *"3F000: idgen_uuidv7 does not go in schema pg_catalog"* ]] && pass "pg_catalog refused: 3F000" || fail "pg_catalog: $out"
 
+  echo "-- only where the installing owner may create: not another role's schema, information_schema, pg_toast"
+  q -c "CREATE SCHEMA orm_not_hers"  # the superuser's, no grant to the owner
+  for schema in orm_not_hers information_schema pg_toast; do
+    out=$(as_owner -c '\set VERBOSITY verbose' -c "CREATE EXTENSION idgen_uuidv7 SCHEMA $schema" 2>&1) && fail "installed into $schema"
+    [[ "$out" == *"42501: idgen_uuidv7 goes only in a schema where its installer may create functions: not in $schema"* ]] &&
+      pass "$schema refused: 42501" || fail "$schema: $out"
+  done
+  q -c "DROP SCHEMA orm_not_hers"
+
   echo "-- CREATE EXTENSION idgen_uuidv7 SCHEMA public CASCADE, by the database owner (trusted), idgen with it"
   q -c "DROP EXTENSION idgen"
   as_owner -c "CREATE EXTENSION idgen_uuidv7 SCHEMA public CASCADE" 2>/dev/null
