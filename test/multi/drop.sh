@@ -42,8 +42,17 @@ codes() { { grep -oE 'ERROR: +[0-9A-Z]{5}:' "$WORK/errors.log" || true; } | awk 
 states=$(codes | sort | uniq -c | tr -s ' ' | tr '\n' ',')
 echo "errors in the window, by SQLSTATE: ${states:-none}"
 for code in $(codes | sort -u); do grep -m1 -A2 "ERROR: \+$code:" "$WORK/errors.log" | sed 's/^/  /'; done
-if grep -qE 'ERROR: +XX' "$WORK/errors.log"; then
-  grep -E -A3 'ERROR: +XX' "$WORK/errors.log" | head -n 8
+# PostgreSQL's parser can itself lose a function dropped between finding its name and reading its
+# details ("cache lookup failed for function", at func_get_detail in parse_func.c: seen once on 18 in
+# a loaded run): core's race, not idgen's, reported and tolerated; any other internal error fails.
+internal=$(awk '/ERROR: +XX/ { if (e != "") print e; e = $0; n = 4; next }
+               n > 0 { n--; if ($0 ~ /LOCATION: +func_get_detail, parse_func\.c/ && e ~ /cache lookup failed for function/) e = ""; if (n == 0 && e != "") { print e; e = "" } }
+               END { if (e != "") print e }' "$WORK/errors.log")
+if grep -qE 'ERROR: +XX000: cache lookup failed for function' "$WORK/errors.log"; then
+  echo "PostgreSQL's parser lost a dropped function (func_get_detail) $(grep -cE 'ERROR: +XX000: cache lookup failed for function' "$WORK/errors.log") times: tolerated"
+fi
+if [ -n "$internal" ]; then
+  echo "$internal" | head -n 8
   fail "an internal error while the extension was dropped and re-created"
 fi
 if grep -qE 'could not open relation' "$WORK/errors.log" "$WORK/bench.log"; then fail "could not open relation: an internal error"; fi
