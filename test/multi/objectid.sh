@@ -45,7 +45,7 @@ q -c "CREATE TABLE t3 (id idgen.objectid)"
 if out=$(q -c "\\copy t3 FROM '$WORK/short.bin' WITH (FORMAT binary)" 2>&1); then
   fail "a 2-byte binary objectid was accepted"
 fi
-echo "$out" | grep -q 'invalid binary objectid of 2 bytes' && pass "a 2-byte binary objectid is refused: $(echo "$out" | head -n 1)" ||
+grep -q 'invalid binary objectid of 2 bytes' <<<"$out" && pass "a 2-byte binary objectid is refused: $(echo "$out" | head -n 1)" ||
   fail "unexpected error: $out"
 
 echo "-- primary-key index sizes, for information (make bench measures them)"

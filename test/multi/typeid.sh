@@ -51,5 +51,5 @@ q -d idgen_multi_eucjp -c "CREATE EXTENSION idgen"
 out=$(PGCLIENTENCODING=UTF8 "$PG_BIN/psql" -X -At -d idgen_multi_eucjp -v VERBOSITY=verbose \
   -c "SELECT idgen.typeid_parse('a' || repeat('漢', 80) || '_00000000000000000000000000')" 2>&1 || true)
 echo "$out" | head -n 1 | cut -c1-120
-echo "$out" | grep -q "ERROR:  22P02" && pass "a long non-ASCII typeid in EUC_JP is 22P02" || fail "expected 22P02: $out"
+grep -q "ERROR:  22P02" <<<"$out" && pass "a long non-ASCII typeid in EUC_JP is 22P02" || fail "expected 22P02: $out"
 q -d postgres -c "DROP DATABASE idgen_multi_eucjp"
