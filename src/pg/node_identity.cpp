@@ -93,7 +93,10 @@ const CitusIdentity& ReadCitus() {
     });
     if (now.group >= 0) now.listed = ScanGroups(now.nodes, 2, [&](int32 group) { return group == now.group; });
   }
-  now.valid = true;
+  // Only a found identity is kept: a CREATE EXTENSION citus later in this session makes relations
+  // whose invalidations name no cached OID, so an absent one is looked up again at the next call
+  // (which refuses in any case: no hot path).
+  now.valid = OidIsValid(now.local_group) && OidIsValid(now.nodes);
   cached = now;
   return cached;
 }
