@@ -109,8 +109,9 @@ demo: deps
 	@$(MAKE) --no-print-directory install
 	@scripts/demo.sh
 
+# run.sh builds the unit tests and fuzz harnesses itself, after it has started the builds from
+# source in the background (they fill the core that a serial compile leaves idle).
 test: test-deps
-	@$(MAKE) --no-print-directory build/unit_tests fuzz-build
 	@test/run.sh
 
 # The C++ is as clang-format 14 writes it under .clang-format (make test checks it first);

@@ -250,6 +250,12 @@ suite() {  # runs in a subshell with PG_CONFIG set; the cluster goes away with i
   return 0
 }
 
+if [ -z "${IDGEN_NESTED:-}" ]; then
+  step "build: the unit tests and the fuzz harnesses (the builds from source go on in the background)"
+  timed "build of the unit tests and fuzz harnesses" make -s --no-print-directory -j"$(nproc)" build/unit_tests fuzz-build ||
+    failed "the build of the unit tests or the fuzz harnesses"
+fi
+
 if [ -z "${IDGEN_NESTED:-}" ] && selected harness; then
   step "the harness: a run that aborts, skips or matches nothing fails (test/harness.sh)"
   timed "harness self-test" test/harness.sh || failed "the harness self-test"
