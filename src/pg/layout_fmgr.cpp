@@ -62,9 +62,39 @@ Datum MinId(Family family, FunctionCallInfo fcinfo) {
   PG_RETURN_INT64(Guarded([&] { return layout::MinAt(*kLayouts[family], epoch, at); }));
 }
 
+// Before an Instagram ID of a shard whose IDs elsewhere (the server that held the shard before it
+// moved here) all lie before not_before: waits until the clock reaches it, or refuses (55000) when
+// it lies more than idgen.max_clock_regression ahead. The state words are left alone, as a
+// database's copy of the mark leaves them (mark.cpp): a value that a role reads from a table of its
+// own delays its own IDs only.
+void WaitForShardMark(int64_t shard, int64_t not_before_ms) {
+  const int64_t now_ms = static_cast<int64_t>(marks::NowMs());
+  if (not_before_ms <= now_ms) return;
+  const int64_t gap_ms = not_before_ms - now_ms;
+  if (gap_ms > settings::max_clock_regression_ms) {
+    char message[200];
+    snprintf(message, sizeof message, "the mark of Instagram shard %lld lies %s ahead of the system clock",
+             static_cast<long long>(shard), FormatDuration(gap_ms).c_str());
+    Raise(ErrorKind::kClockRegression, message,
+          "The shard's IDs were made up to that time, here or on the server that held the shard before (a schema "
+          "moved with citus_schema_move): IDs made here before the clock passes it could repeat them.",
+          "Check the system clock of this server. IDs resume by themselves once it passes the mark; "
+          "idgen.max_clock_regression is the largest gap that idgen waits out instead of refusing.");
+  }
+  WaitForClock(not_before_ms * 1000000);
+}
+
 }  // namespace
 
 IDGEN_FUNCTION(idgen_instagram_id) { return NextId(kFamilyInstagram, PG_GETARG_INT64(0), false); }
+IDGEN_FUNCTION(idgen_instagram_id_not_before) {
+  const int64 shard = PG_GETARG_INT64(0);
+  const int64_t not_before_us = UnixUs(PG_GETARG_TIMESTAMPTZ(1));
+  CheckShard(kFamilyInstagram, *kLayouts[kFamilyInstagram], shard);
+  // The first millisecond at or after the instant.
+  WaitForShardMark(shard, not_before_us / 1000 + (not_before_us % 1000 > 0 ? 1 : 0));
+  return NextId(kFamilyInstagram, shard, false);
+}
 IDGEN_FUNCTION(idgen_instagram_parse) { return ParseId(kFamilyInstagram, fcinfo); }
 IDGEN_FUNCTION(idgen_instagram_min) { return MinId(kFamilyInstagram, fcinfo); }
 

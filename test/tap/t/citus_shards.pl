@@ -1,0 +1,177 @@
+# idgen on a Citus cluster (issue 22, item 2): Instagram's logical shards as distributed schemas. A
+# coordinator and two workers; 2,000 distributed schemas shard_0000 to shard_1999, each bound to its
+# shard (idgen.bind_instagram_shard) with a table whose ID the trigger idgen.instagram_shard_id()
+# fills on the worker that holds the schema. Worker 2's clock runs 8 s behind (libfaketime). pgbench
+# inserts through the three nodes at once, into random shards and into one shard of worker 1's that
+# citus_schema_move takes to worker 2 while the inserts run: no failed insert, no duplicate, every
+# ID's shard field its schema's shard, the moved schema's IDs above its mark. Then a schema moved
+# right after its last insert: the first ID made on worker 2 lies above every ID worker 1 made, after
+# worker 2 waited for its clock to pass the shard's mark (8 s behind: without the mark it would lie
+# seconds below them).
+use strict;
+use warnings;
+use PostgreSQL::Test::Cluster;
+use PostgreSQL::Test::Utils;
+use Test::More;
+use IdgenTest;
+
+my $shards = $ENV{IDGEN_CITUS_SHARDS} || 2000;
+my $seconds = $ENV{IDGEN_CITUS_SECONDS} || 20;
+my $behind = 8;    # worker 2's clock, seconds behind the others
+
+# Logical replication for citus_schema_move (its 'auto' mode copies while writes go on); worker 2
+# waits out a mark up to 20 s ahead of its clock rather than refusing.
+my ($coordinator, $worker1, $worker2) = citus_nodes([qw(coordinator worker1 worker2)],
+	conf => "wal_level = logical\nmax_wal_senders = 10\nmax_replication_slots = 10\nidgen.max_clock_regression = '20s'");
+my @nodes = ($coordinator, $worker1, $worker2);
+# A node connects to itself (the move's replication) by citus.local_hostname: here, the socket's.
+for my $node (@nodes)
+{
+	$node->append_conf('postgresql.conf', "citus.local_hostname = '" . $node->host . "'");
+	$node->reload;
+}
+$worker2->stop;
+with_clock_offset(-$behind, sub { $worker2->start });
+my $started = Time::HiRes::time();
+$_->safe_psql('postgres', 'CREATE EXTENSION idgen') for @nodes;
+my %group = citus_form($coordinator, $worker1, $worker2);
+my $lag = $coordinator->safe_psql('postgres', 'SELECT extract(epoch FROM now())')
+  - $worker2->safe_psql('postgres', 'SELECT extract(epoch FROM now())');
+cmp_ok($lag, '>', $behind - 2, sprintf('worker 2\'s clock is %.1f s behind the coordinator\'s', $lag));
+
+# The schemas: each bound, distributed (to one worker), then given a table and the trigger. The name of a
+# shard's schema, in SQL.
+my $schema_of = q{'shard_' || lpad(s::text, 4, '0')};
+my $t0 = Time::HiRes::time();
+my $batch = 250;
+for (my $from = 0; $from < $shards; $from += $batch)
+{
+	my $to = $from + $batch - 1;
+	$to = $shards - 1 if $to > $shards - 1;
+	my $sql = $coordinator->safe_psql('postgres', qq{
+		SELECT string_agg(format(\$\$CREATE SCHEMA %1\$I;
+SELECT idgen.bind_instagram_shard(%1\$L, %2\$s);
+SELECT citus_schema_distribute(%1\$L);
+CREATE TABLE %1\$I.posts (id bigint PRIMARY KEY, via int NOT NULL);
+CREATE TRIGGER id BEFORE INSERT ON %1\$I.posts FOR EACH ROW EXECUTE FUNCTION idgen.instagram_shard_id('id');
+\$\$, $schema_of, s), '' ORDER BY s) FROM generate_series($from, $to) s});
+	$coordinator->safe_psql('postgres', $sql);
+}
+note(sprintf('%d distributed schemas bound, each with a table, in %.1f s', $shards, Time::HiRes::time() - $t0));
+# A schema that Citus already distributes is refused: the shard's table, created by a function,
+# would stay on the coordinator.
+$coordinator->safe_psql('postgres', 'SET citus.enable_schema_based_sharding = on; CREATE SCHEMA late');
+my ($state, $message, $hint) = sqlstate_of($coordinator, "SELECT idgen.bind_instagram_shard('late', 1)");
+is($state, '55000', 'binding a schema that Citus already distributes is refused (55000)');
+like($hint, qr/citus_schema_undistribute.*bind_instagram_shard.*citus_schema_distribute/, '... saying to bind it first');
+my %port_group = map { $_->port => $group{ $_->name } } @nodes;
+my %on = map { my ($port, $n) = split /\|/; ($port_group{$port} => $n) } split /\n/,
+  $coordinator->safe_psql('postgres', q{
+	SELECT nodeport, count(*) FROM citus_shards WHERE citus_table_type = 'schema' AND shard_name LIKE 'shard\_%.posts\_%'
+	GROUP BY nodeport});
+is(($on{ $group{worker1} } // 0) + ($on{ $group{worker2} } // 0), $shards,
+	"the $shards schemas lie on the two workers ($on{$group{worker1}} and $on{$group{worker2}})");
+
+# What the application runs: an insert into the table of a shard's schema, on the node it reaches.
+$coordinator->safe_psql('postgres', qq{
+	CREATE FUNCTION post(s int, via int) RETURNS void LANGUAGE plpgsql AS \$\$
+	BEGIN
+	  EXECUTE format('INSERT INTO %I.posts (via) VALUES (\$1)', $schema_of) USING via;
+	END \$\$;});
+my $placed = sub {    # the group of the worker that holds a shard's schema
+	my ($s) = @_;
+	return $port_group{ $coordinator->safe_psql('postgres',
+			"SELECT nodeport FROM citus_shards WHERE shard_name LIKE 'shard\\_" . sprintf('%04d', $s) . ".posts\\_%'") };
+};
+my ($moved, $later) = split /\n/, $coordinator->safe_psql('postgres', sprintf(q{
+	SELECT substring(shard_name FROM 'shard_(\d+)')::int FROM citus_shards
+	WHERE citus_table_type = 'schema' AND shard_name LIKE 'shard\_%%.posts\_%%' AND nodeport = %d
+	ORDER BY 1 LIMIT 2}, $worker1->port));
+die 'fewer than two schemas on worker 1' unless defined $later;
+
+# pgbench through the three nodes at once: a random shard and the shard that moves, each time.
+my $script = PostgreSQL::Test::Utils::tempdir() . '/post.sql';
+open my $fh, '>', $script or die $!;
+print $fh "\\set s random(0, $shards - 1)\nSELECT post(:s, :via);\nSELECT post($moved, :via);\n";
+close $fh;
+my @runs;
+for my $node (@nodes)
+{
+	my ($out, $err) = ('', '');
+	push @runs,
+	  [
+		$node,
+		IPC::Run::start(
+			[
+				'pgbench', '-n', '-c', 2, '-j', 1, '-T', $seconds, '-f', $script,
+				'-D', "via=$group{$node->name}", '-h', $node->host, '-p', $node->port, 'postgres'
+			],
+			'>', \$out, '2>', \$err),
+		\$out, \$err
+	  ];
+}
+sleep($seconds / 4);
+my $m0 = Time::HiRes::time();
+$coordinator->safe_psql('postgres',
+	sprintf("SELECT citus_schema_move('shard_%04d', '%s', %d)", $moved, $worker2->host, $worker2->port));
+my $move_s = Time::HiRes::time() - $m0;
+is($placed->($moved), $group{worker2}, sprintf('shard_%04d moved to worker 2 while the inserts ran (%.1f s)', $moved, $move_s));
+my $transactions = 0;
+for my $r (@runs)
+{
+	$r->[1]->finish;
+	my ($processed) = ${ $r->[2] } =~ /number of transactions actually processed: (\d+)/;
+	my ($failed) = ${ $r->[2] } =~ /number of failed transactions: (\d+)/;
+	$transactions += $processed // 0;
+	ok(($processed // 0) > 0 && ($failed // -1) == 0 && ${ $r->[3] } !~ /aborted|ERROR/,
+		$r->[0]->name . ': pgbench, ' . ($processed // 0) . ' transactions, none failed')
+	  or diag(${ $r->[2] } . ${ $r->[3] });
+}
+
+# Every shard's table, read through the coordinator: rows, duplicates, IDs off their shard.
+$coordinator->safe_psql('postgres', qq{
+	CREATE FUNCTION audit(OUT total bigint, OUT duplicates bigint, OUT off_shard bigint, OUT shards_used int)
+	LANGUAGE plpgsql AS \$\$
+	DECLARE n bigint; d bigint; o bigint;
+	BEGIN
+	  total := 0; duplicates := 0; off_shard := 0; shards_used := 0;
+	  FOR s IN 0 .. $shards - 1 LOOP
+	    EXECUTE format('SELECT count(*), count(*) - count(DISTINCT id), count(*) FILTER (WHERE (idgen.instagram_parse(id)).shard <> \$1) FROM %I.posts', $schema_of)
+	      INTO n, d, o USING s;
+	    total := total + n; duplicates := duplicates + d; off_shard := off_shard + o;
+	    IF n > 0 THEN shards_used := shards_used + 1; END IF;
+	  END LOOP;
+	END \$\$;});
+my ($total, $duplicates, $off, $used) = split /\|/, $coordinator->safe_psql('postgres', 'SELECT * FROM audit()');
+is($total, 2 * $transactions, "every insert is there: $total rows in $used shards");
+is($duplicates, 0, '0 duplicate IDs in any shard');
+is($off, 0, "every ID's shard field is its schema's shard");
+is( $coordinator->safe_psql('postgres',
+		sprintf(q{SELECT count(*) FILTER (WHERE via = %d) > 0 AND count(*) FILTER (WHERE via = %d) > 0 AND count(*) FILTER (WHERE via = %d) > 0
+		          FROM shard_%04d.posts}, $group{coordinator}, $group{worker1}, $group{worker2}, $moved)),
+	't', sprintf('shard_%04d took inserts through the three nodes', $moved));
+is( $coordinator->safe_psql('postgres',
+		sprintf(q{SELECT (SELECT max((idgen.instagram_parse(id)).ts) FROM shard_%04d.posts) < m.mark
+		                 AND m.mark_server = %s FROM shard_%04d.idgen_instagram_shard m},
+			$moved, $worker2->safe_psql('postgres', 'SELECT system_identifier FROM pg_control_system()'), $moved)),
+	't', sprintf('shard_%04d: its mark lies above its IDs, written by worker 2 after the move', $moved));
+
+# A schema moved right after its last insert on worker 1: the first ID that worker 2 makes lies
+# above every ID of worker 1's, though worker 2's clock is 8 s behind: it waits for the mark.
+my $posts = sprintf('shard_%04d.posts', $later);
+$worker1->safe_psql('postgres', "SELECT post($later, $group{worker1}) FROM generate_series(1, 200)");
+my ($before, $rows_before) = split /\|/, $coordinator->safe_psql('postgres', "SELECT max(id), count(*) FROM $posts");
+$m0 = Time::HiRes::time();
+$coordinator->safe_psql('postgres',
+	sprintf("SELECT citus_schema_move('shard_%04d', '%s', %d)", $later, $worker2->host, $worker2->port));
+my $w0 = Time::HiRes::time();
+my $first = $worker2->safe_psql('postgres', "SELECT post($later, $group{worker2}); SELECT max(id) FROM $posts");
+note(sprintf('moved in %.1f s; the first insert on worker 2 took %.1f s', $w0 - $m0, Time::HiRes::time() - $w0));
+cmp_ok($first, '>', $before,
+	sprintf('shard_%04d: moved to worker 2 (clock %d s behind) right after 200 inserts on worker 1: its first ID there lies above them', $later, $behind));
+is($coordinator->safe_psql('postgres', "SELECT count(*) - count(DISTINCT id) || ',' || count(*) FROM $posts"), '0,' . ($rows_before + 1),
+	'... ' . ($rows_before + 1) . ' rows, no duplicate');
+
+note(sprintf('the Citus shards test took %.1f s after the servers started', Time::HiRes::time() - $started));
+$_->stop for @nodes;
+done_testing();
