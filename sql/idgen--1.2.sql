@@ -1085,13 +1085,14 @@ COMMENT ON FUNCTION idgen.ulid_min_uuid(timestamptz) IS
 'the smallest ULID of the millisecond of the given instant as a uuid, the bound of a range scan on a uuid key';
 
 ---------------------------------------------------------------------------------------------------
--- Instagram's logical shards as schemas (and, on Citus, as distributed schemas): a schema bound to
--- a shard holds the shard's number, its mark (the time before which all its IDs lie) and the server
--- that wrote the mark in a table of its own, idgen_instagram_shard, that moves with the schema's
--- tables (citus_schema_move). A BEFORE INSERT trigger fills a table's ID with an Instagram ID of its
--- schema's shard on the server that holds the rows (Citus evaluates a column default on the node
--- that takes the insert, which may not be the shard's); on a server that did not write the mark,
--- after the mark; and it keeps the mark ahead of the IDs in the inserting transaction.
+-- Instagram's logical shards as schemas (and, on Citus, as distributed schemas), or as a column of
+-- the rows (a table distributed by it): a schema's table idgen_instagram_shard holds each shard
+-- bound to it, its mark (the time before which all its IDs lie) and the server that wrote the mark,
+-- and moves with the rows (citus_schema_move; colocated, citus_move_shard_placement). A BEFORE
+-- INSERT trigger fills a row's ID with an Instagram ID of its schema's shard, or of the shard its
+-- row names, on the server that stores the row (Citus evaluates a column default on the node that
+-- takes the insert, which may not hold the shard); on a server that did not write the mark, after
+-- the mark; and it keeps the mark ahead of the IDs in the inserting transaction.
 ---------------------------------------------------------------------------------------------------
 
 CREATE FUNCTION idgen.instagram_id(shard bigint, not_before timestamptz) RETURNS bigint
@@ -1103,51 +1104,46 @@ COMMENT ON FUNCTION idgen.instagram_id(bigint, timestamptz) IS
 CREATE FUNCTION idgen.bind_instagram_shard(schema regnamespace, shard integer) RETURNS void
 LANGUAGE plpgsql VOLATILE STRICT SET search_path = pg_catalog, pg_temp AS $$
 DECLARE
-  bound integer;
   distributed boolean;
 BEGIN
   IF shard < 0 OR shard > 8191 THEN
     RAISE EXCEPTION 'shard % is out of range for Instagram IDs', shard
       USING ERRCODE = 'invalid_parameter_value', HINT = 'Instagram shards are between 0 and 8191.';
   END IF;
-  IF pg_catalog.to_regclass(pg_catalog.format('%I.idgen_instagram_shard', schema::text)) IS NOT NULL THEN
-    EXECUTE pg_catalog.format('SELECT min(shard) FROM %I.idgen_instagram_shard', schema::text) INTO bound;
-    IF bound IS DISTINCT FROM shard THEN
-      RAISE EXCEPTION 'schema % is already bound to Instagram shard %', schema, bound
-        USING ERRCODE = 'duplicate_object',
-              HINT = 'A schema holds one shard: bind another schema, or drop its table idgen_instagram_shard first.';
+  IF pg_catalog.to_regclass(pg_catalog.format('%I.idgen_instagram_shard', schema::text)) IS NULL THEN
+    -- Citus makes a table created in a distributed schema one of the schema's only at the top
+    -- level, not in a function: here it would stay on the coordinator, away from the schema's tables.
+    IF pg_catalog.to_regclass('pg_catalog.pg_dist_schema') IS NOT NULL THEN
+      EXECUTE 'SELECT EXISTS (SELECT FROM pg_catalog.pg_dist_schema WHERE schemaid OPERATOR(pg_catalog.=) $1)'
+        INTO distributed USING schema;
+      IF distributed THEN
+        RAISE EXCEPTION 'schema % is already distributed by Citus', schema
+          USING ERRCODE = 'object_not_in_prerequisite_state',
+                DETAIL = 'Citus adds a table created by a function to no distributed schema: the shard''s table would stay on the coordinator.',
+                HINT = pg_catalog.format('Bind a schema before Citus distributes it: SELECT citus_schema_undistribute(%L); SELECT idgen.bind_instagram_shard(%L, %s); SELECT citus_schema_distribute(%L);',
+                                         schema, schema, shard, schema);
+      END IF;
     END IF;
-    RETURN;
+    EXECUTE pg_catalog.format(
+      'CREATE TABLE %I.idgen_instagram_shard (shard integer PRIMARY KEY CHECK (shard BETWEEN 0 AND 8191), mark timestamptz NOT NULL, mark_server bigint NOT NULL)',
+      schema::text);
+    EXECUTE pg_catalog.format('COMMENT ON TABLE %I.idgen_instagram_shard IS %L', schema::text,
+      'the Instagram shards bound to this schema, each with its mark (every ID made for the shard lies before it) and the system identifier of the server that wrote the mark (idgen.bind_instagram_shard)');
   END IF;
-  -- Citus makes a table created in a distributed schema one of the schema's only at the top level,
-  -- not in a function: here it would stay on the coordinator, away from the schema's tables.
-  IF pg_catalog.to_regclass('pg_catalog.pg_dist_schema') IS NOT NULL THEN
-    EXECUTE 'SELECT EXISTS (SELECT FROM pg_catalog.pg_dist_schema WHERE schemaid OPERATOR(pg_catalog.=) $1)'
-      INTO distributed USING schema;
-    IF distributed THEN
-      RAISE EXCEPTION 'schema % is already distributed by Citus', schema
-        USING ERRCODE = 'object_not_in_prerequisite_state',
-              DETAIL = 'Citus adds a table created by a function to no distributed schema: the shard''s table would stay on the coordinator.',
-              HINT = pg_catalog.format('Bind a schema before Citus distributes it: SELECT citus_schema_undistribute(%L); SELECT idgen.bind_instagram_shard(%L, %s); SELECT citus_schema_distribute(%L);',
-                                       schema, schema, shard, schema);
-    END IF;
-  END IF;
-  EXECUTE pg_catalog.format(
-    'CREATE TABLE %I.idgen_instagram_shard (shard integer PRIMARY KEY CHECK (shard BETWEEN 0 AND 8191), mark timestamptz NOT NULL, mark_server bigint NOT NULL)',
-    schema::text);
-  EXECUTE pg_catalog.format('COMMENT ON TABLE %I.idgen_instagram_shard IS %L', schema::text,
-    'the Instagram shard of this schema, its mark (every ID made for the shard lies before it) and the system identifier of the server that wrote the mark (idgen.bind_instagram_shard)');
-  EXECUTE pg_catalog.format('INSERT INTO %I.idgen_instagram_shard VALUES ($1, pg_catalog.now(), $2)', schema::text)
+  -- No ID of the shard yet: a mark at the Unix epoch holds no server back.
+  EXECUTE pg_catalog.format('INSERT INTO %I.idgen_instagram_shard VALUES ($1, pg_catalog.to_timestamp(0), $2) ON CONFLICT (shard) DO NOTHING',
+                            schema::text)
     USING shard, (pg_catalog.pg_control_system()).system_identifier;
 END
 $$;
 COMMENT ON FUNCTION idgen.bind_instagram_shard(regnamespace, integer) IS
-'binds a schema to an Instagram shard: creates its table idgen_instagram_shard (the shard, its mark and the mark''s server), which idgen.instagram_shard_id() reads; on Citus, before citus_schema_distribute: the schema''s tables then move together';
+'binds an Instagram shard to a schema: a row of the schema''s table idgen_instagram_shard (created on first use: each shard, its mark and the mark''s server), which idgen.instagram_shard_id() reads; on Citus, before citus_schema_distribute, so that the table moves with the schema''s';
 
 CREATE FUNCTION idgen.instagram_shard_id() RETURNS trigger
 LANGUAGE plpgsql SET search_path = pg_catalog, pg_temp AS $$
 DECLARE
   id_column text := coalesce(TG_ARGV[0], 'id');
+  shard_column text := TG_ARGV[1];
   row_json jsonb := pg_catalog.to_jsonb(NEW);
   rows_bound bigint;
   shard_of integer;
@@ -1157,33 +1153,47 @@ DECLARE
   id bigint;
   made timestamptz;
 BEGIN
-  IF TG_WHEN <> 'BEFORE' OR TG_LEVEL <> 'ROW' OR TG_OP <> 'INSERT' OR TG_NARGS > 1 THEN
-    RAISE EXCEPTION 'idgen.instagram_shard_id() must be a BEFORE INSERT ... FOR EACH ROW trigger with at most one argument'
+  IF TG_WHEN <> 'BEFORE' OR TG_LEVEL <> 'ROW' OR TG_OP <> 'INSERT' OR TG_NARGS > 2 THEN
+    RAISE EXCEPTION 'idgen.instagram_shard_id() must be a BEFORE INSERT ... FOR EACH ROW trigger with at most two arguments'
       USING ERRCODE = 'invalid_object_definition',
-            HINT = 'CREATE TRIGGER ... BEFORE INSERT ON t FOR EACH ROW EXECUTE FUNCTION idgen.instagram_shard_id(''id'');';
+            HINT = 'CREATE TRIGGER ... BEFORE INSERT ON t FOR EACH ROW EXECUTE FUNCTION idgen.instagram_shard_id(''id''), or (''id'', ''shard'') to take the shard from a column.';
   END IF;
-  IF NOT row_json ? id_column THEN
-    RAISE EXCEPTION 'table %.% has no column "%"', TG_TABLE_SCHEMA, TG_TABLE_NAME, id_column
+  IF NOT row_json ? id_column OR NOT row_json ? coalesce(shard_column, id_column) THEN
+    RAISE EXCEPTION 'table %.% has no column "%"', TG_TABLE_SCHEMA, TG_TABLE_NAME,
+                    CASE WHEN row_json ? id_column THEN shard_column ELSE id_column END
       USING ERRCODE = 'undefined_column',
-            HINT = 'The trigger''s argument names the bigint column that takes the ID (''id'' when there is none).';
+            HINT = 'The trigger''s arguments name the bigint column that takes the ID (''id'' when there is none) and, where the row names its shard, the column that holds it.';
   END IF;
   IF row_json -> id_column <> 'null'::jsonb THEN
     RETURN NEW;  -- an ID given by the statement is kept, as over a column default
   END IF;
+  IF shard_column IS NOT NULL THEN
+    shard_of := CAST(row_json ->> shard_column AS integer);
+    IF shard_of IS NULL THEN
+      RAISE EXCEPTION 'column "%" of table %.% holds no shard', shard_column, TG_TABLE_SCHEMA, TG_TABLE_NAME
+        USING ERRCODE = 'not_null_violation', HINT = 'Insert the row''s logical shard (for a user''s rows, user_id % 2000, say) with it.';
+    END IF;
+  END IF;
+  -- The schema's shard (one row), or the row's (its own row).
   IF pg_catalog.to_regclass(pg_catalog.format('%I.idgen_instagram_shard', TG_TABLE_SCHEMA)) IS NOT NULL THEN
-    EXECUTE pg_catalog.format('SELECT count(*), min(shard), max(mark), min(mark_server) FROM %I.idgen_instagram_shard',
+    EXECUTE pg_catalog.format('SELECT count(*), min(shard), max(mark), min(mark_server) FROM %I.idgen_instagram_shard WHERE $1 IS NULL OR shard = $1',
                               TG_TABLE_SCHEMA)
-      INTO rows_bound, shard_of, mark, mark_server;
+      INTO rows_bound, shard_of, mark, mark_server USING shard_of;
   END IF;
   IF rows_bound IS DISTINCT FROM 1 THEN
-    RAISE EXCEPTION 'schema % is not bound to one Instagram shard', pg_catalog.quote_ident(TG_TABLE_SCHEMA)
+    IF shard_column IS NULL THEN
+      RAISE EXCEPTION 'schema % is not bound to one Instagram shard', pg_catalog.quote_ident(TG_TABLE_SCHEMA)
+        USING ERRCODE = 'object_not_in_prerequisite_state',
+              DETAIL = pg_catalog.format('Its table idgen_instagram_shard %s.',
+                                         CASE WHEN rows_bound IS NULL THEN 'does not exist' ELSE 'holds ' || rows_bound || ' shards' END),
+              HINT = pg_catalog.format('Bind it to its shard, once: SELECT idgen.bind_instagram_shard(%L, <shard>);', TG_TABLE_SCHEMA);
+    END IF;
+    RAISE EXCEPTION 'Instagram shard % is not bound to schema %', CAST(row_json ->> shard_column AS integer), pg_catalog.quote_ident(TG_TABLE_SCHEMA)
       USING ERRCODE = 'object_not_in_prerequisite_state',
-            DETAIL = pg_catalog.format('Its table idgen_instagram_shard %s.',
-                                       CASE WHEN rows_bound IS NULL THEN 'does not exist' ELSE 'holds ' || rows_bound || ' rows' END),
-            HINT = pg_catalog.format('Bind it once: SELECT idgen.bind_instagram_shard(%L, <shard>);', TG_TABLE_SCHEMA);
+            HINT = pg_catalog.format('Bind each shard the rows use, once: SELECT idgen.bind_instagram_shard(%L, s) FROM generate_series(0, 1999) s;', TG_TABLE_SCHEMA);
   END IF;
   -- This server's state lies above every ID it made of the shard; IDs another server made of it
-  -- (before the schema moved here) lie before the mark it wrote.
+  -- (before the shard moved here) lie before the mark it wrote.
   IF mark_server = here THEN
     id := idgen.instagram_id(shard_of);
   ELSE
@@ -1193,15 +1203,15 @@ BEGIN
   -- Every committed ID lies before the committed mark: an ID at or past it moves the mark a second
   -- beyond it in this transaction (a concurrent one that does the same waits for this one's row).
   IF made >= mark OR mark_server <> here THEN
-    EXECUTE pg_catalog.format('UPDATE %I.idgen_instagram_shard SET mark = greatest(mark, $1), mark_server = $2',
+    EXECUTE pg_catalog.format('UPDATE %I.idgen_instagram_shard SET mark = greatest(mark, $1), mark_server = $2 WHERE shard = $3',
                               TG_TABLE_SCHEMA)
-      USING made + interval '1 second', here;
+      USING made + interval '1 second', here, shard_of;
   END IF;
   RETURN pg_catalog.jsonb_populate_record(NEW, pg_catalog.jsonb_build_object(id_column, id));
 END
 $$;
 COMMENT ON FUNCTION idgen.instagram_shard_id() IS
-'trigger (BEFORE INSERT, FOR EACH ROW, argument: the ID column, default id): fills a NULL ID with an Instagram ID of the shard its schema is bound to (idgen.bind_instagram_shard), where the row is stored, after the mark of a server that held the shard before';
+'trigger (BEFORE INSERT, FOR EACH ROW; arguments: the ID column, default id, and optionally the column holding the row''s shard): fills a NULL ID with an Instagram ID of the shard bound to its schema (idgen.bind_instagram_shard) or named by the row, where the row is stored, after the mark of a server that held the shard before';
 
 ---------------------------------------------------------------------------------------------------
 -- The last statement. Where this script took schema idgen over from a role that is not a superuser

@@ -172,6 +172,69 @@ cmp_ok($first, '>', $before,
 is($coordinator->safe_psql('postgres', "SELECT count(*) - count(DISTINCT id) || ',' || count(*) FROM $posts"), '0,' . ($rows_before + 1),
 	'... ' . ($rows_before + 1) . ' rows, no duplicate');
 
+# Item 3: a table distributed by the row's logical shard (user_id % 2000, as Instagram did), every
+# shard bound to its schema in idgen_instagram_shard, distributed by shard alongside the table (its
+# rows move with theirs); the trigger (Citus runs it on the worker that stores the row, with
+# citus.enable_unsafe_triggers) takes the shard from the row. pgbench through the three nodes
+# while one of the table's Citus shards (with its colocated marks) moves to worker 2.
+$coordinator->safe_psql('postgres', q{
+	CREATE SCHEMA app;
+	CREATE TABLE app.events (user_id bigint NOT NULL, shard int NOT NULL, id bigint, via int NOT NULL, PRIMARY KEY (shard, id));
+	SELECT idgen.bind_instagram_shard('app', s) FROM generate_series(0, 1999) s;
+	SELECT create_distributed_table('app.events', 'shard', shard_count => 8);
+	SELECT create_distributed_table('app.idgen_instagram_shard', 'shard', colocate_with => 'app.events');
+	SET citus.enable_unsafe_triggers = on;
+	CREATE TRIGGER id BEFORE INSERT ON app.events FOR EACH ROW EXECUTE FUNCTION idgen.instagram_shard_id('id', 'shard');
+});
+$script = PostgreSQL::Test::Utils::tempdir() . '/event.sql';
+open $fh, '>', $script or die $!;
+print $fh "\\set u random(1, 1000000)\nINSERT INTO app.events (user_id, shard, via) VALUES (:u, :u % 2000, :via);\n";
+close $fh;
+@runs = ();
+for my $node (@nodes)
+{
+	my ($out, $err) = ('', '');
+	push @runs,
+	  [
+		$node,
+		IPC::Run::start(
+			[
+				'pgbench', '-n', '-c', 2, '-j', 1, '-T', $seconds / 2, '-f', $script,
+				'-D', "via=$group{$node->name}", '-h', $node->host, '-p', $node->port, 'postgres'
+			],
+			'>', \$out, '2>', \$err),
+		\$out, \$err
+	  ];
+}
+sleep($seconds / 8);
+my $shardid = $coordinator->safe_psql('postgres', sprintf(q{
+	SELECT shardid FROM citus_shards WHERE table_name = 'app.events'::regclass AND nodeport = %d ORDER BY shardid LIMIT 1},
+	$worker1->port));
+$m0 = Time::HiRes::time();
+$coordinator->safe_psql('postgres', sprintf("SELECT citus_move_shard_placement(%d, '%s', %d, '%s', %d)",
+	$shardid, $worker1->host, $worker1->port, $worker2->host, $worker2->port));
+note(sprintf('Citus shard %d of app.events (and its marks) moved to worker 2 in %.1f s', $shardid, Time::HiRes::time() - $m0));
+$transactions = 0;
+for my $r (@runs)
+{
+	$r->[1]->finish;
+	my ($processed) = ${ $r->[2] } =~ /number of transactions actually processed: (\d+)/;
+	my ($failed) = ${ $r->[2] } =~ /number of failed transactions: (\d+)/;
+	$transactions += $processed // 0;
+	ok(($processed // 0) > 0 && ($failed // -1) == 0 && ${ $r->[3] } !~ /aborted|ERROR/,
+		$r->[0]->name . ': pgbench into app.events, ' . ($processed // 0) . ' transactions, none failed')
+	  or diag(${ $r->[2] } . ${ $r->[3] });
+}
+is( $coordinator->safe_psql('postgres', q{
+		SELECT count(*) || ',' || (count(*) - count(DISTINCT id)) || ',' || count(*) FILTER (WHERE (idgen.instagram_parse(id)).shard <> user_id % 2000)
+		FROM app.events}),
+	"$transactions,0,0",
+	"app.events: $transactions rows through the three nodes, a Citus shard moved meanwhile: 0 duplicates, every ID's shard field user_id % 2000");
+is( $coordinator->safe_psql('postgres', q{
+		SELECT count(*) FROM app.idgen_instagram_shard m
+		WHERE m.mark <= (SELECT max((idgen.instagram_parse(e.id)).ts) FROM app.events e WHERE e.shard = m.shard)}),
+	'0', 'app.events: every shard\'s mark lies above its IDs');
+
 note(sprintf('the Citus shards test took %.1f s after the servers started', Time::HiRes::time() - $started));
 $_->stop for @nodes;
 done_testing();
