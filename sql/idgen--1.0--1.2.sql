@@ -918,6 +918,7 @@ DECLARE
   id_column text := coalesce(TG_ARGV[0], 'id');
   shard_column text := TG_ARGV[1];
   row_json jsonb := pg_catalog.to_jsonb(NEW);
+  marks regclass;
   rows_bound bigint;
   shard_of integer;
   mark timestamptz;
@@ -947,8 +948,19 @@ BEGIN
         USING ERRCODE = 'not_null_violation', HINT = 'Insert the row''s logical shard (for a user''s rows, user_id % 2000, say) with it.';
     END IF;
   END IF;
-  -- The schema's shard (one row), or the row's (its own row).
-  IF pg_catalog.to_regclass(pg_catalog.format('%I.idgen_instagram_shard', TG_TABLE_SCHEMA)) IS NOT NULL THEN
+  -- The schema's shard (one row), or the row's (its own row). The table is read as the role that
+  -- inserts: only a plain table of the owner of the table that fires the trigger is read (a view
+  -- that another role with CREATE on the schema put there would run its code as that role).
+  marks := pg_catalog.to_regclass(pg_catalog.format('%I.idgen_instagram_shard', TG_TABLE_SCHEMA));
+  IF marks IS NOT NULL AND NOT EXISTS (
+       SELECT FROM pg_catalog.pg_class m, pg_catalog.pg_class t
+       WHERE m.oid = marks AND t.oid = TG_RELID AND m.relkind = 'r' AND m.relowner = t.relowner) THEN
+    RAISE EXCEPTION '%.idgen_instagram_shard is not a table of the owner of %.%', pg_catalog.quote_ident(TG_TABLE_SCHEMA),
+                    pg_catalog.quote_ident(TG_TABLE_SCHEMA), pg_catalog.quote_ident(TG_TABLE_NAME)
+      USING ERRCODE = 'insufficient_privilege',
+            HINT = 'idgen_instagram_shard is made by idgen.bind_instagram_shard, as the role that owns the schema''s tables: drop the impostor, bind again as that role.';
+  END IF;
+  IF marks IS NOT NULL THEN
     EXECUTE pg_catalog.format('SELECT count(*), min(shard), max(mark), min(mark_server) FROM %I.idgen_instagram_shard WHERE $1 IS NULL OR shard = $1',
                               TG_TABLE_SCHEMA)
       INTO rows_bound, shard_of, mark, mark_server USING shard_of;

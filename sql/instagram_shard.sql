@@ -99,6 +99,24 @@ INSERT INTO app.plain DEFAULT VALUES;
 CREATE OR REPLACE TRIGGER id BEFORE INSERT ON app.plain FOR EACH ROW EXECUTE FUNCTION idgen.instagram_shard_id('id', 'shard', 'x');
 INSERT INTO app.plain DEFAULT VALUES;
 
+-- Another role with CREATE on the schema puts a view named idgen_instagram_shard there, whose
+-- function would run as whoever inserts: the trigger reads only a plain table of the owner of the
+-- table it fires on (42501), and the view's function never runs.
+CREATE ROLE idgen_shard_intruder;
+CREATE SCHEMA shared;
+GRANT CREATE, USAGE ON SCHEMA shared TO idgen_shard_intruder;
+CREATE TABLE shared.t (id bigint);
+CREATE TRIGGER id BEFORE INSERT ON shared.t FOR EACH ROW EXECUTE FUNCTION idgen.instagram_shard_id();
+SET ROLE idgen_shard_intruder;
+CREATE FUNCTION shared.run_as_inserter() RETURNS int LANGUAGE plpgsql AS $$
+BEGIN RAISE NOTICE 'ran as %', current_user; RETURN 1; END $$;
+CREATE VIEW shared.idgen_instagram_shard AS
+  SELECT shared.run_as_inserter() AS shard, now() AS mark, 0::bigint AS mark_server;
+RESET ROLE;
+INSERT INTO shared.t DEFAULT VALUES;
+DROP SCHEMA shared CASCADE;
+DROP ROLE idgen_shard_intruder;
+
 DROP SCHEMA shard_0042, app CASCADE;
 DROP TABLE public.unbound;
 DROP EXTENSION idgen;
