@@ -460,6 +460,16 @@ IDGEN_FUNCTION(idgen_restart_at_clock) {
             "session.");
     }
   }
+  // With the node id from Citus, a new identity is a new group id, which only Citus gives and this
+  // function cannot see: idgen.node_id would change the hash and nothing else.
+  if (settings::node_id_source == settings::kNodeIdFromCitus) {
+    Raise(ErrorKind::kPrerequisite,
+          "idgen.restart_at_clock() cannot see a new identity under idgen.node_id_source = 'citus'",
+          "Snowflake, Sonyflake, TraceId and JS-safe IDs take this node's Citus group id, which stays the same: "
+          "lowered to the clock, they would repeat the IDs made while the clock was ahead.",
+          "Wait for the clock to pass the mark, or give this server idgen.node_id_source = 'setting' and an "
+          "idgen.node_id that no server has used (above every Citus group id), reload, then call it again.");
+  }
   SharedState& state = ref.state;
   (void)marks::Prepare(kFamilyUuidv7, ref);
   const RepOriginId id = origin::Id(origin::kMark);

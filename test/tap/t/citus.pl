@@ -164,6 +164,14 @@ is( $worker2->safe_psql('postgres',
 	"t\n1500\n$g2",
 	'group id 1500: Sonyflake IDs carry it; after a rollback, group 2 again, in the same session');
 
+# After a clock that jumped ahead and back, restart_at_clock cannot see a new identity when the node
+# id is the Citus group id (idgen.node_id would change the hash and nothing else): refused.
+# (A new idgen.node_id changes the identity's hash: the call would be taken without this refusal.)
+$worker1->safe_psql('postgres', 'ALTER SYSTEM SET idgen.node_id = 999; SELECT pg_reload_conf()');
+($state, $message, $hint) = sqlstate_of($worker1, 'SELECT idgen.restart_at_clock()');
+is($state, '55000', "restart_at_clock under node_id_source = 'citus', idgen.node_id changed, is refused (55000)");
+like($hint, qr/node_id_source = 'setting'/, '... saying how to give the server a new identity');
+
 # Only a superuser chooses where the node id comes from.
 $coordinator->safe_psql('postgres', 'CREATE ROLE app LOGIN');
 ($state) = sqlstate_of($coordinator, "SET idgen.node_id_source = 'setting'", user => 'app');
