@@ -860,12 +860,13 @@ COMMENT ON FUNCTION idgen.ulid_min_uuid(timestamptz) IS
 ---------------------------------------------------------------------------------------------------
 -- Instagram's logical shards as schemas (and, on Citus, as distributed schemas), or as a column of
 -- the rows (a table distributed by it): a schema's table idgen_instagram_shard holds each shard
--- bound to it, its mark (the time before which all its IDs lie) and the server that wrote the mark,
--- and moves with the rows (citus_schema_move; colocated, citus_move_shard_placement). A BEFORE
--- INSERT trigger fills a row's ID with an Instagram ID of its schema's shard, or of the shard its
--- row names, on the server that stores the row (Citus evaluates a column default on the node that
--- takes the insert, which may not hold the shard); on a server that did not write the mark, after
--- the mark; and it keeps the mark ahead of the IDs in the inserting transaction.
+-- bound to it, its mark (the time before which all its IDs lie) and the run of the server that
+-- wrote the mark (idgen.server_instance()), and moves with the rows (citus_schema_move; colocated,
+-- citus_move_shard_placement). A BEFORE INSERT trigger fills a row's ID with an Instagram ID of its
+-- schema's shard, or of the shard its row names, on the server that stores the row (Citus evaluates
+-- a column default on the node that takes the insert, which may not hold the shard); on a server
+-- run that did not write the mark (another server, a copy, a restart), after the mark; and it keeps
+-- the mark ahead of the IDs in the inserting transaction.
 ---------------------------------------------------------------------------------------------------
 
 CREATE FUNCTION idgen.instagram_id(shard bigint, not_before timestamptz) RETURNS bigint
@@ -874,16 +875,23 @@ LANGUAGE C VOLATILE STRICT PARALLEL SAFE;
 COMMENT ON FUNCTION idgen.instagram_id(bigint, timestamptz) IS
 'a new Instagram ID of the shard at or after not_before (the mark of a shard that moved from another server): waits for the clock to reach it, up to idgen.max_clock_regression, refuses beyond (55000)';
 
+CREATE FUNCTION idgen.server_instance() RETURNS bigint
+AS 'MODULE_PATHNAME', 'idgen_server_instance'
+LANGUAGE C VOLATILE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION idgen.server_instance() IS
+'a random number drawn at each start of this server, that no copy of it shares: the server run that wrote a shard''s mark (idgen_instagram_shard.mark_server)';
+
 CREATE FUNCTION idgen.bind_instagram_shard(schema regnamespace, shard integer) RETURNS void
 LANGUAGE plpgsql VOLATILE STRICT SET search_path = pg_catalog, pg_temp AS $$
 DECLARE
   distributed boolean;
+  schema_name name := (SELECT n.nspname FROM pg_catalog.pg_namespace n WHERE n.oid = schema);
 BEGIN
   IF shard < 0 OR shard > 8191 THEN
     RAISE EXCEPTION 'shard % is out of range for Instagram IDs', shard
       USING ERRCODE = 'invalid_parameter_value', HINT = 'Instagram shards are between 0 and 8191.';
   END IF;
-  IF pg_catalog.to_regclass(pg_catalog.format('%I.idgen_instagram_shard', schema::text)) IS NULL THEN
+  IF pg_catalog.to_regclass(pg_catalog.format('%I.idgen_instagram_shard', schema_name)) IS NULL THEN
     -- Citus makes a table created in a distributed schema one of the schema's only at the top
     -- level, not in a function: here it would stay on the coordinator, away from the schema's tables.
     IF pg_catalog.to_regclass('pg_catalog.pg_dist_schema') IS NOT NULL THEN
@@ -899,31 +907,36 @@ BEGIN
     END IF;
     EXECUTE pg_catalog.format(
       'CREATE TABLE %I.idgen_instagram_shard (shard integer PRIMARY KEY CHECK (shard BETWEEN 0 AND 8191), mark timestamptz NOT NULL, mark_server bigint NOT NULL)',
-      schema::text);
-    EXECUTE pg_catalog.format('COMMENT ON TABLE %I.idgen_instagram_shard IS %L', schema::text,
-      'the Instagram shards bound to this schema, each with its mark (every ID made for the shard lies before it) and the system identifier of the server that wrote the mark (idgen.bind_instagram_shard)');
+      schema_name);
+    EXECUTE pg_catalog.format('COMMENT ON TABLE %I.idgen_instagram_shard IS %L', schema_name,
+      'the Instagram shards bound to this schema, each with its mark (every ID made for the shard lies before it) and the run of the server that wrote the mark, idgen.server_instance() (idgen.bind_instagram_shard)');
   END IF;
   -- No ID of the shard yet: a mark at the Unix epoch holds no server back.
   EXECUTE pg_catalog.format('INSERT INTO %I.idgen_instagram_shard VALUES ($1, pg_catalog.to_timestamp(0), $2) ON CONFLICT (shard) DO NOTHING',
-                            schema::text)
-    USING shard, (pg_catalog.pg_control_system()).system_identifier;
+                            schema_name)
+    USING shard, idgen.server_instance();
 END
 $$;
 COMMENT ON FUNCTION idgen.bind_instagram_shard(regnamespace, integer) IS
 'binds an Instagram shard to a schema: a row of the schema''s table idgen_instagram_shard (created on first use: each shard, its mark and the mark''s server), which idgen.instagram_shard_id() reads; on Citus, before citus_schema_distribute, so that the table moves with the schema''s';
 
 CREATE FUNCTION idgen.instagram_shard_id() RETURNS trigger
-LANGUAGE plpgsql SET search_path = pg_catalog, pg_temp AS $$
+LANGUAGE plpgsql
+-- (Citus hides its shards from the pg_class of client sessions: the trigger reads its own table's.)
+SET search_path = pg_catalog, pg_temp SET citus.override_table_visibility = off AS $$
 DECLARE
   id_column text := coalesce(TG_ARGV[0], 'id');
   shard_column text := TG_ARGV[1];
   row_json jsonb := pg_catalog.to_jsonb(NEW);
   marks regclass;
+  marks_trusted boolean;
+  id_type regtype;
+  id_filled_elsewhere boolean;
   rows_bound bigint;
   shard_of integer;
   mark timestamptz;
   mark_server bigint;
-  here bigint := (pg_catalog.pg_control_system()).system_identifier;
+  here bigint := idgen.server_instance();
   id bigint;
   made timestamptz;
 BEGIN
@@ -938,6 +951,31 @@ BEGIN
       USING ERRCODE = 'undefined_column',
             HINT = 'The trigger''s arguments name the bigint column that takes the ID (''id'' when there is none) and, where the row names its shard, the column that holds it.';
   END IF;
+  -- The table idgen_instagram_shard is read as the role that inserts: only a plain table of the
+  -- owner of the table that fires the trigger is read (a view that another role with CREATE on the
+  -- schema put there would run its code as that role). The ID column is a bigint that nothing else
+  -- fills (a default or an identity would leave the trigger nothing to fill).
+  marks := pg_catalog.to_regclass(pg_catalog.format('%I.idgen_instagram_shard', TG_TABLE_SCHEMA));
+  SELECT m.relkind = 'r' AND m.relowner = t.relowner, a.atttypid,
+         a.atthasdef OR a.attidentity <> '' OR a.attgenerated <> ''
+    INTO marks_trusted, id_type, id_filled_elsewhere
+    FROM pg_catalog.pg_class t
+    JOIN pg_catalog.pg_attribute a ON a.attrelid = t.oid AND a.attname = id_column AND NOT a.attisdropped
+    LEFT JOIN pg_catalog.pg_class m ON m.oid = marks
+   WHERE t.oid = TG_RELID;
+  IF id_type IS DISTINCT FROM 'pg_catalog.int8'::pg_catalog.regtype OR id_filled_elsewhere THEN
+    RAISE EXCEPTION 'column "%" of table %.% cannot take Instagram IDs from idgen.instagram_shard_id()', id_column, TG_TABLE_SCHEMA, TG_TABLE_NAME
+      USING ERRCODE = 'datatype_mismatch',
+            DETAIL = CASE WHEN id_filled_elsewhere THEN 'It has a default, an identity or a generation expression, which fills it before the trigger.'
+                          ELSE pg_catalog.format('It is %s; Instagram IDs are bigint.', id_type) END,
+            HINT = 'Make the ID column a plain bigint with no default: the trigger fills it.';
+  END IF;
+  IF marks IS NOT NULL AND NOT marks_trusted THEN
+    RAISE EXCEPTION '%.idgen_instagram_shard is not a table of the owner of %.%', pg_catalog.quote_ident(TG_TABLE_SCHEMA),
+                    pg_catalog.quote_ident(TG_TABLE_SCHEMA), pg_catalog.quote_ident(TG_TABLE_NAME)
+      USING ERRCODE = 'insufficient_privilege',
+            HINT = 'idgen_instagram_shard is made by idgen.bind_instagram_shard, as the role that owns the schema''s tables: drop the impostor, bind again as that role.';
+  END IF;
   IF row_json -> id_column <> 'null'::jsonb THEN
     RETURN NEW;  -- an ID given by the statement is kept, as over a column default
   END IF;
@@ -948,22 +986,16 @@ BEGIN
         USING ERRCODE = 'not_null_violation', HINT = 'Insert the row''s logical shard (for a user''s rows, user_id % 2000, say) with it.';
     END IF;
   END IF;
-  -- The schema's shard (one row), or the row's (its own row). The table is read as the role that
-  -- inserts: only a plain table of the owner of the table that fires the trigger is read (a view
-  -- that another role with CREATE on the schema put there would run its code as that role).
-  marks := pg_catalog.to_regclass(pg_catalog.format('%I.idgen_instagram_shard', TG_TABLE_SCHEMA));
-  IF marks IS NOT NULL AND NOT EXISTS (
-       SELECT FROM pg_catalog.pg_class m, pg_catalog.pg_class t
-       WHERE m.oid = marks AND t.oid = TG_RELID AND m.relkind = 'r' AND m.relowner = t.relowner) THEN
-    RAISE EXCEPTION '%.idgen_instagram_shard is not a table of the owner of %.%', pg_catalog.quote_ident(TG_TABLE_SCHEMA),
-                    pg_catalog.quote_ident(TG_TABLE_SCHEMA), pg_catalog.quote_ident(TG_TABLE_NAME)
-      USING ERRCODE = 'insufficient_privilege',
-            HINT = 'idgen_instagram_shard is made by idgen.bind_instagram_shard, as the role that owns the schema''s tables: drop the impostor, bind again as that role.';
-  END IF;
+  -- The schema's shard (one row), or the row's (its own row).
   IF marks IS NOT NULL THEN
-    EXECUTE pg_catalog.format('SELECT count(*), min(shard), max(mark), min(mark_server) FROM %I.idgen_instagram_shard WHERE $1 IS NULL OR shard = $1',
+    EXECUTE pg_catalog.format('SELECT count(*), min(shard), max(mark), min(mark_server), count(*) FILTER (WHERE mark IS NULL OR mark_server IS NULL) FROM %I.idgen_instagram_shard WHERE $1 IS NULL OR shard = $1',
                               TG_TABLE_SCHEMA)
-      INTO rows_bound, shard_of, mark, mark_server USING shard_of;
+      INTO rows_bound, shard_of, mark, mark_server, id USING shard_of;
+    IF id > 0 THEN
+      RAISE EXCEPTION 'the mark of Instagram shard % in %.idgen_instagram_shard is NULL', shard_of, pg_catalog.quote_ident(TG_TABLE_SCHEMA)
+        USING ERRCODE = 'object_not_in_prerequisite_state',
+              HINT = 'Its IDs cannot be placed above the ones made before: set the mark back to the last one (at least), and its columns NOT NULL.';
+    END IF;
   END IF;
   IF rows_bound IS DISTINCT FROM 1 THEN
     IF shard_column IS NULL THEN
@@ -977,8 +1009,8 @@ BEGIN
       USING ERRCODE = 'object_not_in_prerequisite_state',
             HINT = pg_catalog.format('Bind each shard the rows use, once: SELECT idgen.bind_instagram_shard(%L, s) FROM generate_series(0, 1999) s;', TG_TABLE_SCHEMA);
   END IF;
-  -- This server's state lies above every ID it made of the shard; IDs another server made of it
-  -- (before the shard moved here) lie before the mark it wrote.
+  -- This run of this server has state above every ID it made of the shard; IDs made elsewhere (before
+  -- the shard moved here, before a restart, on a server this one was copied from) lie before the mark.
   IF mark_server = here THEN
     id := idgen.instagram_id(shard_of);
   ELSE

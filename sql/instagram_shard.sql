@@ -20,7 +20,7 @@ END $$;
 CREATE SCHEMA shard_0042;
 SELECT idgen.bind_instagram_shard('shard_0042', 42);
 SELECT idgen.bind_instagram_shard('shard_0042', 42);  -- again: nothing changes
-SELECT shard, mark = to_timestamp(0) AS no_id_yet, mark_server = (pg_control_system()).system_identifier AS mark_is_ours
+SELECT shard, mark = to_timestamp(0) AS no_id_yet, mark_server = idgen.server_instance() AS mark_is_ours
 FROM shard_0042.idgen_instagram_shard;
 SELECT idgen.bind_instagram_shard('shard_0042', 8192);
 SELECT idgen.bind_instagram_shard('shard_0042', -1);
@@ -41,7 +41,7 @@ SELECT bool_and(id > prev) AS increasing FROM (
   SELECT id, lag(id, 1, 0::bigint) OVER (ORDER BY body_order) AS prev
   FROM (SELECT id, substr(body, 2)::int AS body_order FROM shard_0042.photos WHERE body <> 'given') s) t;
 SELECT (SELECT max((idgen.instagram_parse(id)).ts) FROM shard_0042.photos WHERE id > 7) < mark AS ids_before_the_mark,
-       mark_server = (pg_control_system()).system_identifier AS mark_is_ours
+       mark_server = idgen.server_instance() AS mark_is_ours
 FROM shard_0042.idgen_instagram_shard;
 
 -- A mark that another server wrote (the shard held there before it moved here), 0.3 s ahead of
@@ -50,14 +50,14 @@ UPDATE shard_0042.idgen_instagram_shard SET mark = clock_timestamp() + interval 
 CREATE TEMP TABLE before AS SELECT mark FROM shard_0042.idgen_instagram_shard;
 INSERT INTO shard_0042.photos (body) VALUES ('after the move');
 SELECT (idgen.instagram_parse(p.id)).ts >= b.mark AS id_at_or_after_the_mark, clock_timestamp() >= b.mark AS waited,
-       m.mark_server = (pg_control_system()).system_identifier AS mark_is_ours_again
+       m.mark_server = idgen.server_instance() AS mark_is_ours_again
 FROM shard_0042.photos p, before b, shard_0042.idgen_instagram_shard m WHERE p.body = 'after the move';
 -- An hour ahead: refused (55000), nothing waits.
 UPDATE shard_0042.idgen_instagram_shard SET mark = clock_timestamp() + interval '1 hour', mark_server = 1;
 SELECT pg_temp.refusal($$INSERT INTO shard_0042.photos (body) VALUES ('refused')$$);
 SELECT pg_temp.refusal($$SELECT idgen.instagram_id(42, clock_timestamp() + interval '1 hour')$$);
 -- This server's own mark ahead of the clock does not hold its IDs back: its state covers them.
-UPDATE shard_0042.idgen_instagram_shard SET mark = clock_timestamp() + interval '1 hour', mark_server = (pg_control_system()).system_identifier;
+UPDATE shard_0042.idgen_instagram_shard SET mark = clock_timestamp() + interval '1 hour', mark_server = idgen.server_instance();
 INSERT INTO shard_0042.photos (body) VALUES ('own mark ahead');
 SELECT count(*) FROM shard_0042.photos WHERE body = 'own mark ahead';
 
@@ -84,6 +84,35 @@ SELECT pg_temp.refusal($$INSERT INTO app.events (user_id, shard) VALUES (11, NUL
 CREATE TABLE app.plain (id bigint);
 CREATE TRIGGER id BEFORE INSERT ON app.plain FOR EACH ROW EXECUTE FUNCTION idgen.instagram_shard_id();
 SELECT pg_temp.refusal($$INSERT INTO app.plain DEFAULT VALUES$$);
+
+-- idgen.server_instance(): this run of the server, the same in every session, never 0.
+SELECT idgen.server_instance() = idgen.server_instance() AND idgen.server_instance() <> 0 AS one_run;
+
+-- A schema whose name needs quoting is bound in itself, never in a look-alike whose name holds the
+-- quotes (a role with CREATE on the database could otherwise have a superuser's bind write there).
+CREATE SCHEMA "Mixed";
+CREATE SCHEMA """Mixed""";
+CREATE TABLE """Mixed""".idgen_instagram_shard (shard int PRIMARY KEY, mark timestamptz, mark_server bigint);
+SELECT idgen.bind_instagram_shard('"Mixed"', 6);
+SELECT (SELECT shard FROM "Mixed".idgen_instagram_shard) AS bound, (SELECT count(*) FROM """Mixed""".idgen_instagram_shard) AS decoy_rows;
+DROP SCHEMA "Mixed", """Mixed""" CASCADE;
+
+-- An ID column the trigger cannot fill right: not a bigint (a double would round IDs into
+-- duplicates), or filled before it by a default or an identity (the trigger would keep that value).
+CREATE TABLE shard_0042.double_id (id double precision, x int);
+CREATE TRIGGER id BEFORE INSERT ON shard_0042.double_id FOR EACH ROW EXECUTE FUNCTION idgen.instagram_shard_id();
+INSERT INTO shard_0042.double_id (x) VALUES (1);
+CREATE TABLE shard_0042.identity_id (id bigint GENERATED ALWAYS AS IDENTITY, x int);
+CREATE TRIGGER id BEFORE INSERT ON shard_0042.identity_id FOR EACH ROW EXECUTE FUNCTION idgen.instagram_shard_id();
+INSERT INTO shard_0042.identity_id (x) VALUES (1);
+CREATE TABLE shard_0042.default_id (id bigint DEFAULT 1, x int);
+CREATE TRIGGER id BEFORE INSERT ON shard_0042.default_id FOR EACH ROW EXECUTE FUNCTION idgen.instagram_shard_id();
+INSERT INTO shard_0042.default_id (x) VALUES (1);
+-- A mark made NULL (its NOT NULL dropped by the owner): refused, never a NULL ID.
+ALTER TABLE shard_0042.idgen_instagram_shard ALTER mark DROP NOT NULL;
+UPDATE shard_0042.idgen_instagram_shard SET mark = NULL;
+INSERT INTO shard_0042.photos (body) VALUES ('null mark');
+UPDATE shard_0042.idgen_instagram_shard SET mark = clock_timestamp();
 
 -- Misuse of the trigger: an unbound schema, a missing column, the wrong kind of trigger.
 CREATE TABLE public.unbound (id bigint);

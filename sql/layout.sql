@@ -208,6 +208,6 @@ DROP ROLE idgen_layout_user;
 -- Catalog: volatility and parallel safety as documented.
 SELECT p.proname, pg_get_function_identity_arguments(p.oid) AS args, p.provolatile, p.proparallel
 FROM pg_proc p WHERE p.pronamespace = 'idgen'::regnamespace
-  AND p.proname ~ '^(instagram|snowflake|sonyflake|trace)_' ORDER BY 1;
+  AND p.proname ~ '^(instagram|snowflake|sonyflake|trace)_' ORDER BY 1, 2;
 
 DROP EXTENSION idgen;

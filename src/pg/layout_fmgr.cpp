@@ -98,6 +98,11 @@ IDGEN_FUNCTION(idgen_instagram_id_not_before) {
 IDGEN_FUNCTION(idgen_instagram_parse) { return ParseId(kFamilyInstagram, fcinfo); }
 IDGEN_FUNCTION(idgen_instagram_min) { return MinId(kFamilyInstagram, fcinfo); }
 
+// idgen.server_instance(): the random name of this run of the server (SharedState::instance), as a
+// bigint: what idgen_instagram_shard's mark_server records, so that a server that was not running
+// when the mark was written (restarted, or a copy of it) waits for the mark.
+IDGEN_FUNCTION(idgen_server_instance) { PG_RETURN_INT64(static_cast<int64>(GeneratorState().state.instance)); }
+
 IDGEN_FUNCTION(idgen_snowflake_id) { return NextId(kFamilySnowflake, 0, true); }
 IDGEN_FUNCTION(idgen_snowflake_parse) { return ParseId(kFamilySnowflake, fcinfo); }
 IDGEN_FUNCTION(idgen_snowflake_min) { return MinId(kFamilySnowflake, fcinfo); }

@@ -10,6 +10,7 @@
 extern "C" {
 #include "storage/ipc.h"
 #include "storage/shmem.h"
+#include "utils/timestamp.h"
 #include "utils/tuplestore.h"
 }
 
@@ -30,11 +31,20 @@ Counters local_counters;
 
 size_t SharedSize() { return alignof(SharedState) + sizeof(SharedState) + sizeof(Counters) * MaxBackends; }
 
+// The random name of this run of the server (SharedState::instance): never 0.
+uint64_t NewInstance() {
+  uint64_t value = 0;
+  if (!pg_strong_random(&value, sizeof value))
+    value = static_cast<uint64_t>(GetCurrentTimestamp()) ^ (uint64_t{1} << 63);
+  return value == 0 ? 1 : value;
+}
+
 // Lays the state out in raw memory of SharedSize() bytes, once for the whole server.
 void Initialize(void* raw) {
   size_t space = SharedSize();
   void* aligned = std::align(alignof(SharedState), sizeof(SharedState), raw, space);
   auto* state = new (aligned) SharedState();
+  state->instance = NewInstance();
   state->lock_tranche = compat::NewTranche("idgen");
   LWLockInitialize(&state->mark_lock.lock, state->lock_tranche);
   auto* counters = reinterpret_cast<Counters*>(state + 1);
@@ -94,6 +104,7 @@ StateRef GeneratorState() {
     AttachSegment();
     if (shared != nullptr) return {*shared, true};
   }
+  if (local_state.instance == 0) local_state.instance = NewInstance();  // (this process's run)
   return {local_state, false};
 }
 

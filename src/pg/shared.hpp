@@ -37,6 +37,9 @@ struct SharedState {
   FamilyStats stats[kFamilyCount];
   SharedMark mark;
   int lock_tranche = 0;
+  // A random number drawn when the state is made (each start of the server): names this run of the
+  // server, which a copy of it (pg_basebackup, a promoted clone) does not share.
+  uint64_t instance = 0;
   // Serialises the first reading of the mark after the server started, and idgen.restart_at_clock()
   // against the renewals (which hold it shared). Never held across a flush, a wait or a lock.
   LWLockPadded mark_lock;
