@@ -10,7 +10,7 @@
 #
 # citus.pl runs a Citus cluster (scripts/citus-build.sh builds Citus into the major's tree, once):
 # with 18 only (IDGEN_CITUS_MAJORS="17 18" adds 17); elsewhere, and where the checkout has no Citus
-# source, it prints "not run: citus: why" and records it for test/run.sh's list of tests not run
+# source, it prints "not run: citus: why" (citus_shards.pl likewise) and records it for test/run.sh's list of tests not run
 # (never a pass, never a silent skip).
 #
 # pg_upgrade.pl upgrades a cluster of PostgreSQL 17 to 18: it runs with 18 only, and is left out
@@ -32,11 +32,14 @@ else pg_config=$(scripts/pg-build.sh "$major") || exit 1; fi
 bindir=$("$pg_config" --bindir)
 pgxs_src="$(dirname "$("$pg_config" --pgxs)")/.."
 
-# A test left out here (citus.pl: no Citus for this major, or no Citus source in this checkout) says
-# so on a "not run:" line, which test/run.sh lists apart (NOT_RUN): never counted as passed.
+# A test left out here (citus.pl, citus_shards.pl: no Citus for this major, or no Citus source in
+# this checkout) says so on a "not run:" line, which test/run.sh lists apart (NOT_RUN): never counted
+# as passed. not_run <test> <why>
 not_run() {
-  echo "not run: citus: $*"
-  [ -n "${NOT_RUN:-}" ] && echo "PostgreSQL $major: TAP citus: not run: $*" >>"$NOT_RUN"
+  local name=$1
+  shift
+  echo "not run: $name: $*"
+  [ -n "${NOT_RUN:-}" ] && echo "PostgreSQL $major: TAP $name: not run: $*" >>"$NOT_RUN"
   return 0
 }
 
@@ -50,7 +53,7 @@ for t in test/tap/t/*.pl; do
   [ "$name" = pg_upgrade ] && [ "$major" != 18 ] && continue
   if [[ $name == citus* ]] && [[ " $citus_majors " != *" $major "* ]]; then
     if [ -z "$ONLY" ] || [[ " $ONLY " == *" $name "* ]]; then
-      not_run "the Citus test runs on PostgreSQL $citus_majors only (IDGEN_CITUS_MAJORS)"
+      not_run "$name" "the Citus tests run on PostgreSQL $citus_majors only (IDGEN_CITUS_MAJORS)"
       [ -n "$ONLY" ] && [ -n "${SELECTED:-}" ] && echo "$name" >>"$SELECTED"
     fi
     continue
@@ -74,7 +77,7 @@ if [[ " ${tests[*]} " == *"/citus"*".pl "* ]]; then
   citus_status=0
   scripts/citus-build.sh "$pg_config" >/dev/null || citus_status=$?
   if [ $citus_status -eq 3 ]; then
-    not_run "no Citus source (../shared/vendor/citus-*.tar.gz): Citus is not built"
+    not_run "citus, citus_shards" "no Citus source (../shared/vendor/citus-*.tar.gz): Citus is not built"
     kept=()
     for t in "${tests[@]}"; do [[ $(basename "$t") == citus*.pl ]] || kept+=("$t"); done
     tests=(${kept[@]+"${kept[@]}"})
