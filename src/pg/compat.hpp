@@ -1,4 +1,4 @@
-// Every difference between the PostgreSQL majors that idgen builds for (15, 16, 17, 18), in one
+// Every difference between the PostgreSQL majors that idgen builds for (15 to 19), in one
 // place: the rest of src/pg calls these and never tests PG_VERSION_NUM itself.
 #pragma once
 
@@ -8,6 +8,10 @@ extern "C" {
 #include "utils/guc_tables.h"
 #include "storage/lwlock.h"
 #include "utils/wait_event.h"
+#include "access/xlogdefs.h"
+#include "replication/origin.h"
+#include "replication/syncrep.h"
+#include "replication/walsender_private.h"
 #if PG_VERSION_NUM >= 170000
 #include "storage/dsm_registry.h"
 #include "storage/procnumber.h"
@@ -17,6 +21,15 @@ extern "C" {
 }
 
 namespace idgen::pg::compat {
+
+// A replication origin's id (19 renames the type RepOriginId to ReplOriginId).
+#if PG_VERSION_NUM >= 190000
+using OriginId = ReplOriginId;
+inline constexpr OriginId kInvalidOriginId = InvalidReplOriginId;
+#else
+using OriginId = RepOriginId;
+inline constexpr OriginId kInvalidOriginId = InvalidRepOriginId;
+#endif
 
 // The index of this process among the MaxBackends backends (0-based), or -1 when it has none.
 inline int ProcIndex() {
@@ -76,12 +89,23 @@ inline uint32 ClockWaitEvent() {
 }
 
 // A tranche of LWLocks for the shared state: its id, made once by the process that lays the state
-// out, and its name, registered in every process that attaches (19 names it at creation instead).
+// out, and its name (what pg_stat_activity.wait_event shows), registered in every process that
+// attaches before 19, kept in shared memory with the id from 19 on.
 inline int NewTranche(const char* name) {
+#if PG_VERSION_NUM >= 190000
+  return LWLockNewTrancheId(name);
+#else
   (void)name;
   return LWLockNewTrancheId();
+#endif
 }
-inline void RegisterTranche(int tranche, const char* name) { LWLockRegisterTranche(tranche, name); }
+inline void RegisterTranche(int tranche, const char* name) {
+#if PG_VERSION_NUM >= 190000
+  (void)tranche, (void)name;
+#else
+  LWLockRegisterTranche(tranche, name);
+#endif
+}
 
 // The wait event of a session waiting for synchronous standbys to confirm idgen's durable mark.
 inline uint32 SyncStandbyWaitEvent() {
@@ -94,12 +118,35 @@ inline uint32 SyncStandbyWaitEvent() {
 #endif
 }
 
+// Whether synchronous_standby_names names standbys. Minor releases 15.13, 16.9 and 17.5 (and 18)
+// publish it with an "initialised" flag (sync_standbys_status, SYNC_STANDBY_INIT), detected from the
+// headers: once the checkpointer has published it, its word; before, this backend's reading. Older
+// minors have only a boolean that reads false until the checkpointer has set it: standbys count
+// when either it or this backend's reading names them.
+inline bool SyncStandbysDefined() {
+  const bool named_here = SyncRepStandbyNames != nullptr && SyncRepStandbyNames[0] != '\0';
+#ifdef SYNC_STANDBY_INIT
+  const uint8 status = static_cast<volatile WalSndCtlData*>(WalSndCtl)->sync_standbys_status;
+  if ((status & SYNC_STANDBY_INIT) != 0) return (status & SYNC_STANDBY_DEFINED) != 0;
+  return named_here;
+#else
+  return static_cast<volatile WalSndCtlData*>(WalSndCtl)->sync_standbys_defined || named_here;
+#endif
+}
+
 // A named DSM segment shared by every backend (PostgreSQL 17's DSM registry), or nullptr before 17,
 // where shared state needs shared_preload_libraries.
 inline constexpr bool kHasNamedSegments = PG_VERSION_NUM >= 170000;
 
 inline void* NamedSegment(const char* name, size_t size, void (*init)(void*), bool* found) {
-#if PG_VERSION_NUM >= 170000
+#if PG_VERSION_NUM >= 190000
+  // 19 passes the initialiser an argument of the caller's: here, the initialiser itself.
+  struct Init {
+    void (*init)(void*);
+    static void Call(void* ptr, void* arg) { static_cast<Init*>(arg)->init(ptr); }
+  } call{init};
+  return GetNamedDSMSegment(name, size, Init::Call, found, &call);
+#elif PG_VERSION_NUM >= 170000
   return GetNamedDSMSegment(name, size, init, found);
 #else
   (void)name, (void)size, (void)init, (void)found;

@@ -18,6 +18,7 @@
 extern "C" {
 #include "utils/guc.h"
 #include "access/generic_xlog.h"
+#include "access/htup_details.h"
 #include "access/relation.h"
 #include "access/xlog.h"
 #include "access/xlogrecovery.h"
@@ -195,7 +196,7 @@ void RaiseWords(SharedState& state, uint64_t floor_ms) {
 // Writes a lease ending at lease_ms (never lowering it), flushes and confirms it, then publishes
 // it. False when restart_at_clock() moved the words since generation was read.
 bool RenewLease(SharedState& state, uint64_t lease_ms, uint64_t generation) {
-  const RepOriginId id = origin::Id(origin::kMark);  // a catalog read: before the lock
+  const compat::OriginId id = origin::Id(origin::kMark);  // a catalog read: before the lock
   LWLock* lock = &state.mark_lock.lock;
   LWLockAcquire(lock, LW_SHARED);
   if (state.mark.generation.load(std::memory_order_acquire) != generation) {
@@ -214,8 +215,8 @@ bool RenewLease(SharedState& state, uint64_t lease_ms, uint64_t generation) {
 void LoadServerMark(SharedState& state) {
   // Catalog reads (and, on a new server, the worker that creates the origins) come first, outside
   // the lock.
-  const RepOriginId mark = origin::Id(origin::kMark);
-  const RepOriginId decimal = origin::Id(origin::kDecimalId);
+  const compat::OriginId mark = origin::Id(origin::kMark);
+  const compat::OriginId decimal = origin::Id(origin::kDecimalId);
   LWLock* lock = &state.mark_lock.lock;
   LWLockAcquire(lock, LW_EXCLUSIVE);
   if (state.mark.loaded.load(std::memory_order_acquire)) {
@@ -472,7 +473,7 @@ IDGEN_FUNCTION(idgen_restart_at_clock) {
   }
   SharedState& state = ref.state;
   (void)marks::Prepare(kFamilyUuidv7, ref);
-  const RepOriginId id = origin::Id(origin::kMark);
+  const compat::OriginId id = origin::Id(origin::kMark);
   const uint64_t packed = origin::Read(id);
   const uint64_t old_ms = marks::LeaseMsOf(packed);
   const uint64_t now_ms = marks::NowMs();

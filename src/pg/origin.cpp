@@ -54,12 +54,12 @@ void CreateOrigins() {
 
 }  // namespace
 
-RepOriginId Id(Which which) {
-  RepOriginId id = replorigin_by_name(kNames[which], true);
-  if (id == InvalidRepOriginId) {
+compat::OriginId Id(Which which) {
+  compat::OriginId id = replorigin_by_name(kNames[which], true);
+  if (id == compat::kInvalidOriginId) {
     CreateOrigins();
     id = replorigin_by_name(kNames[which], true);
-    if (id == InvalidRepOriginId) {
+    if (id == compat::kInvalidOriginId) {
       ereport(ERROR, errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
               errmsg("replication origin \"%s\" does not exist", kNames[which]),
               errdetail("idgen's background worker could not create it; the server log says why."),
@@ -74,10 +74,7 @@ namespace {
 // Whether WAL must reach synchronous standbys before it counts: synchronous_standby_names names
 // some, as the checkpointer has published it (or, before it has, as this backend reads it).
 bool SyncStandbysConfigured() {
-  if (max_wal_senders == 0) return false;
-  const uint8 status = static_cast<volatile WalSndCtlData*>(WalSndCtl)->sync_standbys_status;
-  if ((status & SYNC_STANDBY_INIT) != 0) return (status & SYNC_STANDBY_DEFINED) != 0;
-  return SyncRepStandbyNames != nullptr && SyncRepStandbyNames[0] != '\0';
+  return max_wal_senders != 0 && compat::SyncStandbysDefined();
 }
 
 bool ConfirmedBySyncStandbys(XLogRecPtr lsn) {
@@ -89,9 +86,9 @@ bool ConfirmedBySyncStandbys(XLogRecPtr lsn) {
 
 }  // namespace
 
-uint64_t Read(RepOriginId id) { return replorigin_get_progress(id, false); }
+uint64_t Read(compat::OriginId id) { return replorigin_get_progress(id, false); }
 
-XLogRecPtr Advance(RepOriginId id, uint64_t value, bool backward) {
+XLogRecPtr Advance(compat::OriginId id, uint64_t value, bool backward) {
   replorigin_advance(id, value, InvalidXLogRecPtr, backward, true);
   return XactLastRecEnd;  // the end of the record just inserted
 }
@@ -119,7 +116,7 @@ void idgen_origin_worker(Datum database) {
   BackgroundWorkerInitializeConnectionByOid(DatumGetObjectId(database), InvalidOid, 0);
   StartTransactionCommand();
   for (const char* name : idgen::pg::origin::kNames) {
-    if (replorigin_by_name(name, true) == InvalidRepOriginId) (void)replorigin_create(name);
+    if (replorigin_by_name(name, true) == idgen::pg::compat::kInvalidOriginId) (void)replorigin_create(name);
   }
   CommitTransactionCommand();
 }

@@ -9,6 +9,7 @@
 
 #include <cstdint>
 
+#include "pg/compat.hpp"
 #include "pg/pg.hpp"
 
 extern "C" {
@@ -25,14 +26,14 @@ inline constexpr const char* kNames[kOriginCount] = {"idgen_mark", "idgen_decima
 // The origin's id. Creates the origins first where they do not exist (a new server, or one that
 // pg_upgrade made), by a background worker: in a transaction of their own, committed whatever
 // becomes of the caller's. C zone: a catalog read, never under a lock of idgen's.
-RepOriginId Id(Which which);
+compat::OriginId Id(Which which);
 
 // The origin's value (0 when it was never set).
-uint64_t Read(RepOriginId id);
+uint64_t Read(compat::OriginId id);
 
 // Sets the origin's value, WAL-logged: never lowers it unless backward. Returns the end of the WAL
 // record, which FlushAndConfirm must reach before anything that relies on the value is returned.
-XLogRecPtr Advance(RepOriginId id, uint64_t value, bool backward);
+XLogRecPtr Advance(compat::OriginId id, uint64_t value, bool backward);
 
 // Flushes WAL up to lsn and, where synchronous standbys are configured, waits until they have
 // flushed it too, whatever the session's synchronous_commit. The wait answers cancel, terminate

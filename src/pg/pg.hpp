@@ -16,6 +16,10 @@ extern "C" {
 #include "utils/builtins.h"
 #include "utils/timestamp.h"
 #include "utils/uuid.h"
+// The varlena macros: their own header from PostgreSQL 16, which postgres.h stops including in 19.
+#if __has_include("varatt.h")
+#include "varatt.h"
+#endif
 }
 
 // Declares a SQL-callable function with C linkage: IDGEN_FUNCTION(idgen_uuidv7) { ... }. The fmgr files
