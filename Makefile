@@ -152,15 +152,20 @@ else
 # extension on idgen's library; its script refuses to install on 18, which has its own uuidv7().
 EXTENSION  = idgen idgen_uuidv7
 MODULE_big = idgen
-# The scripts of this release: the complete install script and the updates from every earlier
-# release. The released scripts of 1.0 and 1.1 stay in sql/ (frozen, for the upgrade tests) but are
-# not installed: they resolve names a database owner can plant (CREATE EXTENSION idgen VERSION '1.0'
-# and ALTER EXTENSION idgen UPDATE TO '1.1' would run them as a superuser).
-DATA       = sql/idgen--1.2.sql sql/idgen--1.0--1.2.sql sql/idgen--1.1--1.2.sql sql/idgen_uuidv7--1.0.sql
+# The scripts that ship: the complete install script of this release, which the build makes from the
+# previous release's and the one update script written for this release (scripts/complete-script.sh),
+# that update, and the frozen updates of earlier releases to the previous one (sql/released/). The
+# released complete scripts of 1.0, 1.1 and 1.2 are not installed: they ran in a schema the installer
+# may have made (the upgrade tests install them to make the databases users have).
+IDGEN_VERSION := $(shell sed -n "s/^default_version = '\(.*\)'/\1/p" $(SRC)idgen.control)
+DATA       = sql/released/idgen--1.0--1.2.sql sql/released/idgen--1.1--1.2.sql sql/idgen--1.2--1.3.sql sql/idgen_uuidv7--1.0.sql
+DATA_built = idgen--$(IDGEN_VERSION).sql
+idgen--1.3.sql: sql/idgen--1.3.prologue.sql sql/released/idgen--1.2.sql sql/idgen--1.2--1.3.sql scripts/complete-script.sh
+	$(SRC)scripts/complete-script.sh --prologue $(filter %.sql,$^) >$@
 OBJS       = $(patsubst $(SRC)%.cpp,%.o,$(sort $(wildcard $(SRC)src/core/*.cpp $(SRC)src/pg/*.cpp)))
 # ... and an install over an earlier release takes them away (found by the adversarial pass: left in
 # the extension directory, they let an owner install 1.0 and update to 1.1 through them).
-STALE_SCRIPTS = idgen--1.0.sql idgen--1.0--1.1.sql idgen--1.1.sql
+STALE_SCRIPTS = idgen--1.0.sql idgen--1.0--1.1.sql idgen--1.1.sql idgen--1.2.sql
 install: remove-stale-scripts
 remove-stale-scripts:
 	rm -f $(addprefix '$(DESTDIR)$(datadir)/extension/',$(STALE_SCRIPTS))
@@ -181,7 +186,7 @@ endif
 override with_llvm := no
 
 # make installcheck: REGRESS against your own running server that preloads idgen (or any 17+ server).
-REGRESS_OPTS = --inputdir=$(SRC)
+REGRESS_OPTS = --inputdir=$(SRC)test
 # The tests name their database (GRANT ... ON DATABASE idgen_regression), as test/run.sh does.
 override CONTRIB_TESTDB = idgen_regression
 

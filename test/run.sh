@@ -149,12 +149,12 @@ suite() {  # runs in a subshell with PG_CONFIG set; the cluster goes away with i
     shift
     [ $# -eq 0 ] && return
     step "PostgreSQL $major: regression tests ($label): $*"
-    local out="build/regress/$major/$label" input=.
+    local out="build/regress/$major/$label" input=test
     rm -rf "$out" && mkdir -p "$out"
     if [ "${IDGEN_TEST_FAULT:-}" = wrong-major ]; then  # the harness test: 17's output offered to 15
       input=build/harness-input
-      rm -rf "$input" && mkdir -p "$input/expected" && ln -s ../../sql "$input/sql"
-      cp expected/not_preloaded_1.out "$input/expected/not_preloaded.out"
+      rm -rf "$input" && mkdir -p "$input/expected" && ln -s ../../test/sql "$input/sql"
+      cp test/expected/not_preloaded_1.out "$input/expected/not_preloaded.out"
     fi
     if ! "$pg_regress" --inputdir="$input" --outputdir="$out" --bindir="$PG_BIN" --host="$PGHOST" --port="$PGPORT" \
         --user="$PGUSER" --dbname=idgen_regression "$@"; then

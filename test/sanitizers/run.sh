@@ -41,7 +41,7 @@ pass() {  # pass <preloaded|not_preloaded> <regression tests...>: one server, th
     echo "== regression tests under sanitizers ($mode): ${tests[*]}"
     local out=build/regress/$MAJOR-sanitized/$mode
     rm -rf "$out" && mkdir -p "$out"
-    if ! "$pg_regress" --inputdir=. --outputdir="$out" --bindir="$PG_BIN" --host="$PGHOST" --port="$PGPORT" \
+    if ! "$pg_regress" --inputdir=test --outputdir="$out" --bindir="$PG_BIN" --host="$PGHOST" --port="$PGPORT" \
         --user="$PGUSER" --dbname=idgen_regression "${tests[@]}"; then
       failed=1
       head -n 100 "$out/regression.diffs" 2>/dev/null

@@ -91,7 +91,10 @@ SELECT '507f191e810c19729de860ea'::idgen.objectid::text, '507f191e810c19729de860
 SELECT '\x507f191e810c19729de860ea'::bytea::idgen.objectid, 'abcdefabcdefabcdefabcdef'::text::idgen.objectid;
 SELECT c.castsource::regtype, c.casttarget::regtype, c.castcontext FROM pg_cast c
 WHERE 'idgen.objectid'::regtype IN (c.castsource, c.casttarget) ORDER BY 1, 2;
+-- (terse: PostgreSQL 19 splits the hint of this message into a detail)
+\set VERBOSITY terse
 SELECT '507f191e810c19729de860ea'::idgen.objectid = '507f191e810c19729de860ea'::text;
+\set VERBOSITY default
 \echo :LAST_ERROR_SQLSTATE
 
 -- An operator planted in public by someone who may create there does not take their place: a

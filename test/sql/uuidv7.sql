@@ -38,7 +38,10 @@ SELECT idgen.uuidv7_time(idgen.uuidv7(timestamptz '1970-01-01 00:00:00+00'));
 SELECT idgen.uuidv7_time(idgen.uuidv7(timestamptz '10889-08-02 05:31:50.655999+00'));
 SELECT idgen.uuidv7(timestamptz '2026-01-01') <> idgen.uuidv7(timestamptz '2026-01-01') AS random_bits_differ;
 -- An untyped literal could be an instant or a shift: PostgreSQL asks which.
+-- (terse: PostgreSQL 19 splits the hint of this message into a detail)
+\set VERBOSITY terse
 SELECT idgen.uuidv7('2026-01-01');
+\set VERBOSITY default
 
 -- uuidv7(shift interval), PostgreSQL 18's meaning: the time written is now + shift; a constant
 -- shift keeps the order.
