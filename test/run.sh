@@ -249,7 +249,7 @@ suite() {  # runs in a subshell with PG_CONFIG set; the cluster goes away with i
   if [[ " ${TAP_MAJORS:-15 18} " != *" $major "* ]]; then
     echo "PostgreSQL $major: TAP tests: not run: TAP_MAJORS is \"${TAP_MAJORS:-15 18}\" (17 runs as pg_upgrade.pl's old server)" >>"$NOT_RUN"
   else
-    timed "PostgreSQL $major: TAP tests" test/tap/run.sh "$major" 2>&1 | tee "build/tap-$major.log"
+    timed "PostgreSQL $major: TAP tests" test/tap-run.sh "$major" 2>&1 | tee "build/tap-$major.log"
     [ "${PIPESTATUS[0]}" -eq 0 ] || failed "PostgreSQL $major: TAP tests"
     count "PostgreSQL $major: TAP assertions" "$(sed -nE 's/^Files=([0-9]+), Tests=([0-9]+).*/\2 in \1 files/p' "build/tap-$major.log")"
     if grep -qE '^t/.*skipped:|\.pl \.+ skipped' "build/tap-$major.log"; then

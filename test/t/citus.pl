@@ -7,7 +7,7 @@
 # conflict, no duplicate, every node's group in the IDs. Then a group id too wide for Snowflake is
 # refused (and read again when the catalog changes), and only a superuser changes the source.
 #
-# Citus is built by scripts/citus-build.sh; test/tap/run.sh runs this test only where it is built
+# Citus is built by scripts/citus-build.sh; test/tap-run.sh runs this test only where it is built
 # and reports it "not run:" elsewhere.
 use strict;
 use warnings;

@@ -4,9 +4,9 @@
 # standbys and several servers. initdb refuses root, so they run as an unprivileged user, in a
 # scratch directory that is removed afterwards (kept, with its logs, when a test fails).
 #
-#   test/tap/run.sh 17                   every TAP test against PostgreSQL 17
-#   ONLY="durable" test/tap/run.sh 15    one of them
-#   PROVE_FLAGS=-v test/tap/run.sh 18    every assertion, with the figures in their names
+#   test/tap-run.sh 17                   every TAP test against PostgreSQL 17
+#   ONLY="durable" test/tap-run.sh 15    one of them
+#   PROVE_FLAGS=-v test/tap-run.sh 18    every assertion, with the figures in their names
 #
 # citus.pl runs a Citus cluster (scripts/citus-build.sh builds Citus into the major's tree, once):
 # with 18 only (IDGEN_CITUS_MAJORS="17 18" adds 17); elsewhere, and where the checkout has no Citus
@@ -18,12 +18,12 @@
 # into 17's build (scripts/pg-build.sh 17, built when not cached) with make install, which rebuilds
 # nothing when test/run.sh's suite of 17 ran before, and passes that bin directory in
 # IDGEN_OLD_BINDIR.
-#   IDGEN_PG_CONFIG=/opt/pg17/bin/pg_config test/tap/run.sh 17
+#   IDGEN_PG_CONFIG=/opt/pg17/bin/pg_config test/tap-run.sh 17
 #                                        against another install of that major (idgen installed there)
 set -uo pipefail
 cd "$(dirname "$0")/../.."
 ROOT=$PWD
-major=${1:?usage: test/tap/run.sh <major>}
+major=${1:?usage: test/tap-run.sh <major>}
 ONLY=${ONLY:-}
 
 if [ -n "${IDGEN_PG_CONFIG:-}" ]; then pg_config=$IDGEN_PG_CONFIG
@@ -48,7 +48,7 @@ not_run() {
 citus_majors=${IDGEN_CITUS_MAJORS:-18}
 
 tests=()
-for t in test/tap/t/*.pl; do
+for t in test/t/*.pl; do
   name=$(basename "$t" .pl)
   [ "$name" = pg_upgrade ] && [ "$major" != 18 ] && continue
   if [[ $name == citus* ]] && [[ " $citus_majors " != *" $major "* ]]; then
@@ -108,7 +108,7 @@ chown "$user" "$work"
 chmod 755 "$work"
 
 status=0
-runuser -u "$user" -- env -C "$work" PATH="$bindir:$PATH" PERL5LIB="$pgxs_src/test/perl:$ROOT/test/tap" \
+runuser -u "$user" -- env -C "$work" PATH="$bindir:$PATH" PERL5LIB="$pgxs_src/test/perl:$ROOT/test/t" \
   PG_REGRESS="$pgxs_src/test/regress/pg_regress" TESTDIR="$work" TESTDATADIR="$work/tmp_check" \
   TESTLOGDIR="$work/log" IDGEN_MAJOR="$major" IDGEN_OLD_BINDIR="$old_bindir" IDGEN_FANIN_SECONDS="$fanin_seconds" IDGEN_DURABLE_ROWS="$durable_rows" \
   prove --timer ${PROVE_FLAGS:-} "${tests[@]}" || status=$?

@@ -8,7 +8,7 @@
 # old one: no repeat in any family. DecimalIds under the same launch id move beyond the old server's generator ids (the new server's
 # generator ids start again at 0); under another one they work.
 #
-# It runs with PostgreSQL 18 only (test/tap/run.sh leaves it out elsewhere), IDGEN_OLD_BINDIR
+# It runs with PostgreSQL 18 only (test/tap-run.sh leaves it out elsewhere), IDGEN_OLD_BINDIR
 # naming the bin directory of a PostgreSQL 17 installation that has idgen installed.
 use strict;
 use warnings;
