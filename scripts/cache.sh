@@ -11,6 +11,12 @@
 
 IDGEN_CACHE=${IDGEN_CACHE:-$([ "$(id -u)" -eq 0 ] && echo /var/cache/idgen || echo "${XDG_CACHE_HOME:-$HOME/.cache}/idgen")}
 mkdir -p "$IDGEN_CACHE/src"
+# idgen 1.2's scripts added deb-src lines for trixie and sid to the system's apt configuration and
+# left them there (apt then warned of sources configured twice): taken away.
+if [ "$(id -u)" -eq 0 ] && [ -f /etc/apt/sources.list.d/idgen-src.sources ]; then
+  rm -f /etc/apt/sources.list.d/idgen-src.sources
+  echo "removed /etc/apt/sources.list.d/idgen-src.sources (deb-src lines an earlier idgen added)" >&2
+fi
 
 say() { echo "${0##*/}: $*" >&2; }
 sha() { sha256sum "$1" | cut -c1-64; }
