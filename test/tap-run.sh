@@ -107,6 +107,19 @@ work=$(mktemp -d "${TMPDIR:-/tmp}/idgen-tap.XXXXXX")
 chown "$user" "$work"
 chmod 755 "$work"
 
+# The released scripts of earlier versions, with secondary control files that put them in schema
+# idgen as their own control files did: the tests that make the databases users have install them
+# (IdgenTest::install_released), and the test user cannot write the extension directory.
+extdir="$("$pg_config" --sharedir)/extension"
+released=()
+for v in 1.0 1.1 1.2; do
+  printf 'schema = idgen\n' >"$extdir/idgen--$v.control" && released+=("$extdir/idgen--$v.control")
+done
+for f in idgen--1.0.sql idgen--1.0--1.1.sql idgen--1.2.sql; do
+  cp "sql/released/$f" "$extdir/" && released+=("$extdir/$f")
+done
+trap 'rm -f "${released[@]}"' EXIT
+
 status=0
 runuser -u "$user" -- env -C "$work" PATH="$bindir:$PATH" PERL5LIB="$pgxs_src/test/perl:$ROOT/test/t" \
   PG_REGRESS="$pgxs_src/test/regress/pg_regress" TESTDIR="$work" TESTDATADIR="$work/tmp_check" \

@@ -78,6 +78,8 @@ struct Backend {
   uint64_t generation = 0;   // the state's generation when the copy was read
   bool has_copy = false;     // this database has idgen.mark (idgen 1.2 and later)
   uint64_t copy_ms = 0;      // this database's copy, as this backend last read or wrote it
+  bool has_identity_copy = false;  // this database has idgen.mark_identity (1.3 and later)
+  uint64_t copy_identity_ms = 0;   // the copy's bound of the families with a node identity
   bool tag_is_ours = false;  // idgen.mark_server names this run of the server
   uint64_t wait_ms[2] = {};  // per group: the clock must pass this before a value (0: nothing to wait for)
   bool decimal_checked = false;
@@ -323,15 +325,39 @@ void CheckDatabaseCopy(const StateRef& ref) {
   me.state = &ref.state;
   me.generation = ref.state.mark.generation.load(std::memory_order_acquire);
   me.has_copy = OidIsValid(SequenceNamed("mark")) && OidIsValid(SequenceNamed("mark_server"));
+  me.has_identity_copy = OidIsValid(SequenceNamed("mark_identity"));
   if (me.has_copy) {
     me.copy_ms = static_cast<uint64_t>(std::max<int64>(ReadCopy("mark"), 0));
     const int64 tag = ReadCopy("mark_server");
+    // The families with an identity lie below idgen.mark_identity where a writer of 1.3 put it
+    // (after restart_at_clock, below the server's lease), below idgen.mark where 1.2 wrote it.
+    const bool tagged = (static_cast<uint64_t>(tag) & kTagged) != 0;
+    me.copy_identity_ms = tagged && me.has_identity_copy
+                              ? static_cast<uint64_t>(std::max<int64>(ReadCopy("mark_identity"), 0))
+                              : me.copy_ms;
     me.tag_is_ours = tag == OwnTag(ref.state);
-    for (const Group group : {kTimeOnly, kWithIdentity}) {
-      me.wait_ms[group] = Covered(ref.state, group, me.copy_ms, tag) ? 0 : me.copy_ms;
-    }
+    me.wait_ms[kTimeOnly] = Covered(ref.state, kTimeOnly, me.copy_ms, tag) ? 0 : me.copy_ms;
+    me.wait_ms[kWithIdentity] =
+        Covered(ref.state, kWithIdentity, me.copy_identity_ms, tag) ? 0 : me.copy_identity_ms;
   }
   me.database = MyDatabaseId;
+}
+
+// Writes this database's copy: the server's lease, which lies above every value returned on this
+// server, and the lease of the families with an identity (set exactly: it drops only what older
+// identities made, which no server makes again), under this run's tag.
+void WriteDatabaseCopy(SharedState& state) {
+  const uint64_t lease_ms = state.mark.lease_end_ms.load(std::memory_order_acquire);
+  // (0 while restart_at_clock() moves the identity lease: the server's lease bounds them then)
+  const uint64_t identity_lease = state.mark.identity_lease_end_ms.load(std::memory_order_acquire);
+  const uint64_t identity_ms = identity_lease == 0 ? lease_ms : std::min(lease_ms, identity_lease);
+  XLogRecPtr lsn = WriteCopy("mark", static_cast<int64>(lease_ms));
+  if (me.has_identity_copy) lsn = std::max(lsn, WriteCopy("mark_identity", static_cast<int64>(identity_ms), true));
+  if (!me.tag_is_ours) lsn = std::max(lsn, WriteCopy("mark_server", OwnTag(state), true));
+  if (lsn != 0) origin::FlushAndConfirm(lsn);
+  me.copy_ms = std::max(me.copy_ms, lease_ms);
+  me.copy_identity_ms = me.has_identity_copy ? identity_ms : me.copy_ms;
+  me.tag_is_ours = true;
 }
 
 // Values of a family whose group may repeat what the database's copy records wait for the clock to
@@ -398,23 +424,16 @@ bool Prepare(Family family, const StateRef& ref) {
 
 bool Cover(Family family, const StateRef& ref, uint64_t ms, uint64_t generation) {
   SharedState& state = ref.state;
+  const bool identity = HasIdentity(family);
   const uint64_t lease = state.mark.lease_end_ms.load(std::memory_order_acquire);
-  const uint64_t identity_lease =
-      HasIdentity(family) ? state.mark.identity_lease_end_ms.load(std::memory_order_acquire) : kNoLease;
-  if (likely(ms < lease && ms < identity_lease && (ms < me.copy_ms || !me.has_copy))) return true;
+  const uint64_t identity_lease = identity ? state.mark.identity_lease_end_ms.load(std::memory_order_acquire) : kNoLease;
+  const uint64_t copy_ms = identity ? me.copy_identity_ms : me.copy_ms;
+  if (likely(ms < lease && ms < identity_lease && (ms < copy_ms || !me.has_copy))) return true;
   if (ms >= lease || ms >= identity_lease) {
     const uint64_t next = std::max(ms, NowMs()) + kLeaseMs;
     if (!RenewLeases(state, ms >= lease ? next : 0, ms >= identity_lease ? next : 0, generation)) return false;
   }
-  if (me.has_copy && ms >= me.copy_ms) {
-    // The copy: the server's lease end, which lies above every value returned on this server.
-    const uint64_t lease_ms = state.mark.lease_end_ms.load(std::memory_order_acquire);
-    XLogRecPtr lsn = WriteCopy("mark", static_cast<int64>(lease_ms));
-    if (!me.tag_is_ours) lsn = std::max(lsn, WriteCopy("mark_server", OwnTag(state), true));
-    if (lsn != 0) origin::FlushAndConfirm(lsn);
-    me.copy_ms = std::max(me.copy_ms, lease_ms);
-    me.tag_is_ours = true;
-  }
+  if (me.has_copy && ms >= copy_ms) WriteDatabaseCopy(state);
   return true;
 }
 
@@ -487,11 +506,14 @@ void CheckDropKeepsNothing(const StateRef& ref) {
   if (!OidIsValid(SequenceNamed("mark")) || !OidIsValid(SequenceNamed("mark_server"))) return;
   const uint64_t copy_ms = static_cast<uint64_t>(std::max<int64>(ReadCopy("mark"), 0));
   const int64 tag = ReadCopy("mark_server");
+  const uint64_t identity_ms = (static_cast<uint64_t>(tag) & kTagged) != 0 && OidIsValid(SequenceNamed("mark_identity"))
+                                   ? static_cast<uint64_t>(std::max<int64>(ReadCopy("mark_identity"), 0))
+                                   : copy_ms;
   const uint64_t now_ms = NowMs();
   bool kept = copy_ms <= now_ms;
   if (!kept && ref.shared && !RecoveryInProgress()) {
     if (!ref.state.mark.loaded.load(std::memory_order_acquire)) LoadServerMark(ref.state);
-    kept = Covered(ref.state, kTimeOnly, copy_ms, tag) && Covered(ref.state, kWithIdentity, copy_ms, tag);
+    kept = Covered(ref.state, kTimeOnly, copy_ms, tag) && Covered(ref.state, kWithIdentity, identity_ms, tag);
   }
   char detail[400];
   if (!kept) {
