@@ -115,9 +115,12 @@ released=()
 for v in 1.0 1.1 1.2; do
   printf 'schema = idgen\n' >"$extdir/idgen--$v.control" && released+=("$extdir/idgen--$v.control")
 done
-for f in idgen--1.0.sql idgen--1.0--1.1.sql idgen--1.2.sql; do
+for f in idgen--1.0.sql idgen--1.2.sql; do
   cp "sql/released/$f" "$extdir/" && released+=("$extdir/$f")
 done
+# 1.1 as one complete script (no 1.0 -> 1.1 update: 1.0 updates the way users' do, through 1.2)
+scripts/chain-scripts.sh --create sql/released/idgen--1.0.sql sql/released/idgen--1.0--1.1.sql >"$extdir/idgen--1.1.sql" &&
+  released+=("$extdir/idgen--1.1.sql")
 trap 'rm -f "${released[@]}"' EXIT
 
 status=0

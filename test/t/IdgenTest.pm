@@ -35,7 +35,7 @@ sub idgen_node
 
 # Makes earlier releases installable in the PostgreSQL of this node, to make the databases users
 # have (CREATE EXTENSION idgen VERSION '1.1'): the frozen scripts of sql/released/ (complete
-# scripts and updates, by file name, such as 'idgen--1.0.sql', 'idgen--1.0--1.1.sql'), and for each
+# scripts by file name: 'idgen--1.0.sql', 'idgen--1.1.sql' (made of 1.0's and 1.0 -> 1.1), 'idgen--1.2.sql'), and for each
 # version a secondary control file that puts it in schema idgen, as the control files of 1.0 to
 # 1.2 did (1.3's says pg_catalog: its script makes schema idgen). test/tap-run.sh, as root, puts
 # them there for the run (the tests' user cannot write the extension directory): this checks them.

@@ -159,7 +159,7 @@ $decimal->stop;
 
 my $old = idgen_node('old');
 $old->start;
-install_released($old, scripts => [ 'idgen--1.0.sql', 'idgen--1.0--1.1.sql' ], versions => [ '1.0', '1.1' ]);
+install_released($old, scripts => [ 'idgen--1.1.sql' ], versions => [ '1.1' ]);
 $old->safe_psql('postgres', "CREATE EXTENSION idgen VERSION '1.1'");
 my $session = $old->background_psql('postgres', on_error_stop => 0);
 $session->query('SELECT idgen.uuidv7()');
