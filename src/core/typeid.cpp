@@ -1,9 +1,11 @@
 #include "core/typeid.hpp"
 
 #include <algorithm>
+#include <cstdio>
 #include <cstring>
 #include <string>
 
+#include "core/bytes.hpp"
 #include "core/codec.hpp"
 #include "core/error.hpp"
 #include "core/uuidv7.hpp"
@@ -47,11 +49,15 @@ Uuid RandomBody(RandomPool& pool, long owner) {
 
 Text Format(std::string_view prefix, const Uuid& id, Encoding encoding) {
   Text text{};
-  std::memcpy(text.data, prefix.data(), prefix.size());
-  text.data[prefix.size()] = '_';
+  size_t at = 0;
+  if (!prefix.empty()) {
+    std::memcpy(text.data, prefix.data(), prefix.size());
+    text.data[prefix.size()] = '_';
+    at = prefix.size() + 1;
+  }
   const size_t body = encoding == Encoding::kBase36 ? kBase36Body : kBase32Body;
-  codec::Encode(id.bytes, BaseOf(encoding), std::span<char>(text.data + prefix.size() + 1, body));
-  text.size = prefix.size() + 1 + body;
+  codec::Encode(id.bytes, BaseOf(encoding), std::span<char>(text.data + at, body));
+  text.size = at + body;
   return text;
 }
 
@@ -137,6 +143,235 @@ int64_t TimeUs(std::string_view text) {
                     " UUID; only ordered typeids (UUIDv7 bodies) hold a time.");
   }
   return uuidv7::TimeUs(parsed.id);
+}
+
+// ---- the idgen.type_id type -----------------------------------------------------------------------
+
+bool ValidSpecPrefix(std::string_view prefix) { return prefix.empty() || ValidPrefix(prefix); }
+
+namespace {
+
+using U128 = unsigned __int128;
+
+constexpr uint64_t kRadix = 28;  // end, '_', 'a'..'z'
+constexpr uint64_t kMask42 = (uint64_t{1} << 42) - 1;
+constexpr uint64_t kMask62 = (uint64_t{1} << 62) - 1;
+
+constexpr uint64_t Symbol(char c) { return c == '_' ? 1 : static_cast<uint64_t>(c - 'a') + 2; }
+
+// The prefix number of a prefix of at most 12 characters.
+uint64_t PrefixNumber(std::string_view prefix) {
+  uint64_t number = 0;
+  for (size_t i = 0; i < kPackedPrefix; ++i) number = number * kRadix + (i < prefix.size() ? Symbol(prefix[i]) : 0);
+  return number;
+}
+
+// The prefix of a prefix number; false unless Store could have written it (an end symbol only
+// after the last character, a valid prefix).
+bool PrefixOfNumber(uint64_t number, Value& out) {
+  char symbols[kPackedPrefix];
+  for (size_t i = kPackedPrefix; i-- > 0;) {
+    symbols[i] = static_cast<char>(number % kRadix);
+    number /= kRadix;
+  }
+  if (number != 0) return false;
+  size_t size = 0;
+  while (size < kPackedPrefix && symbols[size] != 0) ++size;
+  for (size_t i = size; i < kPackedPrefix; ++i) {
+    if (symbols[i] != 0) return false;
+  }
+  for (size_t i = 0; i < size; ++i) out.prefix[i] = symbols[i] == 1 ? '_' : static_cast<char>('a' + symbols[i] - 2);
+  out.prefix_size = size;
+  return ValidSpecPrefix(out.prefix_view());
+}
+
+U128 LoadU128(const uint8_t* bytes) {
+  U128 value = 0;
+  for (size_t i = 0; i < 16; ++i) value = value << 8 | bytes[i];
+  return value;
+}
+
+void StoreU128(U128 value, uint8_t* bytes, size_t count) {
+  for (size_t i = count; i-- > 0;) {
+    bytes[i] = static_cast<uint8_t>(value);
+    value >>= 8;
+  }
+}
+
+bool Compactable(const Uuid& id) { return id.rfc_variant() && (id.version() == 4 || id.version() == 7); }
+
+}  // namespace
+
+Stored Store(std::string_view prefix, const Uuid& id) {
+  Stored out{};
+  if (prefix.size() > kPackedPrefix) {
+    std::memcpy(out.bytes, prefix.data(), prefix.size());
+    std::memcpy(out.bytes + prefix.size(), id.bytes.data(), 16);
+    out.size = prefix.size() + 16;
+    return out;
+  }
+  const uint64_t number = PrefixNumber(prefix);
+  if (!Compactable(id)) {
+    StoreBigEndian(number, std::span<uint8_t>(out.bytes, 8));
+    std::memcpy(out.bytes + 8, id.bytes.data(), 16);
+    out.size = kShortSize;
+    return out;
+  }
+  // 58 bits of prefix, 48 of time, the version bit, 12 of rand_a, 62 of rand_b, 3 zero bits.
+  const U128 u = LoadU128(id.bytes.data());
+  const auto time = static_cast<uint64_t>(u >> 80);
+  const uint64_t v7 = id.version() == 7 ? 1 : 0;
+  const auto rand_a = static_cast<uint64_t>(u >> 64) & 0xFFF;
+  const auto rand_b = static_cast<uint64_t>(u) & kMask62;
+  StoreBigEndian(number << 6 | time >> 42, std::span<uint8_t>(out.bytes, 8));
+  const U128 rest = U128{time & kMask42} << 78 | U128{v7} << 77 | U128{rand_a} << 65 | U128{rand_b} << 3;
+  StoreU128(rest, out.bytes + 8, 15);
+  out.size = kCompactSize;
+  return out;
+}
+
+bool Load(std::span<const uint8_t> stored, Value& out) {
+  if (stored.size() == kCompactSize) {
+    const uint64_t head = LoadBigEndian(stored.first(8));
+    U128 rest = 0;
+    for (size_t i = 8; i < kCompactSize; ++i) rest = rest << 8 | stored[i];
+    if ((rest & 7) != 0 || !PrefixOfNumber(head >> 6, out)) return false;
+    const uint64_t time = (head & 0x3F) << 42 | static_cast<uint64_t>(rest >> 78);
+    const uint64_t version = (rest >> 77 & 1) != 0 ? 7 : 4;
+    const uint64_t rand_a = static_cast<uint64_t>(rest >> 65) & 0xFFF;
+    const uint64_t rand_b = static_cast<uint64_t>(rest >> 3) & kMask62;
+    const U128 u = U128{time} << 80 | U128{version} << 76 | U128{rand_a} << 64 | U128{2} << 62 | U128{rand_b};
+    StoreU128(u, out.id.bytes.data(), 16);
+    return true;
+  }
+  if (stored.size() == kShortSize) {
+    std::memcpy(out.id.bytes.data(), stored.data() + 8, 16);
+    return PrefixOfNumber(LoadBigEndian(stored.first(8)), out) && !Compactable(out.id);
+  }
+  if (stored.size() <= kPackedPrefix + 16 || stored.size() > kMaxStored) return false;
+  out.prefix_size = stored.size() - 16;
+  std::memcpy(out.prefix, stored.data(), out.prefix_size);
+  std::memcpy(out.id.bytes.data(), stored.data() + out.prefix_size, 16);
+  return ValidPrefix(out.prefix_view());
+}
+
+int ComparePrefixes(std::string_view a, std::string_view b) {
+  const int c = a.compare(b);
+  return (c > 0) - (c < 0);
+}
+
+int Compare(std::span<const uint8_t> a, std::span<const uint8_t> b) {
+  if (a.size() == b.size() && (a.size() == kCompactSize || a.size() == kShortSize)) {
+    const int c = std::memcmp(a.data(), b.data(), a.size());
+    return (c > 0) - (c < 0);
+  }
+  Value x, y;
+  if (!Load(a, x) || !Load(b, y)) {
+    const int c = std::memcmp(a.data(), b.data(), std::min(a.size(), b.size()));
+    if (c != 0) return (c > 0) - (c < 0);
+    return (a.size() > b.size()) - (a.size() < b.size());
+  }
+  if (const int c = ComparePrefixes(x.prefix_view(), y.prefix_view()); c != 0) return c;
+  const int c = std::memcmp(x.id.bytes.data(), y.id.bytes.data(), 16);
+  return (c > 0) - (c < 0);
+}
+
+Binary ToBinary(const Value& value) {
+  Binary out{};
+  std::memcpy(out.bytes, value.id.bytes.data(), 16);
+  std::memcpy(out.bytes + 16, value.prefix, value.prefix_size);
+  out.size = 16 + value.prefix_size;
+  return out;
+}
+
+ParseProblem DecodeBinary(std::span<const uint8_t> bytes, Value& out) {
+  if (bytes.size() < 16 || bytes.size() > kMaxStored) return ParseProblem::kBadLength;
+  std::memcpy(out.id.bytes.data(), bytes.data(), 16);
+  out.prefix_size = bytes.size() - 16;
+  std::memcpy(out.prefix, bytes.data() + 16, out.prefix_size);
+  return ValidSpecPrefix(out.prefix_view()) ? ParseProblem::kNone : ParseProblem::kBadPrefix;
+}
+
+ParseProblem ParseText(std::string_view text, Parsed& out) {
+  const ParseProblem problem = Parse(text, out);
+  if (problem != ParseProblem::kNone && problem != ParseProblem::kOverflow) return problem;
+  // Parse reads base36 in either case; the type reads lowercase only.
+  const std::string_view body = text.substr(out.prefix.empty() ? 0 : out.prefix.size() + 1);
+  if (std::any_of(body.begin(), body.end(), [](char c) { return c >= 'A' && c <= 'Z'; })) {
+    return ParseProblem::kBadDigit;
+  }
+  return problem;
+}
+
+namespace {
+
+constexpr const char* kTextHint =
+    "A typeid is a lowercase prefix, \"_\", and 26 base32 digits (0-9 and a-z without i, l, o, u), the first "
+    "0 to 7, such as user_01h455vb4pex5vsknk084sn02q; idgen's form has 25 base36 digits instead.";
+
+bool HasUpper(std::string_view s) {
+  return std::any_of(s.begin(), s.end(), [](char c) { return c >= 'A' && c <= 'Z'; });
+}
+
+}  // namespace
+
+Explanation Explain(std::string_view text, ParseProblem problem) {
+  Explanation out{{}, kTextHint};
+  const size_t separator = text.rfind('_');
+  const std::string_view prefix = separator == std::string_view::npos ? std::string_view{} : text.substr(0, separator);
+  const std::string_view body = separator == std::string_view::npos ? text : text.substr(separator + 1);
+  const char* detail = "";
+  switch (problem) {
+    case ParseProblem::kEmpty:
+      detail = "The text is empty.";
+      break;
+    case ParseProblem::kNoSeparator:
+      detail = "There is no \"_\" after a prefix, and the text is not a bare body of 26 characters.";
+      break;
+    case ParseProblem::kBadPrefix:
+      if (prefix.empty()) {
+        detail = "It has a \"_\" but no prefix: a typeid with an empty prefix is its bare body.";
+      } else if (prefix.size() > kMaxPrefix) {
+        std::snprintf(out.detail, sizeof out.detail, "Its prefix has %zu characters, more than %zu.", prefix.size(),
+                      kMaxPrefix);
+      } else if (HasUpper(prefix)) {
+        detail = "Its prefix has upper-case letters: a prefix is lowercase.";
+      } else {
+        detail = "Its prefix is not 1 to 63 of a-z and \"_\", starting and ending with a letter.";
+      }
+      break;
+    case ParseProblem::kBadLength:
+      std::snprintf(out.detail, sizeof out.detail,
+                    "Its body has %zu characters, not 26 (TypeID's base32) or 25 (idgen's base36).", body.size());
+      break;
+    case ParseProblem::kBadDigit:
+      detail = HasUpper(body) ? "Its body has upper-case letters: a typeid is lowercase."
+               : body.size() == kBase32Body
+                   ? "Its body has a character outside TypeID's base32 alphabet (0-9 and a-z without i, l, o, u)."
+                   : "Its body has a character that is not a base36 digit (0-9, a-z).";
+      break;
+    case ParseProblem::kOverflow:
+      detail = body.size() == kBase32Body ? "Its body starts with a digit above 7: it would need more than 128 bits."
+                                          : "Its body is larger than 128 bits.";
+      break;
+    case ParseProblem::kNone:
+    case ParseProblem::kTooLong:
+      break;
+  }
+  if (out.detail[0] == '\0') std::snprintf(out.detail, sizeof out.detail, "%s", detail);
+  if (problem == ParseProblem::kBadPrefix && !prefix.empty()) out.hint = kPrefixRule;
+  return out;
+}
+
+uint64_t Abbreviate(const Value& value, AbbreviationReference& reference) {
+  if (!reference.set) {
+    std::memcpy(reference.prefix, value.prefix, value.prefix_size);
+    reference.prefix_size = value.prefix_size;
+    reference.set = true;
+  }
+  const int order = ComparePrefixes(value.prefix_view(), {reference.prefix, reference.prefix_size});
+  if (order != 0) return order < 0 ? 0 : uint64_t{2} << 62;
+  return uint64_t{1} << 62 | LoadBigEndian(std::span<const uint8_t>(value.id.bytes.data(), 8)) >> 2;
 }
 
 }  // namespace idgen::type_id
