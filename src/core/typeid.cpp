@@ -147,7 +147,7 @@ int64_t TimeUs(std::string_view text) {
 
 // ---- the idgen.type_id type -----------------------------------------------------------------------
 
-bool ValidSpecPrefix(std::string_view prefix) { return prefix.empty() || ValidPrefix(prefix); }
+bool ValidSpecPrefix(std::string_view prefix) noexcept { return prefix.empty() || ValidPrefix(prefix); }
 
 namespace {
 
@@ -202,7 +202,7 @@ bool Compactable(const Uuid& id) { return id.rfc_variant() && (id.version() == 4
 
 }  // namespace
 
-Stored Store(std::string_view prefix, const Uuid& id) {
+Stored Store(std::string_view prefix, const Uuid& id) noexcept {
   Stored out{};
   if (prefix.size() > kPackedPrefix) {
     std::memcpy(out.bytes, prefix.data(), prefix.size());
@@ -230,7 +230,7 @@ Stored Store(std::string_view prefix, const Uuid& id) {
   return out;
 }
 
-bool Load(std::span<const uint8_t> stored, Value& out) {
+bool Load(std::span<const uint8_t> stored, Value& out) noexcept {
   if (stored.size() == kCompactSize) {
     const uint64_t head = LoadBigEndian(stored.first(8));
     U128 rest = 0;
@@ -255,12 +255,12 @@ bool Load(std::span<const uint8_t> stored, Value& out) {
   return ValidPrefix(out.prefix_view());
 }
 
-int ComparePrefixes(std::string_view a, std::string_view b) {
+int ComparePrefixes(std::string_view a, std::string_view b) noexcept {
   const int c = a.compare(b);
   return (c > 0) - (c < 0);
 }
 
-int Compare(std::span<const uint8_t> a, std::span<const uint8_t> b) {
+int Compare(std::span<const uint8_t> a, std::span<const uint8_t> b) noexcept {
   if (a.size() == b.size() && (a.size() == kCompactSize || a.size() == kShortSize)) {
     const int c = std::memcmp(a.data(), b.data(), a.size());
     return (c > 0) - (c < 0);
@@ -276,7 +276,7 @@ int Compare(std::span<const uint8_t> a, std::span<const uint8_t> b) {
   return (c > 0) - (c < 0);
 }
 
-Binary ToBinary(const Value& value) {
+Binary ToBinary(const Value& value) noexcept {
   Binary out{};
   std::memcpy(out.bytes, value.id.bytes.data(), 16);
   std::memcpy(out.bytes + 16, value.prefix, value.prefix_size);
@@ -284,7 +284,7 @@ Binary ToBinary(const Value& value) {
   return out;
 }
 
-ParseProblem DecodeBinary(std::span<const uint8_t> bytes, Value& out) {
+ParseProblem DecodeBinary(std::span<const uint8_t> bytes, Value& out) noexcept {
   if (bytes.size() < 16 || bytes.size() > kMaxStored) return ParseProblem::kBadLength;
   std::memcpy(out.id.bytes.data(), bytes.data(), 16);
   out.prefix_size = bytes.size() - 16;
@@ -292,9 +292,10 @@ ParseProblem DecodeBinary(std::span<const uint8_t> bytes, Value& out) {
   return ValidSpecPrefix(out.prefix_view()) ? ParseProblem::kNone : ParseProblem::kBadPrefix;
 }
 
-ParseProblem ParseText(std::string_view text, Parsed& out) {
+ParseProblem ParseText(std::string_view text, Parsed& out, bool accept_base36) noexcept {
   const ParseProblem problem = Parse(text, out);
   if (problem != ParseProblem::kNone && problem != ParseProblem::kOverflow) return problem;
+  if (!accept_base36 && out.encoding == Encoding::kBase36) return ParseProblem::kBadLength;
   // Parse reads base36 in either case; the type reads lowercase only.
   const std::string_view body = text.substr(out.prefix.empty() ? 0 : out.prefix.size() + 1);
   if (std::any_of(body.begin(), body.end(), [](char c) { return c >= 'A' && c <= 'Z'; })) {
@@ -307,7 +308,13 @@ namespace {
 
 constexpr const char* kTextHint =
     "A typeid is a lowercase prefix, \"_\", and 26 base32 digits (0-9 and a-z without i, l, o, u), the first "
-    "0 to 7, such as user_01h455vb4pex5vsknk084sn02q; idgen's form has 25 base36 digits instead.";
+    "0 to 7, such as user_01h455vb4pex5vsknk084sn02q.";
+constexpr const char* kTextOrBase36Hint =
+    "A typeid is a lowercase prefix, \"_\", and 26 base32 digits (0-9 and a-z without i, l, o, u), the first "
+    "0 to 7, such as user_01h455vb4pex5vsknk084sn02q, or idgen's form with 25 base36 digits.";
+constexpr const char* kBase36Hint =
+    "idgen's base36 form (25 digits) is read by the cast from text, as in ALTER TABLE ... USING id::idgen.type_id "
+    "on a text column, or '...'::text::idgen.type_id; a TypeID has 26.";
 
 bool HasUpper(std::string_view s) {
   return std::any_of(s.begin(), s.end(), [](char c) { return c >= 'A' && c <= 'Z'; });
@@ -315,8 +322,8 @@ bool HasUpper(std::string_view s) {
 
 }  // namespace
 
-Explanation Explain(std::string_view text, ParseProblem problem) {
-  Explanation out{{}, kTextHint};
+Explanation Explain(std::string_view text, ParseProblem problem, bool accept_base36) noexcept {
+  Explanation out{{}, accept_base36 ? kTextOrBase36Hint : kTextHint};
   const size_t separator = text.rfind('_');
   const std::string_view prefix = separator == std::string_view::npos ? std::string_view{} : text.substr(0, separator);
   const std::string_view body = separator == std::string_view::npos ? text : text.substr(separator + 1);
@@ -341,8 +348,13 @@ Explanation Explain(std::string_view text, ParseProblem problem) {
       }
       break;
     case ParseProblem::kBadLength:
-      std::snprintf(out.detail, sizeof out.detail,
-                    "Its body has %zu characters, not 26 (TypeID's base32) or 25 (idgen's base36).", body.size());
+      if (accept_base36) {
+        std::snprintf(out.detail, sizeof out.detail,
+                      "Its body has %zu characters, not 26 (TypeID's base32) or 25 (idgen's base36).", body.size());
+      } else {
+        std::snprintf(out.detail, sizeof out.detail, "Its body has %zu characters, not 26.", body.size());
+        if (body.size() == kBase36Body) out.hint = kBase36Hint;
+      }
       break;
     case ParseProblem::kBadDigit:
       detail = HasUpper(body) ? "Its body has upper-case letters: a typeid is lowercase."
@@ -363,7 +375,35 @@ Explanation Explain(std::string_view text, ParseProblem problem) {
   return out;
 }
 
-uint64_t Abbreviate(const Value& value, AbbreviationReference& reference) {
+namespace {
+
+std::string QuotedPrefix(std::string_view prefix) { return prefix.empty() ? "the empty prefix" : Quote(prefix); }
+
+}  // namespace
+
+void ExpectPrefix(const Value& value, std::string_view expected) {
+  if (value.prefix_view() == expected) return;
+  const std::string text(Format(value.prefix_view(), value.id, Encoding::kBase32).view());
+  throw Error(ErrorKind::kBadText,
+              "typeid " + Quote(text) + " has " + (value.prefix_size == 0 ? "" : "prefix ") +
+                  QuotedPrefix(value.prefix_view()) + ", not " + QuotedPrefix(expected),
+              "This column holds " +
+                  (expected.empty() ? std::string("IDs without a prefix") : Quote(expected) + " IDs") + " only.",
+              "Make one with idgen.type_id_generate('" + std::string(expected) +
+                  "'), or from a UUID with idgen.type_id_from_uuid('" + std::string(expected) + "', id).");
+}
+
+int64_t TimeUs(const Value& value) {
+  if (value.id.version() != 7 || !value.id.rfc_variant()) {
+    const std::string text(Format(value.prefix_view(), value.id, Encoding::kBase32).view());
+    throw Error(ErrorKind::kBadArgument, "typeid " + Quote(text) + " holds no time",
+                "Its body is a version " + std::to_string(value.id.version()) +
+                    " UUID; only ordered typeids (UUIDv7 bodies) hold a time.");
+  }
+  return uuidv7::TimeUs(value.id);
+}
+
+uint64_t Abbreviate(const Value& value, AbbreviationReference& reference) noexcept {
   if (!reference.set) {
     std::memcpy(reference.prefix, value.prefix, value.prefix_size);
     reference.prefix_size = value.prefix_size;

@@ -86,6 +86,8 @@ int64_t TimeUs(std::string_view text);
 // short ones. The order of every value: its prefix (as bytes: a shorter prefix before a longer one
 // that starts with it), then its UUID (as bytes), which is the order of the TypeID texts under the
 // C collation.
+//
+// What is noexcept below never throws (no allocation either): the glue calls it outside Guarded().
 
 inline constexpr size_t kPackedPrefix = 12;
 inline constexpr size_t kCompactSize = 23;
@@ -93,7 +95,7 @@ inline constexpr size_t kShortSize = 24;
 inline constexpr size_t kMaxStored = kMaxPrefix + 16;
 
 // The spec's rule: valid, or empty.
-bool ValidSpecPrefix(std::string_view prefix);
+bool ValidSpecPrefix(std::string_view prefix) noexcept;
 
 struct Stored {
   uint8_t bytes[kMaxStored];
@@ -102,7 +104,7 @@ struct Stored {
 };
 
 // prefix must satisfy ValidSpecPrefix.
-Stored Store(std::string_view prefix, const Uuid& id);
+Stored Store(std::string_view prefix, const Uuid& id) noexcept;
 
 struct Value {
   char prefix[kMaxPrefix];
@@ -112,29 +114,31 @@ struct Value {
 };
 
 // The prefix and UUID of stored bytes. Never throws; false for bytes that Store never writes.
-bool Load(std::span<const uint8_t> stored, Value& out);
+bool Load(std::span<const uint8_t> stored, Value& out) noexcept;
 
 // <0, 0, >0: the order of two stored values. Bytes that Store never writes compare as bytes.
-int Compare(std::span<const uint8_t> a, std::span<const uint8_t> b);
+int Compare(std::span<const uint8_t> a, std::span<const uint8_t> b) noexcept;
 
 // The order of two prefixes (a shorter one first when the longer starts with it).
-int ComparePrefixes(std::string_view a, std::string_view b);
+int ComparePrefixes(std::string_view a, std::string_view b) noexcept;
 
 // The binary form (send/receive): the 16 bytes of the UUID, then the prefix's characters.
 struct Binary {
   uint8_t bytes[kMaxStored];
   size_t size;
 };
-Binary ToBinary(const Value& value);
+Binary ToBinary(const Value& value) noexcept;
 
 // The prefix and UUID of a binary form. Never throws: kBadLength (under 16 bytes, or a prefix
 // over 63 characters) or kBadPrefix.
-ParseProblem DecodeBinary(std::span<const uint8_t> bytes, Value& out);
+ParseProblem DecodeBinary(std::span<const uint8_t> bytes, Value& out) noexcept;
 
 // The type's text input: the TypeID spec's text (a prefix, "_", 26 base32 digits; a bare body for
-// the empty prefix) or idgen's base36 form (25 digits), lowercase only. Never throws. A first
-// base32 digit above 7 (or base36 above 128 bits) is kOverflow.
-ParseProblem ParseText(std::string_view text, Parsed& out);
+// the empty prefix), lowercase only; with accept_base36 also idgen's base36 form (25 digits,
+// lowercase), which only the cast from text reads (a literal of 25 characters is more likely a
+// TypeID that lost one). Never throws. A first base32 digit above 7 (base36: above 128 bits) is
+// kOverflow.
+ParseProblem ParseText(std::string_view text, Parsed& out, bool accept_base36) noexcept;
 
 // What is wrong with text that ParseText refused, as sentences for errdetail and errhint. Never
 // throws, never allocates.
@@ -142,7 +146,13 @@ struct Explanation {
   char detail[160];
   const char* hint;
 };
-Explanation Explain(std::string_view text, ParseProblem problem);
+Explanation Explain(std::string_view text, ParseProblem problem, bool accept_base36) noexcept;
+
+// Throws kBadText unless the value's prefix is expected; the message names both prefixes.
+void ExpectPrefix(const Value& value, std::string_view expected);
+
+// The instant of a value whose UUID is a UUIDv7; kBadArgument for another UUID.
+int64_t TimeUs(const Value& value);
 
 // Abbreviated sort keys. The first value sorted sets the reference prefix; a key is two bits for
 // its prefix against that reference (below, equal, above) and, for a prefix equal to it, the first
@@ -152,6 +162,6 @@ struct AbbreviationReference {
   size_t prefix_size;
   bool set;
 };
-uint64_t Abbreviate(const Value& value, AbbreviationReference& reference);
+uint64_t Abbreviate(const Value& value, AbbreviationReference& reference) noexcept;
 
 }  // namespace idgen::type_id

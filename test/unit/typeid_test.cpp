@@ -167,7 +167,7 @@ TEST(Typeid, EncodingNames) {
 
 Stored StoreText(std::string_view text) {
   Parsed parsed{};
-  EXPECT_EQ(ParseText(text, parsed), ParseProblem::kNone) << text;
+  EXPECT_EQ(ParseText(text, parsed, true), ParseProblem::kNone) << text;
   return Store(parsed.prefix, parsed.id);
 }
 
@@ -364,6 +364,26 @@ TEST(TypeIdType, NonCanonicalBytesDoNotLoad) {
   EXPECT_FALSE(Load({all_ones, kCompactSize}, value));
 }
 
+TEST(TypeIdType, ExpectedPrefixAndTime) {
+  const Value user = Loaded(Store("user", kRfc));
+  EXPECT_NO_THROW(ExpectPrefix(user, "user"));
+  try {
+    ExpectPrefix(user, "post");
+    FAIL();
+  } catch (const Error& e) {
+    EXPECT_EQ(e.kind(), ErrorKind::kBadText);
+    EXPECT_STREQ(e.what(), "typeid \"user_01fwhe4ydgfk1shh6w1g60eecf\" has prefix \"user\", not \"post\"");
+  }
+  try {
+    ExpectPrefix(Loaded(Store("", kRfc)), "post");
+    FAIL();
+  } catch (const Error& e) {
+    EXPECT_STREQ(e.what(), "typeid \"01fwhe4ydgfk1shh6w1g60eecf\" has the empty prefix, not \"post\"");
+  }
+  EXPECT_EQ(TimeUs(user), uuidv7::TimeUs(kRfc));
+  EXPECT_EQ(testing::KindOf([] { TimeUs(Loaded(Store("user", Uuid{}))); }), ErrorKind::kBadArgument);
+}
+
 TEST(TypeIdType, BinaryForm) {
   const Value value = Loaded(Store("user", kRfc));
   const Binary binary = ToBinary(value);
@@ -423,17 +443,28 @@ TEST(TypeIdType, MalformedText) {
   };
   for (const auto& c : cases) {
     Parsed parsed{};
-    EXPECT_EQ(ParseText(c.text, parsed), c.problem) << c.text;
-    const Explanation e = Explain(c.text, c.problem);
+    EXPECT_EQ(ParseText(c.text, parsed, true), c.problem) << c.text;
+    const Explanation e = Explain(c.text, c.problem, true);
     EXPECT_NE(std::string_view(e.detail).find(c.detail), std::string_view::npos) << c.text << ": " << e.detail;
     EXPECT_NE(e.hint, nullptr);
   }
-  // The spec's "suffix-short" (25 characters) is idgen's base36 form: it reads, as base36.
+  // The spec's "suffix-short" (25 characters) is idgen's base36 form: the cast from text reads it,
+  // the type's input (a literal, COPY) refuses it, with a hint that names the cast.
   Parsed parsed{};
-  EXPECT_EQ(ParseText("prefix_1234567890123456789012345", parsed), ParseProblem::kNone);
+  EXPECT_EQ(ParseText("prefix_1234567890123456789012345", parsed, true), ParseProblem::kNone);
   EXPECT_EQ(parsed.encoding, Encoding::kBase36);
-  EXPECT_EQ(std::string_view(Explain("Post_00000000000000000000000000", ParseProblem::kBadPrefix).hint), kPrefixRule);
-  EXPECT_NE(std::string_view(Explain("x", ParseProblem::kEmpty).hint).find("user_01h455vb4pex5vsknk084sn02q"),
+  EXPECT_EQ(ParseText("prefix_1234567890123456789012345", parsed, false), ParseProblem::kBadLength);
+  EXPECT_EQ(ParseText("post_036TWI214QWJ7MGSVQ83NM8WF", parsed, false), ParseProblem::kBadLength);
+  EXPECT_EQ(ParseText("post_f5lxx1zz5pnorynqglhzmsp34", parsed, false), ParseProblem::kBadLength);
+  EXPECT_EQ(ParseText("prefix_01h455vb4pex5vsknk084sn02q", parsed, false), ParseProblem::kNone);
+  const Explanation short_body = Explain("prefix_1234567890123456789012345", ParseProblem::kBadLength, false);
+  EXPECT_STREQ(short_body.detail, "Its body has 25 characters, not 26.");
+  EXPECT_NE(std::string_view(short_body.hint).find("::text::idgen.type_id"), std::string_view::npos);
+  EXPECT_STREQ(Explain("prefix_12345678901234567890123", ParseProblem::kBadLength, false).detail,
+               "Its body has 23 characters, not 26.");
+  EXPECT_EQ(std::string_view(Explain("Post_00000000000000000000000000", ParseProblem::kBadPrefix, false).hint),
+            kPrefixRule);
+  EXPECT_NE(std::string_view(Explain("x", ParseProblem::kEmpty, false).hint).find("user_01h455vb4pex5vsknk084sn02q"),
             std::string_view::npos);
 }
 
