@@ -151,8 +151,6 @@ bool ValidSpecPrefix(std::string_view prefix) noexcept { return prefix.empty() |
 
 namespace {
 
-using U128 = unsigned __int128;
-
 constexpr uint64_t kRadix = 28;  // end, '_', 'a'..'z'
 constexpr uint64_t kMask42 = (uint64_t{1} << 42) - 1;
 constexpr uint64_t kMask62 = (uint64_t{1} << 62) - 1;
@@ -185,17 +183,16 @@ bool PrefixOfNumber(uint64_t number, Value& out) {
   return ValidSpecPrefix(out.prefix_view());
 }
 
-U128 LoadU128(const uint8_t* bytes) {
-  U128 value = 0;
-  for (size_t i = 0; i < 16; ++i) value = value << 8 | bytes[i];
-  return value;
+// Big-endian 64-bit words at any byte offset.
+uint64_t Load64(const uint8_t* bytes) {
+  uint64_t word;
+  std::memcpy(&word, bytes, 8);
+  return __builtin_bswap64(word);
 }
 
-void StoreU128(U128 value, uint8_t* bytes, size_t count) {
-  for (size_t i = count; i-- > 0;) {
-    bytes[i] = static_cast<uint8_t>(value);
-    value >>= 8;
-  }
+void Store64(uint64_t word, uint8_t* bytes) {
+  word = __builtin_bswap64(word);
+  std::memcpy(bytes, &word, 8);
 }
 
 bool Compactable(const Uuid& id) { return id.rfc_variant() && (id.version() == 4 || id.version() == 7); }
@@ -203,7 +200,7 @@ bool Compactable(const Uuid& id) { return id.rfc_variant() && (id.version() == 4
 }  // namespace
 
 Stored Store(std::string_view prefix, const Uuid& id) noexcept {
-  Stored out{};
+  Stored out;
   if (prefix.size() > kPackedPrefix) {
     std::memcpy(out.bytes, prefix.data(), prefix.size());
     std::memcpy(out.bytes + prefix.size(), id.bytes.data(), 16);
@@ -212,41 +209,43 @@ Stored Store(std::string_view prefix, const Uuid& id) noexcept {
   }
   const uint64_t number = PrefixNumber(prefix);
   if (!Compactable(id)) {
-    StoreBigEndian(number, std::span<uint8_t>(out.bytes, 8));
+    Store64(number, out.bytes);
     std::memcpy(out.bytes + 8, id.bytes.data(), 16);
     out.size = kShortSize;
     return out;
   }
-  // 58 bits of prefix, 48 of time, the version bit, 12 of rand_a, 62 of rand_b, 3 zero bits.
-  const U128 u = LoadU128(id.bytes.data());
-  const auto time = static_cast<uint64_t>(u >> 80);
+  // 58 bits of prefix, 48 of time, the version bit, 12 of rand_a, 62 of rand_b, 3 zero bits: a
+  // word of 64 bits, one of 56 (bytes 8 to 14), one of 64 (bytes 15 to 22).
+  const uint64_t high = Load64(id.bytes.data()), low = Load64(id.bytes.data() + 8);
+  const uint64_t time = high >> 16;
   const uint64_t v7 = id.version() == 7 ? 1 : 0;
-  const auto rand_a = static_cast<uint64_t>(u >> 64) & 0xFFF;
-  const auto rand_b = static_cast<uint64_t>(u) & kMask62;
-  StoreBigEndian(number << 6 | time >> 42, std::span<uint8_t>(out.bytes, 8));
-  const U128 rest = U128{time & kMask42} << 78 | U128{v7} << 77 | U128{rand_a} << 65 | U128{rand_b} << 3;
-  StoreU128(rest, out.bytes + 8, 15);
+  const uint64_t rand_a = high & 0xFFF;
+  const uint64_t rand_b = low & kMask62;
+  const uint64_t middle = (time & kMask42) << 14 | v7 << 13 | rand_a << 1 | rand_b >> 61;
+  Store64(number << 6 | time >> 42, out.bytes);
+  Store64(middle << 8, out.bytes + 8);  // its 7 bytes; the 8th is overwritten next
+  Store64(rand_b << 3, out.bytes + 15);
   out.size = kCompactSize;
   return out;
 }
 
 bool Load(std::span<const uint8_t> stored, Value& out) noexcept {
   if (stored.size() == kCompactSize) {
-    const uint64_t head = LoadBigEndian(stored.first(8));
-    U128 rest = 0;
-    for (size_t i = 8; i < kCompactSize; ++i) rest = rest << 8 | stored[i];
-    if ((rest & 7) != 0 || !PrefixOfNumber(head >> 6, out)) return false;
-    const uint64_t time = (head & 0x3F) << 42 | static_cast<uint64_t>(rest >> 78);
-    const uint64_t version = (rest >> 77 & 1) != 0 ? 7 : 4;
-    const uint64_t rand_a = static_cast<uint64_t>(rest >> 65) & 0xFFF;
-    const uint64_t rand_b = static_cast<uint64_t>(rest >> 3) & kMask62;
-    const U128 u = U128{time} << 80 | U128{version} << 76 | U128{rand_a} << 64 | U128{2} << 62 | U128{rand_b};
-    StoreU128(u, out.id.bytes.data(), 16);
+    const uint64_t head = Load64(stored.data());
+    const uint64_t middle = Load64(stored.data() + 7) & ((uint64_t{1} << 56) - 1);
+    const uint64_t tail = Load64(stored.data() + 15);
+    if ((tail & 7) != 0 || !PrefixOfNumber(head >> 6, out)) return false;
+    const uint64_t time = (head & 0x3F) << 42 | middle >> 14;
+    const uint64_t version = (middle >> 13 & 1) != 0 ? 7 : 4;
+    const uint64_t rand_a = middle >> 1 & 0xFFF;
+    const uint64_t rand_b = (middle & 1) << 61 | tail >> 3;
+    Store64(time << 16 | version << 12 | rand_a, out.id.bytes.data());
+    Store64(uint64_t{2} << 62 | rand_b, out.id.bytes.data() + 8);
     return true;
   }
   if (stored.size() == kShortSize) {
     std::memcpy(out.id.bytes.data(), stored.data() + 8, 16);
-    return PrefixOfNumber(LoadBigEndian(stored.first(8)), out) && !Compactable(out.id);
+    return PrefixOfNumber(Load64(stored.data()), out) && !Compactable(out.id);
   }
   if (stored.size() <= kPackedPrefix + 16 || stored.size() > kMaxStored) return false;
   out.prefix_size = stored.size() - 16;
