@@ -16,7 +16,7 @@ SRC := $(dir $(firstword $(MAKEFILE_LIST)))
 # (preloaded, or any server from 17 on), and the one that checks a server that does not preload it.
 # make installcheck runs REGRESS against your server and changes nothing of its configuration; the
 # tests that set the server's secrets (ALTER SYSTEM) run only on idgen's own throwaway clusters.
-REGRESS = extension guard uuidv7 uuidv7_core layout instagram_shard typeid codec objectid decimal_id marks uid20 ns_id ticket convert_column ulid
+REGRESS = extension guard uuidv7 uuidv7_core layout instagram_shard typeid type_id codec objectid decimal_id marks uid20 ns_id ticket convert_column ulid
 REGRESS_OWN_CLUSTER = token public_id
 REGRESS_NOT_PRELOADED = not_preloaded
 # ... and the one that needs a build for the tests (IDGEN_DEBUG=1: the idgen.debug_fault setting,

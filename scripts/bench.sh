@@ -98,10 +98,15 @@ for round in $(seq 1 "$PGBENCH_ROUNDS"); do
   say "  round $round done"
 done
 
+# ---- 4. idgen.type_id against a text typeid and uuid: sizes at 10 M rows, instructions a call ----
+say "idgen.type_id (bench/type_id.sh)..."
+TYPE_ID_BENCH_IN_CLUSTER=1 OUT="$OUT" bench/type_id.sh $([ "$SMOKE" = 1 ] && echo --smoke) >/dev/null
+
 # ---- the report ---------------------------------------------------------------------------------
 machine="$(nproc) cores ($(sed -n 's/^model name\s*: //p' /proc/cpuinfo | head -n 1)), $(q -c 'SHOW server_version'), \
 throwaway cluster (fsync off), $(date -u +%Y-%m-%d)"
 q -v calls="$CALLS" -v rows="$ROWS" -v machine="$machine" -f bench/report.sql >"$OUT/results.md"
+cat "$OUT/type_id.md" >>"$OUT/results.md"
 cat "$OUT/results.md"
 
 if [ "$SMOKE" = 0 ]; then
