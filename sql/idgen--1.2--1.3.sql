@@ -418,3 +418,20 @@ BEGIN
   RETURN idgen.define_id_type(prefix, type_name, false);
 END
 $$;
+
+---------------------------------------------------------------------------------------------------
+-- base32hex of a UUID, as PostgreSQL 19 writes it (rtrim(encode(u::bytea, 'base32hex'), '='): the
+-- 26-character sortable form its documentation recommends), and back, on every major.
+---------------------------------------------------------------------------------------------------
+
+CREATE FUNCTION idgen.base32hex_encode(value uuid) RETURNS text
+AS 'MODULE_PATHNAME', 'idgen_base32hex_encode_uuid'
+LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION idgen.base32hex_encode(uuid) IS
+'the 26-character base32hex text of a uuid (RFC 4648, 0-9 and A-V, sorts like the uuid): what PostgreSQL 19''s rtrim(encode(value::bytea, ''base32hex''), ''='') writes';
+
+CREATE FUNCTION idgen.base32hex_decode_uuid(value text) RETURNS uuid
+AS 'MODULE_PATHNAME', 'idgen_base32hex_decode_uuid'
+LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION idgen.base32hex_decode_uuid(text) IS
+'the uuid of a base32hex text: 26 characters of either case, with or without its ''='' padding (what encode(value::bytea, ''base32hex'') writes)';

@@ -75,13 +75,13 @@ constexpr Group GroupOf(Family family) { return HasIdentity(family) ? kWithIdent
 struct Backend {
   const SharedState* state = nullptr;  // the state the rest was checked against
   Oid database = InvalidOid;
-  uint64_t generation = 0;   // the state's generation when the copy was read
-  bool has_copy = false;     // this database has idgen.mark (idgen 1.2 and later)
-  uint64_t copy_ms = 0;      // this database's copy, as this backend last read or wrote it
+  uint64_t generation = 0;         // the state's generation when the copy was read
+  bool has_copy = false;           // this database has idgen.mark (idgen 1.2 and later)
+  uint64_t copy_ms = 0;            // this database's copy, as this backend last read or wrote it
   bool has_identity_copy = false;  // this database has idgen.mark_identity (1.3 and later)
   uint64_t copy_identity_ms = 0;   // the copy's bound of the families with a node identity
-  bool tag_is_ours = false;  // idgen.mark_server names this run of the server
-  uint64_t wait_ms[2] = {};  // per group: the clock must pass this before a value (0: nothing to wait for)
+  bool tag_is_ours = false;        // idgen.mark_server names this run of the server
+  uint64_t wait_ms[2] = {};        // per group: the clock must pass this before a value (0: nothing to wait for)
   bool decimal_checked = false;
   int64 decimal_copy = -1;  // the DecimalId copy, as this backend last wrote it
 };
@@ -337,8 +337,7 @@ void CheckDatabaseCopy(const StateRef& ref) {
                               : me.copy_ms;
     me.tag_is_ours = tag == OwnTag(ref.state);
     me.wait_ms[kTimeOnly] = Covered(ref.state, kTimeOnly, me.copy_ms, tag) ? 0 : me.copy_ms;
-    me.wait_ms[kWithIdentity] =
-        Covered(ref.state, kWithIdentity, me.copy_identity_ms, tag) ? 0 : me.copy_identity_ms;
+    me.wait_ms[kWithIdentity] = Covered(ref.state, kWithIdentity, me.copy_identity_ms, tag) ? 0 : me.copy_identity_ms;
   }
   me.database = MyDatabaseId;
 }
@@ -426,7 +425,8 @@ bool Cover(Family family, const StateRef& ref, uint64_t ms, uint64_t generation)
   SharedState& state = ref.state;
   const bool identity = HasIdentity(family);
   const uint64_t lease = state.mark.lease_end_ms.load(std::memory_order_acquire);
-  const uint64_t identity_lease = identity ? state.mark.identity_lease_end_ms.load(std::memory_order_acquire) : kNoLease;
+  const uint64_t identity_lease =
+      identity ? state.mark.identity_lease_end_ms.load(std::memory_order_acquire) : kNoLease;
   const uint64_t copy_ms = identity ? me.copy_identity_ms : me.copy_ms;
   if (likely(ms < lease && ms < identity_lease && (ms < copy_ms || !me.has_copy))) return true;
   if (ms >= lease || ms >= identity_lease) {
