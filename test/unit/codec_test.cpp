@@ -217,11 +217,11 @@ TEST(Codec, Base32HexVectorsOfRfc4648) {
 TEST(Codec, Base32HexOfAUuidRoundTripsAndSorts) {
   EXPECT_EQ(codec::Base32HexWidth(16), 26u);
   for (int at = 0; at < 16; ++at) {
-    for (int v = 0; v < 256; v += 17) {
+    for (int v = 0; v < 255; v += 17) {
       std::array<uint8_t, 16> id{}, next{}, back{};
       id[at] = static_cast<uint8_t>(v);
       next = id;
-      next[15] = static_cast<uint8_t>(next[15] + 1);
+      next[at] = static_cast<uint8_t>(v + 1);  // the next value at that byte: sorts after
       char a[26], b[26];
       codec::Base32HexEncode(id, a);
       codec::Base32HexEncode(next, b);
