@@ -21,7 +21,7 @@
 #   IDGEN_PG_CONFIG=/opt/pg17/bin/pg_config test/tap-run.sh 17
 #                                        against another install of that major (idgen installed there)
 set -uo pipefail
-cd "$(dirname "$0")/../.."
+cd "$(dirname "$0")/.."
 ROOT=$PWD
 major=${1:?usage: test/tap-run.sh <major>}
 ONLY=${ONLY:-}

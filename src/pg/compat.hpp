@@ -76,6 +76,16 @@ inline config_generic** GucVariables(int* count) {
 #endif
 }
 
+// The current value of a string GUC record (a placeholder's included): 19 keeps the fields of each
+// type in a union inside config_generic, earlier majors put config_generic first in config_string.
+inline const char* GucStringValue(const config_generic* record) {
+#if PG_VERSION_NUM >= 190000
+  return *record->_string.variable;
+#else
+  return *reinterpret_cast<const config_string*>(record)->variable;
+#endif
+}
+
 // The wait event of a session waiting for the clock: its own name from PostgreSQL 17 (custom wait
 // events), the generic "Extension" before.
 inline uint32 ClockWaitEvent() {
