@@ -149,7 +149,7 @@ else
 # ---- out of tree (build/pg<major>-idgen): plain PGXS -------------------------------------------
 
 # idgen_uuidv7: the opt-in bare uuidv7() for PostgreSQL 15 to 17 (ORM defaults), a second small
-# extension on idgen's library; its script refuses to install on 18, which has its own uuidv7().
+# extension on idgen's library; on 18 and later, which have their own uuidv7(), its script defines nothing.
 EXTENSION  = idgen idgen_uuidv7
 MODULE_big = idgen
 # The scripts that ship: the complete install script of this release, which the build makes from the

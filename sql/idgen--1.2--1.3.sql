@@ -435,3 +435,98 @@ AS 'MODULE_PATHNAME', 'idgen_base32hex_decode_uuid'
 LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
 COMMENT ON FUNCTION idgen.base32hex_decode_uuid(text) IS
 'the uuid of a base32hex text: 26 characters of either case, with or without its ''='' padding (what encode(value::bytea, ''base32hex'') writes)';
+
+---------------------------------------------------------------------------------------------------
+-- convert_column sees every row, or refuses (issue 29, item 11). Before, it took the maximum of the
+-- rows that row-level security let the caller see (a policy forced on the table's owner could hide
+-- a row above the first new ID), and of the rows a view's WHERE kept. It runs as its caller, who
+-- must own the table (ALTER TABLE): now it refuses (42501) where row-level security applies to that
+-- role, runs with row_security off (PostgreSQL then fails any query that a policy would filter,
+-- rather than filter it), and converts a table's column only (42809 for a view or a foreign table).
+---------------------------------------------------------------------------------------------------
+
+CREATE OR REPLACE FUNCTION idgen.convert_column(tbl regclass, col name, family text, shard int DEFAULT NULL) RETURNS text
+LANGUAGE plpgsql VOLATILE SET search_path = pg_catalog, pg_temp SET row_security = off AS $$
+DECLARE
+  att record;
+  generator text;
+  current_max bigint;
+  first_id bigint;
+  floor_id bigint;
+BEGIN
+  IF tbl IS NULL OR col IS NULL OR family IS NULL THEN
+    RAISE EXCEPTION 'table, column and family are required' USING ERRCODE = 'null_value_not_allowed';
+  END IF;
+  -- A table's column only: the maximum through a view (its WHERE) or a foreign table need not be
+  -- the maximum of the rows that new IDs must stay above.
+  IF (SELECT c.relkind FROM pg_class c WHERE c.oid = tbl) NOT IN ('r', 'p') THEN
+    RAISE EXCEPTION '% is not a table', tbl
+      USING ERRCODE = 'wrong_object_type',
+            HINT = 'Convert the column of the table that holds the rows.';
+  END IF;
+  SELECT a.atttypid, a.attidentity, a.attgenerated INTO att
+  FROM pg_attribute a WHERE a.attrelid = tbl AND a.attname = col AND a.attnum > 0 AND NOT a.attisdropped;
+  IF NOT FOUND THEN
+    RAISE EXCEPTION 'column "%" of % does not exist', col, tbl USING ERRCODE = 'undefined_column';
+  END IF;
+  IF att.atttypid <> 'bigint'::regtype THEN
+    RAISE EXCEPTION 'column "%" of % is %, not bigint', col, tbl, att.atttypid::regtype
+      USING ERRCODE = 'datatype_mismatch', HINT = 'idgen''s IDs need 64 bits: ALTER TABLE ... ALTER COLUMN ... TYPE bigint first.';
+  END IF;
+  IF att.attgenerated <> '' THEN
+    RAISE EXCEPTION 'column "%" of % is a generated column', col, tbl USING ERRCODE = 'object_not_in_prerequisite_state';
+  END IF;
+  IF (family = 'instagram') <> (shard IS NOT NULL) THEN
+    RAISE EXCEPTION 'family % %', family, CASE WHEN shard IS NULL THEN 'needs a shard' ELSE 'takes no shard' END
+      USING ERRCODE = 'invalid_parameter_value';
+  END IF;
+  IF family = 'trace' THEN
+    RAISE EXCEPTION 'TraceIds cannot key a column'
+      USING ERRCODE = 'invalid_parameter_value',
+            DETAIL = 'Their 25-bit seconds wrap every 388 days: a key of TraceIds would repeat itself 388 days after its first row.',
+            HINT = 'Choose snowflake, sonyflake, js or uid20 for a node-wide key, or instagram with a shard.';
+  END IF;
+  generator := CASE family
+    WHEN 'instagram' THEN format('idgen.instagram_id(%s)', shard)
+    WHEN 'snowflake' THEN 'idgen.snowflake_id()'
+    WHEN 'sonyflake' THEN 'idgen.sonyflake_id()'
+    WHEN 'js' THEN 'idgen.js_id()'
+    WHEN 'uid20' THEN 'idgen.uid20()'
+    WHEN 'decimal_id' THEN 'idgen.decimal_id()'
+  END;
+  IF generator IS NULL THEN
+    RAISE EXCEPTION 'unknown family "%"', family
+      USING ERRCODE = 'invalid_parameter_value',
+            HINT = 'The families with bigint IDs that can key a column: instagram (with a shard), snowflake, sonyflake, js, uid20, decimal_id.';
+  END IF;
+  -- No row can arrive until this transaction ends: the check and the new default hold together.
+  EXECUTE format('LOCK TABLE %s IN EXCLUSIVE MODE', tbl);
+  -- The maximum of every row, as this role reads the table: row-level security that applies to it
+  -- would hide rows that new IDs could repeat. Refused then; and the function runs with
+  -- row_security off, so that any policy that still applied would make the query fail (42501)
+  -- rather than hide rows. (The lock keeps policies from changing meanwhile.)
+  IF pg_catalog.row_security_active(tbl) THEN
+    RAISE EXCEPTION 'row-level security hides rows of % from role %', tbl, current_user
+      USING ERRCODE = 'insufficient_privilege',
+            DETAIL = 'New IDs must start above every existing value, the hidden ones too.',
+            HINT = 'Run idgen.convert_column as a role that bypasses row-level security (a superuser, or a role with BYPASSRLS), or as the table''s owner after ALTER TABLE ... NO FORCE ROW LEVEL SECURITY.';
+  END IF;
+  EXECUTE format('SELECT max(%I) FROM %s', col, tbl) INTO current_max;
+  -- The first new ID: the generator's next, above which it only goes (DecimalIds only per generator:
+  -- their floor is the smallest DecimalId).
+  EXECUTE 'SELECT ' || generator INTO first_id;
+  floor_id := CASE WHEN family = 'decimal_id' THEN 10000000000 ELSE first_id END;
+  IF current_max IS NOT NULL AND current_max >= floor_id THEN
+    RAISE EXCEPTION 'column "%" of % holds values up to %, not below the first new ID of % (%)', col, tbl, current_max, family, floor_id
+      USING ERRCODE = 'object_not_in_prerequisite_state',
+            DETAIL = 'New IDs could repeat existing values.',
+            HINT = 'Choose a family whose IDs start above the existing values, or renumber them first.';
+  END IF;
+  IF att.attidentity <> '' THEN
+    EXECUTE format('ALTER TABLE %s ALTER COLUMN %I DROP IDENTITY', tbl, col);
+  END IF;
+  EXECUTE format('ALTER TABLE %s ALTER COLUMN %I SET DEFAULT %s', tbl, col, generator);
+  RETURN format('%s.%I: values up to %s; the default is now %s, whose IDs start at %s', tbl, col,
+                coalesce(current_max::text, 'none'), generator, first_id);
+END
+$$;

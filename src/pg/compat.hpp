@@ -76,14 +76,13 @@ inline config_generic** GucVariables(int* count) {
 #endif
 }
 
-// The value of a placeholder (a string GUC record made for an idgen.* name the configuration gave
-// before the library was loaded). 19 keeps the type's fields in a union inside config_generic;
-// before, config_string began with its config_generic.
-inline const char* PlaceholderValue(const config_generic* g) {
+// The current value of a string GUC record (a placeholder's included): 19 keeps the fields of each
+// type in a union inside config_generic, earlier majors put config_generic first in config_string.
+inline const char* GucStringValue(const config_generic* record) {
 #if PG_VERSION_NUM >= 190000
-  return *g->_string.variable;
+  return *record->_string.variable;
 #else
-  return *reinterpret_cast<const config_string*>(g)->variable;
+  return *reinterpret_cast<const config_string*>(record)->variable;
 #endif
 }
 

@@ -42,8 +42,10 @@ Datum NextId(Family family, int64_t node, bool node_is_setting) {
   CheckShard(family, layout, node);
   const std::span<StateWord> words = ref.state.words(family);
   const EpochSettings settings{settings::EpochMs(family), settings::max_clock_regression_ms};
-  PG_RETURN_INT64(Generate(
-      family, ref, [&] { return layout::Next(layout, settings, words, ref.state.stats[family], WallClock(), node); }));
+  const auto callers = static_cast<uint64_t>(MaxBackends);
+  PG_RETURN_INT64(Generate(family, ref, [&] {
+    return layout::Next(layout, settings, words, ref.state.stats[family], WallClock(), node, callers);
+  }));
 }
 
 Datum ParseId(Family family, FunctionCallInfo fcinfo) {
@@ -62,16 +64,24 @@ Datum MinId(Family family, FunctionCallInfo fcinfo) {
   PG_RETURN_INT64(Guarded([&] { return layout::MinAt(*kLayouts[family], epoch, at); }));
 }
 
+// idgen.instagram_shard_id() writes a shard's mark a second beyond the last ID it made (the shard's
+// lease): a mark that lies up to that much, and the ticks a used-up sequence runs ahead, beyond a
+// clock that is fine is waited out, never counted against idgen.max_clock_regression.
+constexpr int64_t kShardMarkLeaseMs = 1000;
+
 // Before an Instagram ID of a shard whose IDs elsewhere (the server that held the shard before it
 // moved here) all lie before not_before: waits until the clock reaches it, or refuses (55000) when
-// it lies more than idgen.max_clock_regression ahead. The state words are left alone, as a
-// database's copy of the mark leaves them (mark.cpp): a value that a role reads from a table of its
-// own delays its own IDs only.
+// it lies more than idgen.max_clock_regression ahead beyond the shard's lease. The state words are
+// left alone, as a database's copy of the mark leaves them (mark.cpp): a value that a role reads
+// from a table of its own delays its own IDs only.
 void WaitForShardMark(int64_t shard, int64_t not_before_ms) {
   const int64_t now_ms = static_cast<int64_t>(marks::NowMs());
   if (not_before_ms <= now_ms) return;
   const int64_t gap_ms = not_before_ms - now_ms;
-  if (gap_ms > settings::max_clock_regression_ms) {
+  const Layout& layout = *kLayouts[kFamilyInstagram];
+  const auto run_ahead_ms = static_cast<int64_t>(
+      layout::RunAheadTicks(layout.max_seq() + 1, static_cast<uint64_t>(MaxBackends)) * layout.unit_ms);
+  if (gap_ms > settings::max_clock_regression_ms + kShardMarkLeaseMs + run_ahead_ms) {
     char message[200];
     snprintf(message, sizeof message, "the mark of Instagram shard %lld lies %s ahead of the system clock",
              static_cast<long long>(shard), FormatDuration(gap_ms).c_str());

@@ -170,17 +170,25 @@ void DefineAll() {
       "\"setting\": idgen.node_id. \"citus\": this node's Citus group id (the coordinator's is 0, "
       "each worker's is given by citus_add_node); a node that is in no Citus cluster yet refuses.",
       &node_id_source, kNodeIdFromSetting, kNodeIdSources, PGC_SUSET, 0, nullptr, nullptr, nullptr);
+  // Every value of the two limits below keeps the order and never refuses a clock that is fine: they
+  // count beyond the lead the state word has of its own (a tick whose sequence ran out, UUIDv7's
+  // millisecond ahead), and round up to whole ticks (layout::RegressionTicks, uuidv7::RulesFor).
   DefineCustomIntVariable(
       "idgen.max_clock_regression", "How far the system clock may step back before 64-bit ID generators refuse.",
-      "Up to this, they carry on from the last time issued; beyond it, they raise an error.", &max_clock_regression_ms,
-      5000, 0, 3600000, PGC_SUSET, GUC_UNIT_MS, nullptr, nullptr, nullptr);
+      "Up to this, they carry on from the last time issued, waiting for the clock; beyond it, they raise an error. "
+      "Counted in whole ticks of each family (Sonyflake's are 10 ms, TraceId's 1 s), beyond the tick that a used-up "
+      "sequence runs ahead: 0 refuses any step back that idgen can tell from the IDs' own lead.",
+      &max_clock_regression_ms, 5000, 0, 3600000, PGC_SUSET, GUC_UNIT_MS, nullptr, nullptr, nullptr);
+  // The server's, not a session's: one session that sent the shared word back to the clock would
+  // break the order of every other session's UUIDs.
   DefineCustomIntVariable(
       "idgen.max_clock_lead",
-      "How far ahead of the system clock UUIDv7, typeid and ns_id carry on after the clock stepped "
-      "back.",
-      "Up to this, they carry on from the last ID, keeping their order; beyond it (a clock that was "
-      "set years ahead and back), they return to the clock, unique by their random bits.",
-      &max_clock_lead_ms, 600000, 0, INT_MAX, PGC_SUSET, GUC_UNIT_MS, nullptr, nullptr, nullptr);
+      "How far ahead of the system clock UUIDv7, typeid and ULID carry on after the clock stepped back.",
+      "Up to this, they carry on from the last ID, keeping their order; beyond it (a clock that was set years ahead "
+      "and back), they return to the clock, unique by their random bits. Counted beyond the millisecond they may "
+      "run ahead of a clock that is fine: 0 returns to the clock at any step back beyond it. Set in the server "
+      "configuration: every session shares the state it moves.",
+      &max_clock_lead_ms, 600000, 0, INT_MAX, PGC_SIGHUP, GUC_UNIT_MS, nullptr, nullptr, nullptr);
   DefineCustomIntVariable("idgen.failover_margin",
                           "How far beyond the last durable mark it received a promoted standby starts generating.",
                           "An asynchronous standby may lack its primary's last leases: make this longer than the "
