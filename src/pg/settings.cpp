@@ -38,9 +38,18 @@ const struct config_enum_entry kNodeIdSources[] = {
 
 char* epoch_text[kFamilyCount];
 int64_t epoch_ms[kFamilyCount];
+// Whether the epoch in use is the server's (postgresql.conf, ALTER SYSTEM, the command line, the
+// default) rather than a session's, a database's or a role's (issue 29, found by its review: IDs
+// made under an earlier epoch of a session lie above what the durable mark, in time, holds for the
+// server's epoch, and sessions on the server's epoch repeated them after a restart).
+bool epoch_is_servers[kFamilyCount];
+struct ParsedEpoch {
+  int64_t ms;
+  bool servers;
+};
 constexpr int64_t kLatestEpochMs = 4102444800000;  // 2100-01-01
 
-bool CheckEpoch(char** value, void** extra, GucSource) {
+bool CheckEpoch(char** value, void** extra, GucSource source) {
   char* end = nullptr;
   errno = 0;
   const long long ms = strtoll(*value, &end, 10);
@@ -48,17 +57,22 @@ bool CheckEpoch(char** value, void** extra, GucSource) {
     GUC_check_errdetail("An epoch is a whole number of milliseconds since 1970-01-01 00:00:00 UTC, before 2100.");
     return false;
   }
-  auto* parsed = static_cast<int64_t*>(compat::GucMalloc(sizeof(int64_t)));
+  auto* parsed = static_cast<ParsedEpoch*>(compat::GucMalloc(sizeof(ParsedEpoch)));
   if (parsed == nullptr) return false;
-  *parsed = ms;
+  *parsed = ParsedEpoch{ms, source <= PGC_S_ARGV};
   *extra = parsed;
   return true;
 }
 
 template <Family family>
 void AssignEpoch(const char*, void* extra) {
-  epoch_ms[family] = *static_cast<int64_t*>(extra);
-  if (family == kFamilyUid20) epoch_ms[kFamilyUid20Sec] = epoch_ms[family];  // one setting for both
+  const auto* parsed = static_cast<const ParsedEpoch*>(extra);
+  epoch_ms[family] = parsed->ms;
+  epoch_is_servers[family] = parsed->servers;
+  if (family == kFamilyUid20) {  // one setting for both
+    epoch_ms[kFamilyUid20Sec] = parsed->ms;
+    epoch_is_servers[kFamilyUid20Sec] = parsed->servers;
+  }
 }
 
 // idgen.<name>_epoch_ms, defaulting to the published epoch of the scheme.
@@ -135,6 +149,21 @@ void AssignShards(const char*, void* extra) { owned_shards = static_cast<const S
 }  // namespace
 
 int64_t EpochMs(Family family) { return epoch_ms[family]; }
+
+void CheckEpochIsTheServers(Family family) {
+  if (likely(epoch_is_servers[family])) return;
+  const char* name = family == kFamilyUid20 || family == kFamilyUid20Sec ? "uid20" : kLayouts[family]->family;
+  char message[160], hint[200];
+  snprintf(message, sizeof message, "idgen.%s_epoch_ms is set for this session, database or role", name);
+  snprintf(hint, sizeof hint,
+           "Decode IDs of another epoch under it; make IDs under the server's (RESET idgen.%s_epoch_ms, or set it in "
+           "postgresql.conf).",
+           name);
+  Raise(ErrorKind::kPrerequisite, message,
+        "IDs are made under the epoch of the server's configuration only: made under another one, their time "
+        "fields lie where the durable mark does not hold them, and the server could repeat them after a restart.",
+        hint);
+}
 
 bool OwnsShard(int64_t shard) {
   return owned_shards == nullptr ||
