@@ -36,6 +36,7 @@ extern "C" {
 #include "utils/rel.h"
 #include "utils/snapmgr.h"
 #include "utils/syscache.h"
+#include "storage/bufmgr.h"
 }
 
 namespace idgen::pg::instagram_shard {
@@ -61,7 +62,21 @@ struct Table {
 HTAB* tables = nullptr;
 Table* last = nullptr;  // the table of the previous row, most often the next one's
 
+// The registry's rows on this node (RegistryHere), kept until a relation changes.
+struct Registry {
+  bool known = false;
+  Oid relid = InvalidOid;  // idgen.instagram_shard_schemas
+  Oid here = InvalidOid;   // the relation that holds its rows here
+  bool citus_table = false;
+};
+Registry registry;
+uint64 registry_changes = 0;  // relcache invalidations of the registry: every row is read again
+
 void ForgetTables(Datum, Oid relid) {
+  if (relid == InvalidOid || relid == registry.relid || relid == registry.here) {
+    registry.known = false;
+    ++registry_changes;
+  }
   if (tables == nullptr) return;
   HASH_SEQ_STATUS status;
   hash_seq_init(&status, tables);
@@ -72,6 +87,16 @@ void ForgetTables(Datum, Oid relid) {
       table->valid = false;
     }
   }
+}
+
+// The caches above, and the callback that forgets them when the catalog changes.
+void Watch() {
+  if (tables != nullptr) return;
+  HASHCTL ctl = {};
+  ctl.keysize = sizeof(Oid);
+  ctl.entrysize = sizeof(Table);
+  tables = hash_create("idgen instagram_shard_id tables", 16, &ctl, HASH_ELEM | HASH_BLOBS);
+  CacheRegisterRelcacheCallback(ForgetTables, 0);
 }
 
 [[noreturn]] void RaiseKind() {
@@ -146,13 +171,7 @@ Oid MarksOf(Relation rel, Oid* watched) {
 Table& TableOf(TriggerData* data) {
   const Trigger* trigger = data->tg_trigger;
   if (last != nullptr && last->trigger == trigger->tgoid && last->valid) return *last;
-  if (tables == nullptr) {
-    HASHCTL ctl = {};
-    ctl.keysize = sizeof(Oid);
-    ctl.entrysize = sizeof(Table);
-    tables = hash_create("idgen instagram_shard_id tables", 16, &ctl, HASH_ELEM | HASH_BLOBS);
-    CacheRegisterRelcacheCallback(ForgetTables, 0);
-  }
+  Watch();
   bool found = false;
   auto* table = static_cast<Table*>(hash_search(tables, &trigger->tgoid, HASH_ENTER, &found));
   if (found && table->valid) return *(last = table);
@@ -235,21 +254,36 @@ int64 ShardOfRow(const Table& table, Datum value) {
 // The relation on this node that holds the registry's rows: the table, or on Citus (a reference
 // table) its shard here. InvalidOid: no registry (an extension older than 1.3 in this database).
 Oid RegistryHere(bool* citus_table) {
-  const Oid schema = get_namespace_oid("idgen", true);
-  if (!OidIsValid(schema)) return InvalidOid;
-  const Oid registry = get_relname_relid(kRegistry, schema);
-  *citus_table = OidIsValid(registry) && citus::IsCitusTable(registry);
-  if (!*citus_table) return registry;
-  citus::Shard shard;
-  const citus::Shard any;
-  if (!citus::ColocatedShard(registry, any, &shard)) return InvalidOid;
-  return citus::ShardRelation(shard);
+  if (!registry.known) {
+    Watch();
+    Registry now;
+    const Oid schema = get_namespace_oid("idgen", true);
+    now.relid = OidIsValid(schema) ? get_relname_relid(kRegistry, schema) : InvalidOid;
+    now.citus_table = OidIsValid(now.relid) && citus::IsCitusTable(now.relid);
+    now.here = now.relid;
+    if (now.citus_table) {
+      citus::Shard shard;
+      const citus::Shard any;
+      now.here = citus::ColocatedShard(now.relid, any, &shard) ? citus::ShardRelation(shard) : InvalidOid;
+    }
+    // Only what was found is kept: the extension's update or Citus may bring it later.
+    now.known = OidIsValid(now.here);
+    registry = now;
+  }
+  *citus_table = registry.citus_table;
+  return registry.here;
 }
 
-// What this backend knows of a shard's binding, read once per transaction.
+// What this backend knows of a shard's binding. The registry's row is read again when a binding
+// may have changed: on one server, when a transaction that bound a shard commits (a counter in shared
+// memory); on Citus, whose coordinator writes the registry of every node, once per transaction. The
+// schema and its marks are looked up once per transaction (a schema may be dropped).
 enum class Binding : uint8 { kUnbound, kHere, kElsewhere };
 struct Bound {
-  uint64 xact;  // the transaction it was read in (0: never)
+  bool read;         // the registry's row was read
+  uint64 bindings;   // ... under this value of the shared counter
+  uint64 read_xact;  // ... in this transaction (Citus)
+  uint64 xact;       // the lookups below were made in this transaction (0: never)
   Binding binding;
   Oid marks;
   char schema[NAMEDATALEN];
@@ -258,11 +292,26 @@ struct Bound {
 Bound* bound = nullptr;
 uint64 xact_count = 1;
 bool xact_callback = false;
+bool bound_in_xact = false;  // this transaction bound a shard
 
 void NextXact(XactEvent event, void*) {
+  if (event == XACT_EVENT_COMMIT && bound_in_xact) {
+    GeneratorState().state.shard_bindings.fetch_add(1, std::memory_order_acq_rel);
+  }
   if (event == XACT_EVENT_COMMIT || event == XACT_EVENT_ABORT || event == XACT_EVENT_PREPARE ||
       event == XACT_EVENT_PARALLEL_COMMIT || event == XACT_EVENT_PARALLEL_ABORT) {
     ++xact_count;
+    bound_in_xact = false;
+  }
+}
+
+void Setup() {
+  if (bound == nullptr) {
+    bound = static_cast<Bound*>(MemoryContextAllocZero(TopMemoryContext, sizeof(Bound) * (kMaxShard + 1)));
+  }
+  if (!xact_callback) {
+    RegisterXactCallback(NextXact, nullptr);
+    xact_callback = true;
   }
 }
 
@@ -302,19 +351,25 @@ void RegisteredSchema(int32 shard, char* out) {
 }
 
 const Bound& BindingOf(int32 shard) {
-  if (bound == nullptr) {
-    bound = static_cast<Bound*>(MemoryContextAllocZero(TopMemoryContext, sizeof(Bound) * (kMaxShard + 1)));
-  }
-  if (!xact_callback) {
-    RegisterXactCallback(NextXact, nullptr);
-    xact_callback = true;
-  }
+  Setup();
   Bound& b = bound[shard];
+  const bool citus = citus::Installed();
+  const uint64 bindings = GeneratorState().state.shard_bindings.load(std::memory_order_acquire) + registry_changes;
+  if (!b.read || b.bindings != bindings || (citus && b.read_xact != xact_count)) {
+    b.read = false;
+    b.xact = 0;
+    RegisteredSchema(shard, b.schema);
+    b.read = true;
+    b.bindings = bindings;
+    b.read_xact = xact_count;
+  }
+  if (b.schema[0] == '\0') {
+    b.binding = Binding::kUnbound;
+    return b;
+  }
   if (b.xact == xact_count) return b;
-  b.xact = 0;
   b.binding = Binding::kUnbound;
-  RegisteredSchema(shard, b.schema);
-  const Oid schema = b.schema[0] != '\0' ? get_namespace_oid(b.schema, true) : InvalidOid;
+  const Oid schema = get_namespace_oid(b.schema, true);
   const Oid marks = OidIsValid(schema) ? get_relname_relid(shard_marks::kTable, schema) : InvalidOid;
   // A binding whose schema or table is gone binds nothing any more.
   if (OidIsValid(marks)) {
@@ -382,6 +437,8 @@ void Register(int32 shard, const char* schema) {
     }
     Execute("SELECT pg_catalog.create_reference_table('idgen.instagram_shard_schemas'::pg_catalog.regclass)");
   }
+  Setup();
+  bound_in_xact = true;
   Oid types[2] = {INT4OID, NAMEOID};
   NameData name;
   namestrcpy(&name, schema);
@@ -522,9 +579,10 @@ IDGEN_FUNCTION(idgen_instagram_shard_id) {
             errhint("Bind it to its shard, once: SELECT idgen.bind_instagram_shard(%s, <shard>);",
                     quote_literal_cstr(schema)));
   }
-  const Datum id = Int64GetDatum(shard_marks::Make(table.marks, table.shard_column == 0, &shard, 0));
-  const int column = table.id_column;
-  const bool nulls[1] = {false};
+  Datum id = Int64GetDatum(shard_marks::Make(table.marks, table.shard_column == 0, &shard, 0));
+  int column = table.id_column;
+  bool nulls[1] = {false};
+  // (const only from PostgreSQL 16)
   return PointerGetDatum(heap_modify_tuple_by_cols(row, desc, 1, &column, &id, nulls));
 }
 

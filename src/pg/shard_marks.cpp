@@ -45,6 +45,8 @@ namespace {
 // (the marks that others committed are read again, once per transaction and shard), at the abort
 // of a subtransaction (its rows are gone), and when a marks table changes (ALTER, TRUNCATE, DROP).
 uint64 generation = 1;
+// The layouts of the marks tables hold until one of them changes (a relcache invalidation).
+uint64 layouts = 1;
 bool callbacks_registered = false;
 
 void NewGeneration(XactEvent event, void*) {
@@ -87,11 +89,11 @@ HTAB* states = nullptr;
 
 void ForgetRelation(Datum, Oid relid) {
   // A change to a marks table (or, InvalidOid, to any relation): read everything again.
-  if (relid == InvalidOid) {
+  if (relid == InvalidOid ||
+      (descriptions != nullptr && hash_search(descriptions, &relid, HASH_FIND, nullptr) != nullptr)) {
     ++generation;
-    return;
+    ++layouts;
   }
-  if (descriptions != nullptr && hash_search(descriptions, &relid, HASH_FIND, nullptr) != nullptr) ++generation;
 }
 
 void Setup() {
@@ -142,10 +144,18 @@ AttrNumber ColumnOf(TupleDesc desc, const char* name, Oid type, Oid marks, bool 
   return InvalidAttrNumber;
 }
 
+Oid AccessMethodOf(Oid relid) {
+  HeapTuple tuple = SearchSysCache1(RELOID, ObjectIdGetDatum(relid));
+  if (!HeapTupleIsValid(tuple)) return InvalidOid;
+  const Oid am = reinterpret_cast<Form_pg_class>(GETSTRUCT(tuple))->relam;
+  ReleaseSysCache(tuple);
+  return am;
+}
+
 const Description& Describe(Oid marks) {
   bool found = false;
   auto* d = static_cast<Description*>(hash_search(descriptions, &marks, HASH_ENTER, &found));
-  if (found && d->generation == generation) return *d;
+  if (found && d->generation == layouts) return *d;
   d->generation = 0;
   Relation rel = table_open(marks, AccessShareLock);
   if (rel->rd_rel->relkind != RELKIND_RELATION || rel->rd_rel->relam != HEAP_TABLE_AM_OID) {
@@ -170,7 +180,7 @@ const Description& Describe(Oid marks) {
     HeapTuple tuple = SearchSysCache1(INDEXRELID, ObjectIdGetDatum(index));
     if (!HeapTupleIsValid(tuple)) continue;
     const auto* form = reinterpret_cast<Form_pg_index>(GETSTRUCT(tuple));
-    if (form->indnatts >= 1 && form->indkey.values[0] == now.shard && get_rel_relam(index) == BTREE_AM_OID &&
+    if (form->indnatts >= 1 && form->indkey.values[0] == now.shard && AccessMethodOf(index) == BTREE_AM_OID &&
         heap_attisnull(tuple, Anum_pg_index_indpred, nullptr) &&
         heap_attisnull(tuple, Anum_pg_index_indexprs, nullptr)) {
       if (!OidIsValid(now.index) || form->indisprimary) now.index = index;
@@ -184,7 +194,7 @@ const Description& Describe(Oid marks) {
   if (!now.legacy && (!OidIsValid(now.index) || ColumnOf(desc, "id", INT8OID, marks, false) == 0)) {
     RaiseNotMarks(marks, "It has no primary key on (shard, id).");
   }
-  now.generation = generation;
+  now.generation = layouts;
   *d = now;
   return *d;
 }

@@ -1,7 +1,7 @@
 # idgen on a Citus cluster (issue 30, item 4): shards keyed by idgen.instagram_shard_id() move while
 # inserts run through the three nodes. A coordinator and two workers; a distributed schema per
 # logical shard (shard_0000 to shard_0007) and app.events, a table distributed by its rows' logical
-# shard (user_id % 64) with its marks colocated. pgbench inserts through the coordinator and both
+# shard (100 + user_id % 64: a shard is bound to one schema) with its marks colocated. pgbench inserts through the coordinator and both
 # workers, all the time, into random schemas and into app.events; meanwhile citus_schema_move takes
 # one schema back and forth between the workers, and citus_move_shard_placement one Citus shard of
 # app.events (with its marks), each IDGEN_CITUS_MOVES times (4 by default, 20 for the issue's run).
@@ -18,12 +18,13 @@ use IdgenTest;
 my $moves = $ENV{IDGEN_CITUS_MOVES} || 4;
 my $limit = $ENV{IDGEN_CITUS_MOVE_LIMIT} || 90;
 my $schemas = 8;
-my $logical = 64;    # app.events's logical shards
+my $logical = $ENV{IDGEN_CITUS_LOGICAL} || 64;    # app.events's logical shards
+my $citus_shards = $ENV{IDGEN_CITUS_SHARD_COUNT} || 4;    # and its Citus shards
 
 my $behind = $ENV{IDGEN_CITUS_BEHIND} // 8;    # worker 2's clock, seconds behind the others
 my ($coordinator, $worker1, $worker2) = citus_nodes([qw(coordinator worker1 worker2)],
 	conf => "wal_level = logical\nmax_wal_senders = 20\nmax_replication_slots = 20\nmax_connections = 200\n"
-	  . "idgen.max_clock_regression = '20s'");
+	  . "idgen.max_clock_regression = '20s'\ncitus.log_distributed_deadlock_detection = on");
 my @nodes = ($coordinator, $worker1, $worker2);
 for my $node (@nodes)
 {
@@ -48,8 +49,8 @@ CREATE TRIGGER id BEFORE INSERT ON %1\$I.posts FOR EACH ROW EXECUTE FUNCTION idg
 $coordinator->safe_psql('postgres', qq{
 	CREATE SCHEMA app;
 	CREATE TABLE app.events (user_id bigint NOT NULL, shard int NOT NULL, id bigint, via int NOT NULL, PRIMARY KEY (shard, id));
-	SELECT idgen.bind_instagram_shard('app', s) FROM generate_series(0, $logical - 1) s;
-	SELECT create_distributed_table('app.events', 'shard', shard_count => 4);
+	SELECT idgen.bind_instagram_shard('app', s) FROM generate_series(100, 100 + $logical - 1) s;
+	SELECT create_distributed_table('app.events', 'shard', shard_count => $citus_shards);
 	SELECT create_distributed_table('app.idgen_instagram_shard', 'shard', colocate_with => 'app.events');
 	SET citus.enable_unsafe_triggers = on;
 	CREATE TRIGGER id BEFORE INSERT ON app.events FOR EACH ROW EXECUTE FUNCTION idgen.instagram_shard_id('id', 'shard');
@@ -69,14 +70,16 @@ my $moving_shard = $coordinator->safe_psql('postgres', sprintf(q{
 	$worker1->port));
 die 'nothing to move on worker 1' unless $moving_schema ne '' && $moving_shard ne '';
 
-# pgbench through the three nodes for as long as the moves take: each transaction a random schema,
-# the moving schema, and two rows of app.events.
+# pgbench through the three nodes for as long as the moves take: a random schema, the moving
+# schema, and a transaction of two rows of app.events (two logical shards, in any order).
 my $script = PostgreSQL::Test::Utils::tempdir() . '/load.sql';
 open my $fh, '>', $script or die $!;
 print $fh "\\set s random(0, $schemas - 1)\n\\set u random(1, 1000000)\n\\set v random(1, 1000000)\n",
   "SELECT post(:s, :via);\nSELECT post($moving_schema, :via);\n",
-  "INSERT INTO app.events (user_id, shard, via) VALUES (:u, :u % $logical, :via);\n",
-  "INSERT INTO app.events (user_id, shard, via) VALUES (:v, :v % $logical, :via);\n";
+  "BEGIN;\n",
+  "INSERT INTO app.events (user_id, shard, via) VALUES (:u, 100 + :u % $logical, :via);\n",
+  "INSERT INTO app.events (user_id, shard, via) VALUES (:v, 100 + :v % $logical, :via);\n",
+  "COMMIT;\n";
 close $fh;
 my $stop = PostgreSQL::Test::Utils::tempdir() . '/stop';
 my @runs;
@@ -121,7 +124,7 @@ sub waits
 
 # One move, run in the background; past the limit, what waits on what is printed and the move
 # cancelled.
-my $hung = 0;
+my ($hung, $failed_moves) = (0, 0);
 sub move
 {
 	my ($label, $sql) = @_;
@@ -145,7 +148,13 @@ sub move
 		return -1;
 	}
 	$h->finish;
-	die "$label failed: $err" if $? != 0;
+	if ($? != 0)
+	{
+		$failed_moves++;
+		diag("$label failed: $err" . (join '', map { my $n = $_; "--- " . $n->name . ": what Citus's deadlock detector saw\n"
+			  . join("\n", grep { /deadlock/i } split /\n/, slurp_file($n->logfile)) . "\n" } @nodes));
+		return -1;
+	}
 	return Time::HiRes::time() - $t0;
 }
 
@@ -166,6 +175,7 @@ for my $i (1 .. $moves)
 	$coordinator->safe_psql('postgres', 'CALL citus_cleanup_orphaned_resources()');
 }
 is($hung, 0, 'no move hung');
+is($failed_moves, 0, 'no move failed');
 is(scalar(@schema_s), $moves, sprintf('citus_schema_move %d times while inserts ran (%.1f s each at most)',
 	scalar(@schema_s), (sort { $b <=> $a } @schema_s, 0)[0]));
 is(scalar(@shard_s), $moves, sprintf('citus_move_shard_placement %d times while inserts ran (%.1f s each at most)',
@@ -193,7 +203,7 @@ $coordinator->safe_psql('postgres', qq{
 	END \$\$;});
 my ($rows_posts, $posts_dup, $posts_off) = split /\|/, $coordinator->safe_psql('postgres', 'SELECT * FROM audit()');
 my ($events, $events_dup, $events_off) = split /\|/, $coordinator->safe_psql('postgres', qq{
-	SELECT count(*), count(*) - count(DISTINCT id), count(*) FILTER (WHERE (idgen.instagram_parse(id)).shard <> user_id % $logical) FROM app.events});
+	SELECT count(*), count(*) - count(DISTINCT id), count(*) FILTER (WHERE (idgen.instagram_parse(id)).shard <> 100 + user_id % $logical) FROM app.events});
 note("rows: $rows_posts in the schemas, $events in app.events");
 cmp_ok($rows_posts, '>', 0, "the schemas took $rows_posts rows");
 is($posts_dup, 0, '0 duplicate IDs in the schemas');
