@@ -133,7 +133,7 @@ COMMENT ON SCHEMA idgen IS 'idgen: unique IDs generated inside PostgreSQL';
 ---------------------------------------------------------------------------------------------------
 
 CREATE TABLE idgen.instagram_shard_schemas (
-  shard integer PRIMARY KEY CHECK (shard OPERATOR(pg_catalog.>=) 0 AND shard OPERATOR(pg_catalog.<=) 8191),
+  shard pg_catalog.int4 PRIMARY KEY CHECK (shard OPERATOR(pg_catalog.>=) 0 AND shard OPERATOR(pg_catalog.<=) 8191),
   schema_name pg_catalog.name NOT NULL
 );
 COMMENT ON TABLE idgen.instagram_shard_schemas IS
@@ -141,14 +141,14 @@ COMMENT ON TABLE idgen.instagram_shard_schemas IS
 GRANT SELECT ON idgen.instagram_shard_schemas TO PUBLIC;
 SELECT pg_catalog.pg_extension_config_dump('idgen.instagram_shard_schemas', '');
 
-CREATE OR REPLACE FUNCTION idgen.instagram_shard_id() RETURNS trigger
+CREATE OR REPLACE FUNCTION idgen.instagram_shard_id() RETURNS pg_catalog.trigger
 AS 'MODULE_PATHNAME', 'idgen_instagram_shard_id'
 LANGUAGE C;
 COMMENT ON FUNCTION idgen.instagram_shard_id() IS
 'trigger (BEFORE INSERT, FOR EACH ROW; arguments: the ID column, default id, and optionally the column holding the row''s shard): fills a NULL ID with an Instagram ID of the shard bound to its schema (idgen.bind_instagram_shard) or named by the row, where the row is stored, after the marks of the servers that held the shard before; a transaction whose IDs pass the marks adds a mark of its own, so that no insert waits for another';
 
-CREATE OR REPLACE FUNCTION idgen.bind_instagram_shard(schema regnamespace, shard integer) RETURNS void
+CREATE OR REPLACE FUNCTION idgen.bind_instagram_shard(schema pg_catalog.regnamespace, shard pg_catalog.int4) RETURNS pg_catalog.void
 AS 'MODULE_PATHNAME', 'idgen_bind_instagram_shard'
 LANGUAGE C VOLATILE STRICT SET search_path = pg_catalog, pg_temp;
-COMMENT ON FUNCTION idgen.bind_instagram_shard(regnamespace, integer) IS
+COMMENT ON FUNCTION idgen.bind_instagram_shard(pg_catalog.regnamespace, pg_catalog.int4) IS
 'binds an Instagram shard to a schema its caller owns: a row of the schema''s table idgen_instagram_shard (created on first use, or converted from idgen 1.2''s, writable by its owner only), which idgen.instagram_shard_id() reads, and of idgen.instagram_shard_schemas (a shard bound to another schema is refused); on Citus, on the coordinator, before citus_schema_distribute, so that the table moves with the schema''s';

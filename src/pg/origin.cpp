@@ -57,8 +57,14 @@ void CreateOrigins() {
 compat::OriginId Id(Which which) {
   compat::OriginId id = replorigin_by_name(kNames[which], true);
   if (id == compat::kInvalidOriginId) {
-    CreateOrigins();
-    id = replorigin_by_name(kNames[which], true);
+    // Backends that make their first IDs at once start a worker each; two workers creating the same
+    // origin can deadlock (each waits for the other's insert into pg_replication_origin), and the
+    // one the deadlock detector cancels leaves its backend without the origin that the other one
+    // commits a moment later: look again after another worker (seen on a new Citus worker node).
+    for (int attempt = 0; attempt < 3 && id == compat::kInvalidOriginId; ++attempt) {
+      CreateOrigins();
+      id = replorigin_by_name(kNames[which], true);
+    }
     if (id == compat::kInvalidOriginId) {
       ereport(ERROR, errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
               errmsg("replication origin \"%s\" does not exist", kNames[which]),
