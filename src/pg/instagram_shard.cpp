@@ -280,6 +280,7 @@ Oid RegistryHere(bool* citus_table) {
 // schema and its marks are looked up once per transaction (a schema may be dropped).
 enum class Binding : uint8 { kUnbound, kHere, kElsewhere };
 struct Bound {
+  int32 shard;       // the key
   bool read;         // the registry's row was read
   uint64 bindings;   // ... under this value of the shared counter
   uint64 read_xact;  // ... in this transaction (Citus)
@@ -289,7 +290,16 @@ struct Bound {
   char schema[NAMEDATALEN];
   char where[200];
 };
-Bound* bound = nullptr;
+HTAB* bound = nullptr;  // the shards this backend found bound
+// The shards it found unbound, by shard: the counter (and, on Citus, the transaction) it read them
+// under. What idgen.instagram_id(shard) of an unbound shard checks on every call: two loads.
+struct Unbound {
+  uint64 bindings;  // 0: not read
+  uint64 xact;
+  bool citus;  // read on a Citus node: good for its transaction only (making the registry a Citus
+               // table invalidates it on every node, which changes `bindings`)
+};
+Unbound* unbound = nullptr;
 uint64 xact_count = 1;
 bool xact_callback = false;
 bool bound_in_xact = false;  // this transaction bound a shard
@@ -307,7 +317,11 @@ void NextXact(XactEvent event, void*) {
 
 void Setup() {
   if (bound == nullptr) {
-    bound = static_cast<Bound*>(MemoryContextAllocZero(TopMemoryContext, sizeof(Bound) * (kMaxShard + 1)));
+    HASHCTL ctl = {};
+    ctl.keysize = sizeof(int32);
+    ctl.entrysize = sizeof(Bound);
+    bound = hash_create("idgen instagram shard bindings", 16, &ctl, HASH_ELEM | HASH_BLOBS);
+    unbound = static_cast<Unbound*>(MemoryContextAllocZero(TopMemoryContext, sizeof(Unbound) * (kMaxShard + 1)));
   }
   if (!xact_callback) {
     RegisterXactCallback(NextXact, nullptr);
@@ -350,11 +364,16 @@ void RegisteredSchema(int32 shard, char* out) {
   table_close(rel, AccessShareLock);
 }
 
-const Bound& BindingOf(int32 shard) {
+// The binding of a shard: nullptr when it is bound to no schema.
+const Bound* BindingOf(int32 shard) {
   Setup();
-  Bound& b = bound[shard];
-  const bool citus = citus::Installed();
   const uint64 bindings = GeneratorState().state.shard_bindings.load(std::memory_order_acquire) + registry_changes;
+  Unbound& u = unbound[shard];
+  if (u.bindings == bindings + 1 && (!u.citus || u.xact == xact_count)) return nullptr;
+  const bool citus = citus::Installed();
+  bool found = false;
+  Bound& b = *static_cast<Bound*>(hash_search(bound, &shard, HASH_ENTER, &found));
+  if (!found) b.read = false;
   if (!b.read || b.bindings != bindings || (citus && b.read_xact != xact_count)) {
     b.read = false;
     b.xact = 0;
@@ -364,10 +383,11 @@ const Bound& BindingOf(int32 shard) {
     b.read_xact = xact_count;
   }
   if (b.schema[0] == '\0') {
-    b.binding = Binding::kUnbound;
-    return b;
+    u = Unbound{bindings + 1, xact_count, citus};
+    return nullptr;
   }
-  if (b.xact == xact_count) return b;
+  u.bindings = 0;
+  if (b.xact == xact_count) return b.binding == Binding::kUnbound ? nullptr : &b;
   b.binding = Binding::kUnbound;
   const Oid schema = get_namespace_oid(b.schema, true);
   const Oid marks = OidIsValid(schema) ? get_relname_relid(shard_marks::kTable, schema) : InvalidOid;
@@ -391,7 +411,7 @@ const Bound& BindingOf(int32 shard) {
     }
   }
   b.xact = xact_count;
-  return b;
+  return b.binding == Binding::kUnbound ? nullptr : &b;
 }
 
 // ---- binding --------------------------------------------------------------------------------------
@@ -520,8 +540,9 @@ void RevokeWrites(const char* table) {
 
 bool MakeBoundId(int64_t shard, int64_t not_before_ms, int64_t* id) {
   if (shard < 0 || shard > kMaxShard) return false;  // refused by the generator (22023)
-  const Bound& b = BindingOf(static_cast<int32>(shard));
-  if (b.binding == Binding::kUnbound) return false;
+  const Bound* found = BindingOf(static_cast<int32>(shard));
+  if (found == nullptr) return false;
+  const Bound& b = *found;
   if (b.binding == Binding::kElsewhere) {
     char message[400], detail[400], hint[400];
     snprintf(message, sizeof message, "Instagram shard %lld is bound to schema %s, which lives on %s",
