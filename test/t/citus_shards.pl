@@ -264,6 +264,31 @@ is( $coordinator->safe_psql('postgres', q{
 		WHERE m.mark <= (SELECT max((idgen.instagram_parse(e.id)).ts) FROM app.events e WHERE e.shard = m.shard)}),
 	'0', 'app.events: every shard\'s mark lies above its IDs');
 
+# A schema bound under idgen 1.2 (its marks table keyed by the shard alone, one row per shard,
+# made by hand here as 1.2 made it) keeps working on Citus; binding it again on the coordinator
+# converts the table through Citus (a row per raise, keyed by (shard, id)) and registers the shard.
+$coordinator->safe_psql('postgres', q{
+	CREATE SCHEMA legacy;
+	CREATE TABLE legacy.idgen_instagram_shard (shard integer PRIMARY KEY CHECK (shard BETWEEN 0 AND 8191),
+	                                           mark timestamptz NOT NULL, mark_server bigint NOT NULL);
+	INSERT INTO legacy.idgen_instagram_shard VALUES (6100, to_timestamp(0), 0);
+	SELECT citus_schema_distribute('legacy');
+	CREATE TABLE legacy.posts (id bigint PRIMARY KEY, via int NOT NULL);
+	CREATE TRIGGER id BEFORE INSERT ON legacy.posts FOR EACH ROW EXECUTE FUNCTION idgen.instagram_shard_id('id');
+});
+$_->safe_psql('postgres', "INSERT INTO legacy.posts (via) SELECT $group{$_->name} FROM generate_series(1, 100)") for @nodes;
+is($coordinator->safe_psql('postgres', q{SELECT count(*) || ',' || count(DISTINCT id) || ',' || (SELECT count(*) FROM legacy.idgen_instagram_shard) FROM legacy.posts}),
+	'300,300,1', 'a schema bound under 1.2: 300 rows through the three nodes, its one mark row raised in place');
+$coordinator->safe_psql('postgres', q{SELECT idgen.bind_instagram_shard('legacy', 6100)});
+$_->safe_psql('postgres', "INSERT INTO legacy.posts (via) SELECT $group{$_->name} FROM generate_series(1, 100)") for @nodes;
+is( $coordinator->safe_psql('postgres', q{
+		SELECT count(*) || ',' || count(DISTINCT id) || ',' ||
+		       (max((idgen.instagram_parse(id)).ts) < (SELECT max(mark) FROM legacy.idgen_instagram_shard))::text || ',' ||
+		       (SELECT pg_get_constraintdef(oid) FROM pg_constraint WHERE conrelid = 'legacy.idgen_instagram_shard'::regclass AND contype = 'p') || ',' ||
+		       (SELECT schema_name FROM idgen.instagram_shard_schemas WHERE shard = 6100)
+		FROM legacy.posts}),
+	'600,600,true,PRIMARY KEY (shard, id),legacy', '... bound again on the coordinator: converted through Citus, registered, 300 more rows');
+
 note(sprintf('the Citus shards test took %.1f s after the servers started', Time::HiRes::time() - $started));
 $_->stop for @nodes;
 done_testing();
