@@ -37,6 +37,8 @@ extern "C" {
 #include "utils/snapmgr.h"
 #include "utils/syscache.h"
 #include "storage/bufmgr.h"
+#include "parser/parse_func.h"
+#include "utils/array.h"
 }
 
 namespace idgen::pg::instagram_shard {
@@ -287,6 +289,9 @@ struct Bound {
   uint64 xact;       // the lookups below were made in this transaction (0: never)
   Binding binding;
   Oid marks;
+  int64 citus_shard;   // on Citus: the shard of the marks that holds it (0: not a Citus table)
+  Oid owner;           // ... and its owner
+  uint64 locked_xact;  // the transaction that holds Citus's lock on it
   char schema[NAMEDATALEN];
   char where[200];
 };
@@ -364,6 +369,37 @@ void RegisteredSchema(int32 shard, char* out) {
   table_close(rel, AccessShareLock);
 }
 
+Oid OwnerOf(Oid relid) {
+  HeapTuple tuple = SearchSysCache1(RELOID, ObjectIdGetDatum(relid));
+  if (!HeapTupleIsValid(tuple)) elog(ERROR, "cache lookup failed for relation %u", relid);
+  const Oid owner = reinterpret_cast<Form_pg_class>(GETSTRUCT(tuple))->relowner;
+  ReleaseSysCache(tuple);
+  return owner;
+}
+
+// Takes Citus's lock on a shard's placement (its metadata lock, in share mode, to the end of the
+// transaction), as every write through Citus does: a move of the shard waits for this transaction,
+// and its marks move with the rows. By Citus's own lock_shard_metadata, as the marks' owner (it
+// checks that).
+void LockCitusShard(int64 shard, Oid owner) {
+  Oid args[2] = {INT4OID, INT8ARRAYOID};
+  List* name = list_make2(makeString(pstrdup("pg_catalog")), makeString(pstrdup("lock_shard_metadata")));
+  const Oid function = LookupFuncName(name, 2, args, true);
+  if (!OidIsValid(function)) {
+    Raise(ErrorKind::kPrerequisite, "Citus has no function lock_shard_metadata(integer, bigint[])",
+          "idgen takes Citus's lock on a shard's placement before it makes an ID of a bound shard.",
+          "Use a Citus release that has it (11 and later).");
+  }
+  Datum ids[1] = {Int64GetDatum(shard)};
+  ArrayType* array = construct_array(ids, 1, INT8OID, sizeof(int64), true, TYPALIGN_DOUBLE);
+  Oid user;
+  int context;
+  GetUserIdAndSecContext(&user, &context);
+  SetUserIdAndSecContext(owner, context | SECURITY_LOCAL_USERID_CHANGE);
+  (void)OidFunctionCall2(function, Int32GetDatum(ShareLock), PointerGetDatum(array));
+  SetUserIdAndSecContext(user, context);
+}
+
 // The binding of a shard: nullptr when it is bound to no schema.
 const Bound* BindingOf(int32 shard) {
   Setup();
@@ -373,7 +409,10 @@ const Bound* BindingOf(int32 shard) {
   const bool citus = citus::Installed();
   bool found = false;
   Bound& b = *static_cast<Bound*>(hash_search(bound, &shard, HASH_ENTER, &found));
-  if (!found) b.read = false;
+  if (!found) {
+    memset(&b, 0, sizeof b);
+    b.shard = shard;
+  }
   if (!b.read || b.bindings != bindings || (citus && b.read_xact != xact_count)) {
     b.read = false;
     b.xact = 0;
@@ -389,6 +428,7 @@ const Bound* BindingOf(int32 shard) {
   u.bindings = 0;
   if (b.xact == xact_count) return b.binding == Binding::kUnbound ? nullptr : &b;
   b.binding = Binding::kUnbound;
+  b.citus_shard = 0;
   const Oid schema = get_namespace_oid(b.schema, true);
   const Oid marks = OidIsValid(schema) ? get_relname_relid(shard_marks::kTable, schema) : InvalidOid;
   // A binding whose schema or table is gone binds nothing any more.
@@ -402,6 +442,8 @@ const Bound* BindingOf(int32 shard) {
         snprintf(b.where, sizeof b.where, "no node (its marks table has no shard for it)");
       } else {
         const int32 group = citus::PlacementGroup(placed.id);
+        b.citus_shard = placed.id;
+        b.owner = OwnerOf(marks);
         b.marks = group == citus::LocalGroup() ? citus::ShardRelation(placed) : InvalidOid;
         if (!OidIsValid(b.marks)) {
           b.binding = Binding::kElsewhere;
@@ -555,6 +597,24 @@ bool MakeBoundId(int64_t shard, int64_t not_before_ms, int64_t* id) {
              "stored), or call idgen.instagram_id(%lld) on that node.",
              static_cast<long long>(shard));
     Raise(ErrorKind::kPrerequisite, message, detail, hint);
+  }
+  if (b.citus_shard != 0 && b.locked_xact != xact_count) {
+    // On Citus, the shard's placement under Citus's lock: a move waits for this transaction, or has
+    // moved the shard before it (then it is made elsewhere now).
+    LockCitusShard(b.citus_shard, b.owner);
+    Bound& locked = *const_cast<Bound*>(found);
+    const int32 group = citus::PlacementGroup(b.citus_shard);
+    if (group != citus::LocalGroup()) {
+      char where[200], message[400];
+      citus::NodeOfGroup(group, where, sizeof where);
+      snprintf(message, sizeof message, "Instagram shard %lld is bound to schema %s, which moved to %s",
+               static_cast<long long>(shard), quote_identifier(b.schema), where);
+      locked.xact = 0;  // looked up again
+      Raise(ErrorKind::kPrerequisite, message,
+            "A bound shard's IDs are made only where its schema is placed, so that two nodes never make the same ID.",
+            "Call idgen.instagram_id on that node, or insert into the schema's tables.");
+    }
+    locked.locked_xact = xact_count;
   }
   int32 s = static_cast<int32>(shard);
   *id = shard_marks::Make(b.marks, false, &s, not_before_ms);

@@ -57,6 +57,18 @@ $coordinator->safe_psql('postgres', qq{
 	CREATE FUNCTION post(s int, via int) RETURNS void LANGUAGE plpgsql AS \$\$
 	BEGIN
 	  EXECUTE format('INSERT INTO %I.posts (via) VALUES (\$1)', $schema_of) USING via;
+	END \$\$;
+	-- idgen.instagram_id(shard) of the moving schema's shard, called on a worker: made where the
+	-- schema is (kept in a reference table), refused elsewhere (55000, counted).
+	CREATE TABLE direct_ids (id bigint PRIMARY KEY, via int NOT NULL);
+	SELECT create_reference_table('direct_ids');
+	CREATE TABLE direct_refusals (via int NOT NULL, n bigint NOT NULL DEFAULT 1);
+	SELECT create_reference_table('direct_refusals');
+	CREATE FUNCTION direct(s int, via int) RETURNS void LANGUAGE plpgsql AS \$\$
+	BEGIN
+	  INSERT INTO direct_ids VALUES (idgen.instagram_id(s), via);
+	EXCEPTION WHEN object_not_in_prerequisite_state THEN
+	  INSERT INTO direct_refusals (via) VALUES (via);
 	END \$\$;});
 note(sprintf('cluster formed, %d schemas and app.events made in %.1f s', $schemas, Time::HiRes::time() - $started));
 
@@ -92,6 +104,26 @@ for my $node (@nodes)
 		IPC::Run::start(
 			[
 				'pgbench', '-n', '-c', 2, '-j', 1, '-T', 3600, '-f', $script,
+				'-D', "via=$group{$node->name}", '-h', $node->host, '-p', $node->port, 'postgres'
+			],
+			'>', \$out, '2>', \$err),
+		\$out, \$err
+	  ];
+}
+# One client on each worker calls idgen.instagram_id of the moving schema's shard.
+my $direct_script = PostgreSQL::Test::Utils::tempdir() . '/direct.sql';
+open $fh, '>', $direct_script or die $!;
+print $fh "SELECT direct($moving_schema, :via);\n";
+close $fh;
+for my $node ($worker1, $worker2)
+{
+	my ($out, $err) = ('', '');
+	push @runs,
+	  [
+		$node,
+		IPC::Run::start(
+			[
+				'pgbench', '-n', '-c', 1, '-j', 1, '-T', 3600, '-f', $direct_script,
 				'-D', "via=$group{$node->name}", '-h', $node->host, '-p', $node->port, 'postgres'
 			],
 			'>', \$out, '2>', \$err),
@@ -204,7 +236,15 @@ $coordinator->safe_psql('postgres', qq{
 my ($rows_posts, $posts_dup, $posts_off) = split /\|/, $coordinator->safe_psql('postgres', 'SELECT * FROM audit()');
 my ($events, $events_dup, $events_off) = split /\|/, $coordinator->safe_psql('postgres', qq{
 	SELECT count(*), count(*) - count(DISTINCT id), count(*) FILTER (WHERE (idgen.instagram_parse(id)).shard <> 100 + user_id % $logical) FROM app.events});
-note("rows: $rows_posts in the schemas, $events in app.events");
+my ($direct, $refused, $direct_vias, $overlap) = split /\|/, $coordinator->safe_psql('postgres', sprintf(q{
+	SELECT (SELECT count(*) FROM direct_ids), (SELECT count(*) FROM direct_refusals),
+	       (SELECT count(DISTINCT via) FROM direct_ids),
+	       (SELECT count(*) FROM direct_ids d JOIN shard_%04d.posts p USING (id))}, $moving_schema));
+note("rows: $rows_posts in the schemas, $events in app.events; idgen.instagram_id($moving_schema) on the workers: "
+	  . "$direct made, $refused refused");
+cmp_ok($direct, '>', 0, "idgen.instagram_id($moving_schema) on the worker that held the schema made $direct IDs, through $direct_vias workers");
+cmp_ok($refused, '>', 0, "... and was refused $refused times on the other (55000)");
+is($overlap, 0, "... none of them among the schema's rows' IDs (the direct IDs' key holds no duplicate either)");
 cmp_ok($rows_posts, '>', 0, "the schemas took $rows_posts rows");
 is($posts_dup, 0, '0 duplicate IDs in the schemas');
 is($posts_off, 0, "every ID's shard field is its schema's shard");
