@@ -1,13 +1,17 @@
 # idgen on a Citus cluster (issue 30, item 4): shards keyed by idgen.instagram_shard_id() move while
-# inserts run through the three nodes. A coordinator and two workers; a distributed schema per
-# logical shard (shard_0000 to shard_0007) and app.events, a table distributed by its rows' logical
-# shard (100 + user_id % 64: a shard is bound to one schema) with its marks colocated. pgbench inserts through the coordinator and both
-# workers, all the time, into random schemas and into app.events; meanwhile citus_schema_move takes
-# one schema back and forth between the workers, and citus_move_shard_placement one Citus shard of
-# app.events (with its marks), each IDGEN_CITUS_MOVES times (4 by default, 20 for the issue's run).
-# No move may hang: a move that runs past IDGEN_CITUS_MOVE_LIMIT seconds (90) prints what every
-# backend of the three nodes waits for (the lock cycle) and fails. Then: every pgbench transaction
-# succeeded (no failed insert), no duplicate ID, every ID's shard field its schema's or its row's.
+# inserts run through the three nodes. A coordinator and two workers, worker 2's clock 8 s behind; a
+# distributed schema per logical shard (shard_0000 to shard_0007) and app.events, a table distributed
+# by its rows' logical shard (100 + user_id % 64: a shard is bound to one schema) with its marks
+# colocated. pgbench inserts through the coordinator and both workers, all the time, into random
+# schemas, into the moving schema and, two rows a transaction in any order, into app.events; one
+# client on each worker calls idgen.instagram_id() of the moving schema's shard (made where the schema
+# is, refused elsewhere). Meanwhile citus_schema_move takes that schema back and forth between the
+# workers, and citus_move_shard_placement one Citus shard of app.events (with its marks), each
+# IDGEN_CITUS_MOVES times (4 by default: about a minute on 2 cores; 20 for the issue's run, about 2.5
+# minutes). No move may hang: one that runs past IDGEN_CITUS_MOVE_LIMIT seconds (90) prints what every
+# backend of the three nodes waits for (the lock cycle) and fails; a move that fails prints what
+# Citus's distributed deadlock detector logged. Then: no insert failed, no duplicate ID (the direct
+# IDs included), every ID's shard field its schema's or its row's.
 use strict;
 use warnings;
 use PostgreSQL::Test::Cluster;
