@@ -26,6 +26,7 @@ extern "C" {
 #include "access/xact.h"
 #include "catalog/namespace.h"
 #include "catalog/pg_class.h"
+#include "catalog/pg_namespace.h"
 #include "catalog/pg_type.h"
 #include "commands/trigger.h"
 #include "executor/spi.h"
@@ -435,6 +436,20 @@ const Bound* BindingOf(int32 shard) {
   if (OidIsValid(marks)) {
     b.binding = Binding::kHere;
     b.marks = marks;
+    // Only a plain table of the schema's owner holds its marks (as bind made it): another role's
+    // would let that role move them back.
+    HeapTuple ns = SearchSysCache1(NAMESPACEOID, ObjectIdGetDatum(schema));
+    const Oid schema_owner =
+        HeapTupleIsValid(ns) ? reinterpret_cast<Form_pg_namespace>(GETSTRUCT(ns))->nspowner : InvalidOid;
+    if (HeapTupleIsValid(ns)) ReleaseSysCache(ns);
+    if (get_rel_relkind(marks) != RELKIND_RELATION || OwnerOf(marks) != schema_owner) {
+      b.xact = 0;
+      ereport(ERROR, errcode(ERRCODE_INSUFFICIENT_PRIVILEGE),
+              errmsg("%s.%s is not a table of the owner of schema %s", quote_identifier(b.schema), shard_marks::kTable,
+                     quote_identifier(b.schema)),
+              errhint("idgen_instagram_shard is made by idgen.bind_instagram_shard, as the schema's owner: drop the "
+                      "impostor, bind again as that role."));
+    }
     if (citus::IsCitusTable(marks)) {
       citus::Shard placed;
       if (!citus::ShardOfValue(marks, shard, &placed)) {
@@ -718,8 +733,19 @@ IDGEN_FUNCTION(idgen_bind_instagram_shard) {
         "mark a second beyond it, and idgen.server_instance() of the server run that wrote it)'",
         table);
     Execute(sql);
-  } else if (shard_marks::IsLegacy(marks)) {
-    Convert(table);
+  } else {
+    // A table of that name that another role made there (with CREATE on the schema) is not taken
+    // over: its owner could move the marks back.
+    HeapTuple ns = SearchSysCache1(NAMESPACEOID, ObjectIdGetDatum(schema));
+    const Oid schema_owner =
+        HeapTupleIsValid(ns) ? reinterpret_cast<Form_pg_namespace>(GETSTRUCT(ns))->nspowner : InvalidOid;
+    if (HeapTupleIsValid(ns)) ReleaseSysCache(ns);
+    if (OwnerOf(marks) != schema_owner || get_rel_relkind(marks) != RELKIND_RELATION) {
+      ereport(ERROR, errcode(ERRCODE_INSUFFICIENT_PRIVILEGE), errmsg("%s is not a table of the schema's owner", table),
+              errhint("idgen_instagram_shard is made by idgen.bind_instagram_shard: drop the one there, then bind "
+                      "again."));
+    }
+    if (shard_marks::IsLegacy(marks)) Convert(table);
   }
   // No ID of the shard yet: a mark at the Unix epoch holds no server back.
   snprintf(sql, sizeof sql,

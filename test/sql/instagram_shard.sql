@@ -150,6 +150,8 @@ CREATE VIEW shared.idgen_instagram_shard AS
   SELECT shared.run_as_inserter() AS shard, now() AS mark, 0::bigint AS mark_server;
 RESET ROLE;
 INSERT INTO shared.t DEFAULT VALUES;
+-- Binding that schema does not take the intruder's table over (42501).
+SELECT pg_temp.refusal($$SELECT idgen.bind_instagram_shard('shared', 4000)$$);
 DROP SCHEMA shared CASCADE;
 DROP ROLE idgen_shard_intruder;
 
