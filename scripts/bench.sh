@@ -109,6 +109,10 @@ q -v calls="$CALLS" -v rows="$ROWS" -v machine="$machine" -f bench/report.sql >"
 cat "$OUT/type_id.md" >>"$OUT/results.md"
 cat "$OUT/results.md"
 
+# ---- Instagram's logical shards: a row through the trigger (bench/instagram_shard.sh: clusters of its own)
+say "Instagram's logical shards: a row through the trigger..."
+IDGEN_BENCH_PORT=$((PGPORT + 10)) bench/instagram_shard.sh $([ "$SMOKE" = 1 ] && echo --smoke) | tee -a "$OUT/results.md"
+
 if [ "$SMOKE" = 0 ]; then
   q -v calls="$CALLS" -F $'\t' -c "
     WITH m AS (SELECT name, percentile_cont(0.5) WITHIN GROUP (ORDER BY ms) AS ms FROM bench.per_call WHERE run > 0 GROUP BY name)

@@ -530,3 +530,40 @@ BEGIN
                 coalesce(current_max::text, 'none'), generator, first_id);
 END
 $$;
+
+---------------------------------------------------------------------------------------------------
+-- Instagram's logical shards at production speed (docs/citus.md). The trigger is C: what 1.2 redid
+-- for every row (the ID and shard columns, the marks table and its owner, the plan of its queries) is
+-- done once per table and kept until the catalog changes. No insert waits for another: a transaction
+-- whose IDs pass the committed marks inserts a mark of its own into the schema's table (the shard,
+-- the ID, a mark a second beyond it, the server run), committed with its IDs; no mark row is ever
+-- updated, and the marks are read as committed, not through the transaction's snapshot (so
+-- REPEATABLE READ and SERIALIZABLE inserts never fail on them). One maker per shard: the registry
+-- idgen.instagram_shard_schemas says which schema holds each bound shard (on Citus a reference
+-- table, read on every node), binding a second schema to a bound shard is refused, and
+-- idgen.instagram_id(shard) of a bound shard is made only on the node that holds its schema, under its
+-- marks. idgen.bind_instagram_shard converts a marks table of 1.2 (one row per shard, which the
+-- trigger of 1.3 still updates in the inserting transaction until then) and leaves its writes to its
+-- owner: the inserting role needs no right on the marks.
+---------------------------------------------------------------------------------------------------
+
+CREATE TABLE idgen.instagram_shard_schemas (
+  shard pg_catalog.int4 PRIMARY KEY CHECK (shard OPERATOR(pg_catalog.>=) 0 AND shard OPERATOR(pg_catalog.<=) 8191),
+  schema_name pg_catalog.name NOT NULL
+);
+COMMENT ON TABLE idgen.instagram_shard_schemas IS
+'the schema each bound Instagram shard lives in (idgen.bind_instagram_shard): its IDs are made only where that schema is, by the trigger idgen.instagram_shard_id() or idgen.instagram_id(shard); on Citus a reference table';
+GRANT SELECT ON idgen.instagram_shard_schemas TO PUBLIC;
+SELECT pg_catalog.pg_extension_config_dump('idgen.instagram_shard_schemas', '');
+
+CREATE OR REPLACE FUNCTION idgen.instagram_shard_id() RETURNS pg_catalog.trigger
+AS 'MODULE_PATHNAME', 'idgen_instagram_shard_id'
+LANGUAGE C;
+COMMENT ON FUNCTION idgen.instagram_shard_id() IS
+'trigger (BEFORE INSERT, FOR EACH ROW; arguments: the ID column, default id, and optionally the column holding the row''s shard): fills a NULL ID with an Instagram ID of the shard bound to its schema (idgen.bind_instagram_shard) or named by the row, where the row is stored, after the marks of the servers that held the shard before; a transaction whose IDs pass the marks adds a mark of its own, so that no insert waits for another';
+
+CREATE OR REPLACE FUNCTION idgen.bind_instagram_shard(schema pg_catalog.regnamespace, shard pg_catalog.int4) RETURNS pg_catalog.void
+AS 'MODULE_PATHNAME', 'idgen_bind_instagram_shard'
+LANGUAGE C VOLATILE STRICT SET search_path = pg_catalog, pg_temp;
+COMMENT ON FUNCTION idgen.bind_instagram_shard(pg_catalog.regnamespace, pg_catalog.int4) IS
+'binds an Instagram shard to a schema its caller owns: a row of the schema''s table idgen_instagram_shard (created on first use, or converted from idgen 1.2''s, writable by its owner only), which idgen.instagram_shard_id() reads, and of idgen.instagram_shard_schemas (a shard bound to another schema is refused); on Citus, on the coordinator, before citus_schema_distribute, so that the table moves with the schema''s';

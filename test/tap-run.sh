@@ -77,7 +77,7 @@ if [[ " ${tests[*]} " == *"/citus"*".pl "* ]]; then
   citus_status=0
   scripts/citus-build.sh "$pg_config" >/dev/null || citus_status=$?
   if [ $citus_status -eq 3 ]; then
-    not_run "citus, citus_shards" "no Citus source (../shared/vendor/citus-*.tar.gz): Citus is not built"
+    not_run "citus, citus_shards, citus_moves" "no Citus source (../shared/vendor/citus-*.tar.gz): Citus is not built"
     kept=()
     for t in "${tests[@]}"; do [[ $(basename "$t") == citus*.pl ]] || kept+=("$t"); done
     tests=(${kept[@]+"${kept[@]}"})

@@ -53,6 +53,9 @@ struct SharedState {
   // Serialises the first reading of the mark after the server started, and idgen.restart_at_clock()
   // against the renewals (which hold it shared). Never held across a flush, a wait or a lock.
   LWLockPadded mark_lock;
+  // Bumped when a transaction that bound an Instagram shard (idgen.bind_instagram_shard) commits:
+  // what each backend knows of the bindings (instagram_shard.cpp) is read again.
+  std::atomic<uint64_t> shard_bindings{0};
 
   // The words of a family: Instagram's per shard, one for the others.
   std::span<StateWord> words(Family family) {
