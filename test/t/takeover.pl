@@ -104,6 +104,13 @@ $planter->quit;
 is($node->safe_psql($db, q{SELECT extversion FROM pg_extension WHERE extname = 'idgen'}), '1.3', 'updated to 1.3');
 superuser_call_is_idgens($db, 'a function planted during the update');
 
+# An update can stop at no release between: from 1.0 there is no path to 1.2, whose schema the
+# owner could still plant in (found by the adversarial pass: UPDATE TO '1.2', then a plant).
+$db = fresh_db('update_to_1_2');
+$node->safe_psql($db, q{CREATE EXTENSION idgen VERSION '1.0'}, extra_params => [ '-U', 'alice' ]);
+($state, $message) = as_alice($db, "ALTER EXTENSION idgen UPDATE TO '1.2'");
+is($state, '22023', "from 1.0, UPDATE TO '1.2' finds no path ($message)");
+
 # The same with a prepared transaction, committed after the update. (From PostgreSQL 19 the
 # prepared transaction locks the old schema, and the update waits for it: a lock_timeout ends the
 # wait; the function then commits into the owner's 1.0 schema, where the update refuses it.)
@@ -129,18 +136,26 @@ superuser_call_is_idgens($db, 'a function prepared before the update, committed 
 install_released($node, scripts => [ 'idgen--1.1.sql' ], versions => [ '1.1' ]);
 $db = fresh_db('domains');
 $node->safe_psql($db, q{CREATE EXTENSION idgen VERSION '1.1'}, extra_params => [ '-U', 'alice' ]);
-$node->safe_psql($db, q{CREATE SCHEMA "App" AUTHORIZATION alice; CREATE SCHEMA """App""" AUTHORIZATION mallory; GRANT USAGE ON SCHEMA """App""" TO alice});
+$node->safe_psql($db, q{CREATE SCHEMA "App" AUTHORIZATION alice; CREATE SCHEMA """App""" AUTHORIZATION mallory; GRANT USAGE ON SCHEMA """App""" TO alice; GRANT CREATE ON DATABASE domains TO mallory});
 $node->safe_psql($db, q{SELECT idgen.define_id_type('post', 'post_id')});  # (1.1: in pg_catalog, a superuser's call)
 $node->safe_psql($db, q{CREATE TABLE "App".posts (id post_id PRIMARY KEY, body text); INSERT INTO "App".posts (body) VALUES ('kept')},
 	extra_params => [ '-U', 'alice' ]);
 is($node->safe_psql($db, q{SELECT typnamespace::regnamespace FROM pg_type WHERE typname = 'post_id'}), 'pg_catalog',
 	"1.1 made the domain in pg_catalog");
+# Another role makes a schema that sorts first, and a table of the domain in it (the frozen 1.1 ->
+# 1.2 update gave her the domain: a constraint of hers then ran in a superuser's inserts).
+$node->safe_psql($db, q{CREATE SCHEMA "0evil"; CREATE TABLE "0evil".m (id post_id)}, extra_params => [ '-U', 'mallory' ]);
 ($state, $message) = as_alice($db, 'ALTER EXTENSION idgen UPDATE');
 is($state, '', 'the update from 1.1 succeeds' . ($message ? " ($message)" : ''));
 is($node->safe_psql($db, q{SELECT typnamespace::regnamespace FROM pg_type WHERE typname = 'post_id'}), '"App"',
 	'the domain moved to its table\'s schema "App"');
 is($node->safe_psql($db, q{SELECT count(*) FROM pg_type WHERE typnamespace = '"""App"""'::regnamespace}), '0',
 	'nothing in the decoy schema named with the quotes');
+is($node->safe_psql($db, q{SELECT typowner::regrole FROM pg_type WHERE typname = 'post_id'}), 'postgres',
+	'the domain keeps its owner, the superuser who made it');
+isnt((sqlstate_of($node, 'ALTER DOMAIN "App".post_id ADD CONSTRAINT c CHECK (true)', db => $db, user => 'mallory'))[0], '',
+	'the role whose schema sorted first cannot alter it');
+isnt((sqlstate_of($node, 'DROP DOMAIN "App".post_id CASCADE', db => $db, user => 'mallory'))[0], '', 'nor drop it');
 $node->safe_psql($db, q{DROP SCHEMA """App""" CASCADE});
 is($node->safe_psql($db, q{SELECT body FROM "App".posts}), 'kept', "the decoy's owner dropping it takes nothing of hers");
 
