@@ -288,8 +288,16 @@ bool NamesInlineSecret(const char* text) {
 }
 
 void HideSecretStatements(ErrorData* edata) {
-  if (!edata->hide_stmt && (NamesInlineSecret(edata->message) || NamesInlineSecret(debug_query_string))) {
+  if (!edata->hide_stmt && (NamesInlineSecret(edata->message) || NamesInlineSecret(debug_query_string) ||
+                            NamesInlineSecret(edata->context) || NamesInlineSecret(edata->internalquery))) {
     edata->hide_stmt = true;
+  }
+  // (a set_config() of a secret in a DO block: the statement is in the error's context and internal
+  // query, which the server log would print; found by the adversarial pass of issue 29)
+  if (NamesInlineSecret(edata->context)) edata->context = pstrdup("(the context names a secret setting: not logged)");
+  if (NamesInlineSecret(edata->internalquery)) {
+    edata->internalquery = nullptr;
+    edata->internalpos = 0;
   }
   if (previous_emit_log_hook != nullptr) previous_emit_log_hook(edata);
 }
@@ -333,6 +341,20 @@ std::string_view RequireSecret(Secret which) {
              "$PGDATA/%s; chmod 600 $PGDATA/%s), set %s = '%s' in postgresql.conf and reload%s",
              file, file, s.file_setting, file, s.warning);
     Raise(ErrorKind::kPrerequisite, message, s.need, hint);
+  }
+  // A secret written in the configuration is a secret only where the postmaster knows it is one:
+  // until a session loads idgen, PostgreSQL shows an idgen.* setting it does not know to every role
+  // (SHOW), and logs its new value at each reload (found by the adversarial pass of issue 29).
+  if (!LoadedByPreload()) {
+    snprintf(message, sizeof message, "%s is written in the configuration, and idgen is not preloaded", s.name);
+    snprintf(hint, sizeof hint,
+             "Move the secret to a file that only the server's operating system user can read (%s), or add idgen "
+             "to shared_preload_libraries and restart; then change the secret: it may have been read.",
+             s.file_setting);
+    Raise(ErrorKind::kPrerequisite, message,
+          "Until a session loads idgen, PostgreSQL shows a setting it does not know yet to every role (SHOW, "
+          "current_setting) and writes its new value to the server log at each reload: this secret is not secret.",
+          hint);
   }
   return s.value;
 }

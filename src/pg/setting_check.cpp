@@ -174,4 +174,6 @@ void DefineChecked(void (*define)()) {
   CheckGiven(given, given_count);
 }
 
+bool LoadedByPreload() { return loaded_by_preload; }
+
 }  // namespace idgen::pg::settings

@@ -30,6 +30,10 @@ bool MayReadHiddenSettings();
 // setting that does not exist or whose value PostgreSQL rejected.
 void DefineChecked(void (*define)());
 
+// Whether shared_preload_libraries loaded the library: only then does the postmaster know idgen's
+// settings, and with them which ones are secrets.
+bool LoadedByPreload();
+
 #ifdef IDGEN_DEBUG_FAULT
 // debug_fault.cpp: idgen.debug_fault.
 void DefineDebugFault();

@@ -342,4 +342,27 @@ ok(index($log, $decoy) >= 0, 'control: and a secret set with ALTER SYSTEM');
 like($log, qr/has group or world access/, 'and the refused file');
 no_leak($log, 'the server log');
 
+# Written in the configuration, a secret is a secret only where idgen is preloaded: until a session
+# loads idgen, PostgreSQL shows a setting it does not know yet to every role, and logs its value at
+# each reload (the adversarial pass of issue 29). So idgen uses it only when preloaded, and refuses
+# otherwise, saying to move it to a file; the file form works either way.
+my $plain = idgen_node('not_preloaded_secret', no_preload => 1, conf => "idgen.token_secret = '$secret{tok1}'");
+$plain->start;
+$plain->safe_psql('postgres', 'CREATE ROLE nobody LOGIN');
+is($plain->safe_psql('postgres', 'SHOW idgen.token_secret', extra_params => [ '-U', 'nobody' ]), $secret{tok1},
+	'not preloaded: PostgreSQL shows the inline secret to any role of a session that has not loaded idgen');
+$plain->safe_psql('postgres', 'CREATE EXTENSION idgen');
+my ($refused, $why, $how) = sqlstate_of($plain, "SELECT idgen.signed_token('x')");
+is($refused, '55000', "so idgen refuses to sign with it ($why)");
+like($how, qr/idgen\.token_secret_file/, "and says to move it to a file: $how");
+my $plain_file = $plain->data_dir . '/idgen_token_secret';
+append_to_file($plain_file, $secret{tok2});
+chmod 0600, $plain_file;
+remove_conf($plain, 'idgen.token_secret');
+$plain->append_conf('postgresql.conf', "idgen.token_secret_file = 'idgen_token_secret'");
+$plain->reload;
+$plain->poll_query_until('postgres', "SELECT current_setting('idgen.token_secret_file', true) = 'idgen_token_secret'");
+like($plain->safe_psql('postgres', "SELECT idgen.signed_token('x')"), qr/^x_/, 'the file form signs, preloaded or not');
+$plain->stop;
+
 done_testing();
