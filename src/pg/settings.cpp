@@ -144,7 +144,15 @@ bool CheckShards(char** value, void** extra, GucSource) {
   return false;
 }
 
-void AssignShards(const char*, void* extra) { owned_shards = static_cast<const ShardSet*>(extra); }
+// IdentityHash() is kept until an identity setting changes (restart_at_clock and the identity lease
+// compare it often).
+bool identity_hash_known = false;
+void IdentityChanged(int, void*) { identity_hash_known = false; }
+
+void AssignShards(const char*, void* extra) {
+  owned_shards = static_cast<const ShardSet*>(extra);
+  identity_hash_known = false;
+}
 
 }  // namespace
 
@@ -173,6 +181,8 @@ bool OwnsShard(int64_t shard) {
 const char* InstagramShards() { return shards_text != nullptr ? shards_text : ""; }
 
 uint32_t IdentityHash() {
+  static uint32_t known = 0;
+  if (identity_hash_known) return known;
   // FNV-1a over the node id, the server digit and the owned shards (the set, not its spelling).
   uint32_t hash = 2166136261u;
   const auto mix = [&hash](uint8_t byte) { hash = (hash ^ byte) * 16777619u; };
@@ -181,6 +191,8 @@ uint32_t IdentityHash() {
   if (node_id_source != kNodeIdFromSetting) mix(static_cast<uint8_t>(0x80 | node_id_source));
   mix(static_cast<uint8_t>(uid20_server));
   for (int i = 0; i < kShards / 8; ++i) mix(owned_shards != nullptr ? owned_shards->bits[i] : 0xFF);
+  known = hash;
+  identity_hash_known = true;
   return hash;
 }
 
@@ -193,12 +205,12 @@ void DefineAll() {
   DefineCustomIntVariable("idgen.node_id", "Node id of this server in Snowflake, Sonyflake and TraceId IDs.",
                           "Give every server that generates these IDs its own node id. Snowflake holds 0 to 1023, "
                           "Sonyflake and TraceId 0 to 65535.",
-                          &node_id, 0, 0, 65535, PGC_SUSET, 0, nullptr, nullptr, nullptr);
+                          &node_id, 0, 0, 65535, PGC_SUSET, 0, nullptr, IdentityChanged, nullptr);
   DefineCustomEnumVariable(
       "idgen.node_id_source", "Where Snowflake, Sonyflake, TraceId and JsId IDs take their node id.",
       "\"setting\": idgen.node_id. \"citus\": this node's Citus group id (the coordinator's is 0, "
       "each worker's is given by citus_add_node); a node that is in no Citus cluster yet refuses.",
-      &node_id_source, kNodeIdFromSetting, kNodeIdSources, PGC_SUSET, 0, nullptr, nullptr, nullptr);
+      &node_id_source, kNodeIdFromSetting, kNodeIdSources, PGC_SUSET, 0, nullptr, IdentityChanged, nullptr);
   // Every value of the two limits below keeps the order and never refuses a clock that is fine: they
   // count beyond the lead the state word has of its own (a tick whose sequence ran out, UUIDv7's
   // millisecond ahead), and round up to whole ticks (layout::RegressionTicks, uuidv7::RulesFor).
@@ -231,7 +243,7 @@ void DefineAll() {
   DefineEpoch<kFamilyUid20>("uid20", uid20::kDefaultEpochMs, "UID20");
   DefineCustomIntVariable("idgen.uid20_server", "The server digit of this server's UID20 IDs.",
                           "The last digit of idgen.uid20() and idgen.uid20_sec(): give every server its own.",
-                          &uid20_server, 0, 0, uid20::kMaxServer, PGC_SUSET, 0, nullptr, nullptr, nullptr);
+                          &uid20_server, 0, 0, uid20::kMaxServer, PGC_SUSET, 0, nullptr, IdentityChanged, nullptr);
   DefineCustomIntVariable("idgen.launch_id", "The launch id of this deployment's DecimalIds (1 to 99999).",
                           "The last five digits of idgen.decimal_id(); -1, the default, means not set: DecimalIds are "
                           "refused until it is. 0 is for tests.",

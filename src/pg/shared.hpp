@@ -27,6 +27,7 @@ struct SharedMark {
   // them back to the clock under a new identity: their values lie below this lease too, which the
   // origin idgen_mark_identity holds. kNoLease while there is none.
   std::atomic<uint64_t> identity_lease_end_ms{~uint64_t{0}};
+  std::atomic<uint32_t> identity_lease_hash{0};  // the identity it was written under
   // What the words were raised to when the marks were read (this run's floors): a database's copy
   // at or below them is covered whoever wrote it.
   std::atomic<uint64_t> floor_ms{0};

@@ -126,6 +126,15 @@ is($jump->safe_psql('other', 'SELECT (idgen.snowflake_parse(idgen.snowflake_id()
 	'and in the other database, of the new node id');
 $jump->safe_psql('postgres', 'INSERT INTO n SELECT 3, idgen.ns_id(0) FROM generate_series(1, 1000)');
 is($jump->safe_psql('postgres', 'SELECT count(*) - count(DISTINCT v) FROM n'), '0', 'and ns_id(0) repeats none after it');
+# The old node id put back (configuration management, say): the identity lease no longer counts,
+# and node 1's IDs of the clock would repeat the ones it made ahead, in any database (the
+# adversarial pass: 29,262 repeats in a database that made none ahead).
+$jump->safe_psql('postgres', 'ALTER SYSTEM RESET idgen.node_id; SELECT pg_reload_conf()');
+$jump->poll_query_until('postgres', "SELECT current_setting('idgen.node_id') = '1'");
+$jump->safe_psql('postgres', 'CREATE DATABASE third');
+$jump->safe_psql('third', 'CREATE EXTENSION idgen');
+($state, $message) = sqlstate_of($jump, 'SELECT idgen.snowflake_id()', db => 'third');
+is($state, '55000', "node 1 again: Snowflake refuses until the clock passes what node 1 made ahead ($message)");
 $jump->stop;
 
 # ---- items 4 and 10: a dump restored into a clone, and DROP/CREATE EXTENSION after it ----------
