@@ -20,6 +20,8 @@
 #include "pg/shared.hpp"
 
 extern "C" {
+#include "catalog/catalog.h"
+#include "catalog/namespace.h"
 #include "access/genam.h"
 #include "access/htup_details.h"
 #include "access/table.h"
@@ -700,6 +702,16 @@ IDGEN_FUNCTION(idgen_bind_instagram_shard) {
     ereport(ERROR, errcode(ERRCODE_INSUFFICIENT_PRIVILEGE),
             errmsg("must be owner of schema %s", quote_identifier(name)),
             errdetail("Binding a schema to an Instagram shard claims the shard's IDs for the schema."));
+  }
+  // Not the schemas of the system or of idgen, whoever asks (a superuser owns every schema; found by
+  // the adversarial pass of issue 29: a superuser's bind made tables in idgen and information_schema).
+  if (IsCatalogNamespace(schema) || IsToastNamespace(schema) || isAnyTempNamespace(schema) ||
+      strcmp(name, "information_schema") == 0 || strcmp(name, "idgen") == 0) {
+    ereport(
+        ERROR, errcode(ERRCODE_INSUFFICIENT_PRIVILEGE),
+        errmsg("schema %s cannot hold an Instagram shard", quote_identifier(name)),
+        errdetail("A shard is bound to a schema of the application: not to a schema of PostgreSQL's or of idgen's."),
+        errhint("Bind a schema that holds the shard's tables."));
   }
   char table[2 * NAMEDATALEN + 8];
   strlcpy(table, quote_qualified_identifier(name, shard_marks::kTable), sizeof table);

@@ -29,6 +29,12 @@ SELECT idgen.bind_instagram_shard('shard_0042', 8192);
 SELECT idgen.bind_instagram_shard('shard_0042', -1);
 SELECT idgen.bind_instagram_shard('no_such_schema', 1);
 SELECT idgen.bind_instagram_shard('shard_0042', NULL) IS NULL AS strict;
+-- Not a schema of PostgreSQL's or of idgen's, even for a superuser (42501).
+\set VERBOSITY terse
+SELECT idgen.bind_instagram_shard('idgen', 2050);
+SELECT idgen.bind_instagram_shard('information_schema', 2050);
+SELECT idgen.bind_instagram_shard('pg_catalog', 2050);
+\set VERBOSITY default
 
 -- The trigger fills a NULL ID with an ID of the schema's shard; an ID the statement gives is kept.
 CREATE TABLE shard_0042.photos (id bigint PRIMARY KEY, body text);
