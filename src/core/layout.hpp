@@ -56,7 +56,7 @@ inline constexpr Layout kSonyflake{"sonyflake", "Sonyflake", "machine id", 14095
 inline constexpr Layout kTrace{"trace", "TraceId", "node", 0, 1000, 25, 16, 22, false, true};
 // JS-safe: IDs from 1 to 2^53 - 1, so that they survive JSON.parse() and JavaScript numbers: 38 bits
 // of 10 ms since 2026-01-01 (87 years, to 2113), 5-bit node (32 servers), 10-bit sequence (1024
-// per 10 ms: 102,400 IDs a second per server). The README weighs the other splits.
+// per 10 ms: 102,400 IDs a second per server). docs/families.md weighs the other splits.
 inline constexpr Layout kJs{"js", "JS-safe", "node", 1767225600000, 10, 38, 5, 10, false, false};
 inline constexpr int64_t kJsMaxSafe = (int64_t{1} << 53) - 1;
 
