@@ -2,7 +2,7 @@
 #
 #   make demo   build, install, and show idgen on a throwaway cluster
 #   make test   unit tests, then regression, multi-session and TAP tests on PostgreSQL 15, 17, 18
-#   make reference   regenerate the README's reference of every SQL function from the catalog
+#   make reference   regenerate docs/reference.md, every SQL function, from the catalog
 #
 # Both install the build dependencies when they are missing (apt-get), so that a fresh Debian
 # machine with PostgreSQL needs nothing else. The rest is plain PGXS: make, make install,
@@ -123,7 +123,7 @@ bench: deps
 	@$(MAKE) --no-print-directory install
 	@PG_CONFIG=$(PG_CONFIG) scripts/bench.sh
 
-# The README's reference of every SQL function, from the catalog of a throwaway cluster and
+# docs/reference.md, every SQL function, from the catalog of a throwaway cluster and
 # docs/functions.tsv (scripts/reference.sh; test/multi/reference.sh checks it).
 reference: deps
 	@$(MAKE) --no-print-directory install
