@@ -15,6 +15,7 @@
 
 #include "pg/citus_meta.hpp"
 #include "pg/compat.hpp"
+#include "pg/mark.hpp"
 #include "pg/pg.hpp"
 #include "pg/shard_marks.hpp"
 #include "pg/shared.hpp"
@@ -24,6 +25,7 @@ extern "C" {
 #include "catalog/namespace.h"
 #include "access/genam.h"
 #include "access/htup_details.h"
+#include "access/relation.h"
 #include "access/table.h"
 #include "access/xact.h"
 #include "catalog/namespace.h"
@@ -350,7 +352,15 @@ void RegisteredSchema(int32 shard, char* out) {
     }
     return;
   }
-  Relation rel = table_open(here, AccessShareLock);
+  // The registry is the extension's: a DROP EXTENSION that committed since it was found leaves its
+  // OID behind until the lock brings the invalidation in. Found once more, or the drop is said.
+  Relation rel = try_relation_open(here, AccessShareLock);
+  if (rel == nullptr) {
+    registry.known = false;
+    const Oid again = RegistryHere(&citus_table);
+    rel = OidIsValid(again) ? try_relation_open(again, AccessShareLock) : nullptr;
+    if (rel == nullptr) marks::RaiseMissing(kRegistry);
+  }
   if (RelationGetNumberOfBlocks(rel) > 0) {
     ScanKeyData key;
     ScanKeyInit(&key, 1, BTEqualStrategyNumber, F_INT4EQ, Int32GetDatum(shard));

@@ -45,6 +45,25 @@ uint64_t Pack(uint64_t lease_ms) {
 
 uint64_t NowMs() { return static_cast<uint64_t>(std::max<int64_t>(WallClock().NowNs() / 1000000, 0)); }
 
+// The extension is gone from this database (dropped, perhaps while this call ran), or older than
+// 1.2: both are said as they are.
+[[noreturn]] void RaiseMissing(const char* what) {
+  char message[160];
+  if (!OidIsValid(get_extension_oid("idgen", true))) {
+    snprintf(message, sizeof message, "extension \"idgen\" does not exist in this database");
+    Raise(ErrorKind::kPrerequisite, message,
+          "It was dropped while this statement ran, or before: its generators keep a copy of the server's "
+          "durable mark in the extension's objects (the server's own mark is kept, and holds the IDs of a "
+          "re-created extension above the dropped one's).",
+          "Create the extension in this database (CREATE EXTENSION idgen).");
+  }
+  snprintf(message, sizeof message, "the durable mark idgen.%s does not exist in this database", what);
+  Raise(ErrorKind::kPrerequisite, message,
+        "The extension in this database is older than the library: from idgen 1.2 on, each database keeps a "
+        "copy of the durable mark, which its 64-bit families need (UUIDv7 goes on without it).",
+        "Run ALTER EXTENSION idgen UPDATE in this database.");
+}
+
 namespace {
 
 // ---- who wrote a copy ---------------------------------------------------------------------------
@@ -97,25 +116,6 @@ Oid SequenceNamed(const char* name) {
   if (!OidIsValid(schema)) return InvalidOid;
   const Oid relation = get_relname_relid(name, schema);
   return OidIsValid(relation) && get_rel_relkind(relation) == RELKIND_SEQUENCE ? relation : InvalidOid;
-}
-
-// The extension is gone from this database (dropped, perhaps while this call ran), or older than
-// 1.2: both are said as they are.
-[[noreturn]] void RaiseMissing(const char* what) {
-  char message[160];
-  if (!OidIsValid(get_extension_oid("idgen", true))) {
-    snprintf(message, sizeof message, "extension \"idgen\" does not exist in this database");
-    Raise(ErrorKind::kPrerequisite, message,
-          "It was dropped while this statement ran, or before: its generators keep a copy of the server's "
-          "durable mark in the extension's objects (the server's own mark is kept, and holds the IDs of a "
-          "re-created extension above the dropped one's).",
-          "Create the extension in this database (CREATE EXTENSION idgen).");
-  }
-  snprintf(message, sizeof message, "the durable mark idgen.%s does not exist in this database", what);
-  Raise(ErrorKind::kPrerequisite, message,
-        "The extension in this database is older than the library: from idgen 1.2 on, each database keeps a "
-        "copy of the durable mark, which its 64-bit families need (UUIDv7 goes on without it).",
-        "Run ALTER EXTENSION idgen UPDATE in this database.");
 }
 
 // The sequence data on a page of a sequence relation.

@@ -91,4 +91,8 @@ void CheckDecimalIdCopy(const StateRef& state, int launch_id);
 // refuses (55000) while this database holds a copy that the server has not passed. C zone.
 void CheckDropKeepsNothing(const StateRef& state);
 
+// Raises the error of a database whose copy named `what` is missing: the extension dropped (perhaps
+// while the call ran) or older than 1.2.
+[[noreturn]] void RaiseMissing(const char* what);
+
 }  // namespace idgen::pg::marks
