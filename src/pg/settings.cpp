@@ -28,6 +28,8 @@ int max_clock_lead_ms = 600000;
 int failover_margin_ms = 10000;
 int uid20_server = 0;
 int launch_id = -1;
+int64_t epoch_ms[kFamilyCount];
+const ShardSet* owned_shards = nullptr;
 
 namespace {
 
@@ -37,7 +39,6 @@ const struct config_enum_entry kNodeIdSources[] = {
 // ---- epochs: text settings (a bigint does not fit an integer GUC), parsed once -----------------
 
 char* epoch_text[kFamilyCount];
-int64_t epoch_ms[kFamilyCount];
 constexpr int64_t kLatestEpochMs = 4102444800000;  // 2100-01-01
 
 bool CheckEpoch(char** value, void** extra, GucSource) {
@@ -81,12 +82,8 @@ void DefineEpoch() {
 
 // ---- idgen.instagram_shards: "0-2047", "5,9,100-199" -------------------------------------------
 
-constexpr int kShards = kInstagram.max_node() + 1;
-struct ShardSet {
-  uint8_t bits[kShards / 8];
-};
+static_assert(kShards == kInstagram.max_node() + 1);
 char* shards_text = nullptr;
-const ShardSet* owned_shards = nullptr;
 
 bool CheckShards(char** value, void** extra, GucSource) {
   auto* set = static_cast<ShardSet*>(compat::GucMalloc(sizeof(ShardSet)));
@@ -133,13 +130,6 @@ bool CheckShards(char** value, void** extra, GucSource) {
 void AssignShards(const char*, void* extra) { owned_shards = static_cast<const ShardSet*>(extra); }
 
 }  // namespace
-
-int64_t EpochMs(Family family) { return epoch_ms[family]; }
-
-bool OwnsShard(int64_t shard) {
-  return owned_shards == nullptr ||
-         (shard >= 0 && shard < kShards && (owned_shards->bits[shard / 8] >> (shard % 8) & 1) != 0);
-}
 
 const char* InstagramShards() { return shards_text != nullptr ? shards_text : ""; }
 
