@@ -43,6 +43,12 @@ namespace {
 
 // ---- this backend ---------------------------------------------------------------------------
 
+}  // namespace
+
+Hot hot;
+
+namespace {
+
 struct Backend {
   const SharedState* state = nullptr;  // the state the rest was checked against
   Oid database = InvalidOid;
@@ -270,6 +276,7 @@ void CheckDatabaseCopy(const StateRef& ref) {
   // Not checked until the end: a refusal below leaves it unchecked, so that the next call in this
   // session refuses too (it used to pass, below the copy).
   me.database = InvalidOid;
+  hot = Hot{};  // nothing is ready, nothing covered, until Prepare and Cover say so again
   me.state = &ref.state;
   me.has_copy = OidIsValid(SequenceNamed("mark")) && OidIsValid(SequenceNamed("mark_server"));
   me.copy_ms = 0;
@@ -322,25 +329,6 @@ void CheckDatabaseCopy(const StateRef& ref) {
 
 }  // namespace
 
-uint64_t MarkMs(Family family, uint64_t mark) {
-  switch (family) {
-    case kFamilyUuidv7:
-      return mark >> uuidv7::kFractionBits;
-    case kFamilyUid20:
-      return static_cast<uint64_t>(settings::EpochMs(family)) + (mark + 1) * uid20::kMillis.unit_ms - 1;
-    case kFamilyUid20Sec:
-      return static_cast<uint64_t>(settings::EpochMs(family)) + (mark + 1) * uid20::kSeconds.unit_ms - 1;
-    case kFamilyNsId:
-      return mark / 1000000;
-    case kFamilyDecimalId:
-      return 0;
-    default: {
-      const Layout& layout = *kLayouts[family];
-      return static_cast<uint64_t>(settings::EpochMs(family)) + (mark + 1) * layout.unit_ms - 1;
-    }
-  }
-}
-
 bool Prepare(Family family, const StateRef& ref) {
   if (!ref.shared || RecoveryInProgress()) return false;
   SharedState& state = ref.state;
@@ -353,16 +341,23 @@ bool Prepare(Family family, const StateRef& ref) {
   // by their random bits work on; the others would leave a dump without the copy that keeps a
   // restored database from repeating them.
   if (unlikely(!me.has_copy) && family != kFamilyUuidv7) RaiseMissing("mark");
+  hot.ready |= uint32_t{1} << family;
+  hot.generation = me.generation;
   return true;
 }
 
-bool Cover(const StateRef& ref, uint64_t ms, uint64_t generation) {
+bool Cover(const StateRef& ref, uint64_t ms) {
   SharedState& state = ref.state;
-  if (likely(ms < state.mark.lease_end_ms.load(std::memory_order_acquire) && (ms < me.copy_ms || !me.has_copy))) {
-    return true;
+  const uint64_t generation = hot.generation;
+  if (state.mark.generation.load(std::memory_order_acquire) != generation) {
+    hot = Hot{};  // restart_at_clock() moved the words: Prepare again, and take another value
+    return false;
   }
   if (ms >= state.mark.lease_end_ms.load(std::memory_order_acquire)) {
-    if (!RenewLease(state, std::max(ms, NowMs()) + kLeaseMs, generation)) return false;
+    if (!RenewLease(state, std::max(ms, NowMs()) + kLeaseMs, generation)) {
+      hot = Hot{};
+      return false;
+    }
   }
   if (me.has_copy && ms >= me.copy_ms) {
     // The copy: the lease end, which lies above every value returned on this server.
@@ -374,6 +369,9 @@ bool Cover(const StateRef& ref, uint64_t ms, uint64_t generation) {
     me.copy_is_ours = true;
     me.lower_copy = false;
   }
+  // What the next values may lie below without coming here (Covered).
+  const uint64_t lease_ms = state.mark.lease_end_ms.load(std::memory_order_acquire);
+  hot.covered_ms = me.has_copy ? std::min(lease_ms, me.copy_ms) : lease_ms;
   return true;
 }
 

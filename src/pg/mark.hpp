@@ -26,7 +26,10 @@
 
 #include <cstdint>
 
+#include "core/uid20.hpp"
+#include "core/uuidv7.hpp"
 #include "pg/family.hpp"
+#include "pg/settings.hpp"
 #include "pg/shared.hpp"
 
 namespace idgen::pg::marks {
@@ -54,13 +57,57 @@ uint64_t WordAt(Family family, uint64_t floor_ms);
 bool Prepare(Family family, const StateRef& state);
 
 // The last Unix millisecond of the tick that a family's mark position (Generated::mark) names.
-uint64_t MarkMs(Family family, uint64_t mark);
+inline uint64_t MarkMs(Family family, uint64_t mark) {
+  const auto end_of_tick = [&](int64_t unit_ms) {
+    return static_cast<uint64_t>(settings::EpochMs(family)) + (mark + 1) * static_cast<uint64_t>(unit_ms) - 1;
+  };
+  switch (family) {
+    case kFamilyUuidv7:
+      return mark >> uuidv7::kFractionBits;
+    case kFamilyUid20:
+      return end_of_tick(uid20::kMillis.unit_ms);
+    case kFamilyUid20Sec:
+      return end_of_tick(uid20::kSeconds.unit_ms);
+    case kFamilyNsId:
+      return mark / 1000000;
+    case kFamilyDecimalId:
+      return 0;
+    default:
+      return end_of_tick(kLayouts[family]->unit_ms);
+  }
+}
 
 // After taking a value whose last instant is ms, before returning it (C zone): renews the lease
 // when ms reaches it (and this database's copy when ms reaches that). False when
-// idgen.restart_at_clock() moved the state words since generation was read: the value must not be
-// returned; take another one.
-bool Cover(const StateRef& state, uint64_t ms, uint64_t generation);
+// idgen.restart_at_clock() moved the state words since this backend's checks (Prepare): the value
+// must not be returned; take another one, after Prepare.
+bool Cover(const StateRef& state, uint64_t ms);
+
+// What the common call of a coordinated generator needs, in this backend, without a function call
+// (Generate, generator.hpp): the families whose Prepare passed (which also means that the server is
+// not in recovery and the state is shared: both last), under which generation of the shared
+// state, and the instant below which every value is covered: the lease and this database's copy
+// as this backend last read or wrote them. The lease only grows but when restart_at_clock() lowers
+// it, which bumps the generation: a value is covered by the cached figure while the generation
+// read after it was taken is the same.
+struct Hot {
+  uint32_t ready = 0;       // a bit per family (1 << family)
+  uint64_t generation = 0;  // the shared state's mark.generation when the bits were set
+  uint64_t covered_ms = 0;  // values whose last instant lies below it are covered
+};
+extern Hot hot;
+
+inline bool Ready(Family family) { return (hot.ready & (uint32_t{1} << family)) != 0; }
+
+// Cover, without a function call when the value lies below what this backend knows to be covered.
+inline bool Covered(const StateRef& ref, Family family, uint64_t mark) {
+  const uint64_t ms = MarkMs(family, mark);
+  if (__builtin_expect(
+          ms < hot.covered_ms && ref.state.mark.generation.load(std::memory_order_acquire) == hot.generation, 1)) {
+    return true;
+  }
+  return Cover(ref, ms);
+}
 
 // A new DecimalId generator id for this server, durable before it is returned. C zone.
 int64_t TakeGeneratorId(const StateRef& state);
