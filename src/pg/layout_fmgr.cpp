@@ -34,7 +34,9 @@ void CheckShard(Family family, const Layout& layout, int64_t node) {
   }
 }
 
-Datum NextId(Family family, int64_t node, bool node_is_setting) {
+// (A template per family: the layout's widths and units are constants in the code of each.)
+template <Family family>
+Datum NextId(int64_t node, bool node_is_setting) {
   const Layout& layout = *kLayouts[family];
   const StateRef ref = GeneratorState();
   CheckCanGenerate(family, layout.title, ref);
@@ -86,14 +88,14 @@ void WaitForShardMark(int64_t shard, int64_t not_before_ms) {
 
 }  // namespace
 
-IDGEN_FUNCTION(idgen_instagram_id) { return NextId(kFamilyInstagram, PG_GETARG_INT64(0), false); }
+IDGEN_FUNCTION(idgen_instagram_id) { return NextId<kFamilyInstagram>(PG_GETARG_INT64(0), false); }
 IDGEN_FUNCTION(idgen_instagram_id_not_before) {
   const int64 shard = PG_GETARG_INT64(0);
   const int64_t not_before_us = UnixUs(PG_GETARG_TIMESTAMPTZ(1));
   CheckShard(kFamilyInstagram, *kLayouts[kFamilyInstagram], shard);
   // The first millisecond at or after the instant.
   WaitForShardMark(shard, not_before_us / 1000 + (not_before_us % 1000 > 0 ? 1 : 0));
-  return NextId(kFamilyInstagram, shard, false);
+  return NextId<kFamilyInstagram>(shard, false);
 }
 IDGEN_FUNCTION(idgen_instagram_parse) { return ParseId(kFamilyInstagram, fcinfo); }
 IDGEN_FUNCTION(idgen_instagram_min) { return MinId(kFamilyInstagram, fcinfo); }
@@ -103,15 +105,15 @@ IDGEN_FUNCTION(idgen_instagram_min) { return MinId(kFamilyInstagram, fcinfo); }
 // when the mark was written (restarted, or a copy of it) waits for the mark.
 IDGEN_FUNCTION(idgen_server_instance) { PG_RETURN_INT64(static_cast<int64>(GeneratorState().state.instance)); }
 
-IDGEN_FUNCTION(idgen_snowflake_id) { return NextId(kFamilySnowflake, 0, true); }
+IDGEN_FUNCTION(idgen_snowflake_id) { return NextId<kFamilySnowflake>(0, true); }
 IDGEN_FUNCTION(idgen_snowflake_parse) { return ParseId(kFamilySnowflake, fcinfo); }
 IDGEN_FUNCTION(idgen_snowflake_min) { return MinId(kFamilySnowflake, fcinfo); }
 
-IDGEN_FUNCTION(idgen_sonyflake_id) { return NextId(kFamilySonyflake, 0, true); }
+IDGEN_FUNCTION(idgen_sonyflake_id) { return NextId<kFamilySonyflake>(0, true); }
 IDGEN_FUNCTION(idgen_sonyflake_parse) { return ParseId(kFamilySonyflake, fcinfo); }
 IDGEN_FUNCTION(idgen_sonyflake_min) { return MinId(kFamilySonyflake, fcinfo); }
 
-IDGEN_FUNCTION(idgen_js_id) { return NextId(kFamilyJs, 0, true); }
+IDGEN_FUNCTION(idgen_js_id) { return NextId<kFamilyJs>(0, true); }
 IDGEN_FUNCTION(idgen_js_parse) { return ParseId(kFamilyJs, fcinfo); }
 IDGEN_FUNCTION(idgen_js_min) { return MinId(kFamilyJs, fcinfo); }
 IDGEN_FUNCTION(idgen_is_js_safe) {
@@ -119,7 +121,7 @@ IDGEN_FUNCTION(idgen_is_js_safe) {
   PG_RETURN_BOOL(value >= 1 && value <= kJsMaxSafe);
 }
 
-IDGEN_FUNCTION(idgen_trace_id) { return NextId(kFamilyTrace, 0, true); }
+IDGEN_FUNCTION(idgen_trace_id) { return NextId<kFamilyTrace>(0, true); }
 IDGEN_FUNCTION(idgen_trace_parse) { return ParseId(kFamilyTrace, fcinfo); }
 IDGEN_FUNCTION(idgen_trace_min) { return MinId(kFamilyTrace, fcinfo); }
 
