@@ -14,7 +14,7 @@
 // and cas read the same clock, the same way, once per value. A value that Advance says must wait
 // for the clock (more than 65,536 in a millisecond) is waited for, as the server would.
 //
-//   contention [--seconds S] [--threads "1 2 4 8 16"] [--tsv]
+//   contention [--seconds S] [--threads "1 2 4 8 16"] [--tsv FILE]   (FILE: the figures, tab-separated)
 #include <atomic>
 #include <chrono>
 #include <cstdint>
@@ -165,7 +165,7 @@ double Run(Way way, int threads, double seconds) {
 
 int main(int argc, char** argv) {
   double seconds = 1.0;
-  bool tsv = false;
+  FILE* tsv = nullptr;
   const int cores = static_cast<int>(std::thread::hardware_concurrency());
   std::vector<int> thread_counts;
   for (int i = 1; i < argc; ++i) {
@@ -174,10 +174,14 @@ int main(int argc, char** argv) {
     } else if (!strcmp(argv[i], "--threads") && i + 1 < argc) {
       std::istringstream list(argv[++i]);
       for (int n; list >> n;) thread_counts.push_back(n);
-    } else if (!strcmp(argv[i], "--tsv")) {
-      tsv = true;
+    } else if (!strcmp(argv[i], "--tsv") && i + 1 < argc) {
+      tsv = fopen(argv[++i], "w");
+      if (tsv == nullptr) {
+        perror(argv[i]);
+        return 1;
+      }
     } else {
-      fprintf(stderr, "usage: %s [--seconds S] [--threads \"1 2 4 ...\"] [--tsv]\n", argv[0]);
+      fprintf(stderr, "usage: %s [--seconds S] [--threads \"1 2 4 ...\"] [--tsv FILE]\n", argv[0]);
       return 2;
     }
   }
@@ -185,27 +189,23 @@ int main(int argc, char** argv) {
     for (int n = 1; n < cores; n *= 2) thread_counts.push_back(n);
     thread_counts.push_back(cores);
   }
-  if (tsv) {
-    printf("threads\tadvance\tcas\tnext\town\n");
-  } else {
-    printf("One state word, %d cores, %.1f s a point: millions of values a second over all threads\n\n", cores,
-           seconds);
-    printf("| threads | core Advance | 1.1's CAS loop | Advance ÷ CAS | core uuidv7::Next | a word per thread |\n");
-    printf("|---:|---:|---:|---:|---:|---:|\n");
-  }
+  if (tsv != nullptr) fprintf(tsv, "threads\tadvance\tcas\tnext\town\n");
+  printf("One state word, %d cores, %.1f s a point: millions of values a second over all threads\n\n", cores, seconds);
+  printf("| threads | core Advance | 1.1's CAS loop | Advance ÷ CAS | core uuidv7::Next | a word per thread |\n");
+  printf("|---:|---:|---:|---:|---:|---:|\n");
   for (int threads : thread_counts) {
     double result[4];
     for (Way way : {Way::kAdvance, Way::kCas, Way::kNext, Way::kOwn}) {
       result[static_cast<int>(way)] = Run(way, threads, seconds);
       fprintf(stderr, "  %d threads, %s: %.1f\n", threads, Name(way), result[static_cast<int>(way)]);
     }
-    if (tsv) {
-      printf("%d\t%.2f\t%.2f\t%.2f\t%.2f\n", threads, result[0], result[1], result[2], result[3]);
-    } else {
-      printf("| %d | %.1f | %.1f | %.1f | %.1f | %.1f |\n", threads, result[0], result[1], result[0] / result[1],
-             result[2], result[3]);
+    if (tsv != nullptr) {
+      fprintf(tsv, "%d\t%.2f\t%.2f\t%.2f\t%.2f\n", threads, result[0], result[1], result[2], result[3]);
     }
+    printf("| %d | %.1f | %.1f | %.1f | %.1f | %.1f |\n", threads, result[0], result[1], result[0] / result[1],
+           result[2], result[3]);
     fflush(stdout);
   }
+  if (tsv != nullptr) fclose(tsv);
   return 0;
 }
