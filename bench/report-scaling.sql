@@ -1,12 +1,13 @@
--- The tables of the scaling mode (scripts/bench.sh --scaling), from bench.scale. Variables: machine,
--- length (of each point).
+-- The tables of the scaling mode (scripts/bench.sh --scaling), from bench.scale: the median of the
+-- rounds. Variables: machine, length (of each point), rounds.
 CREATE TEMP VIEW points AS
-  SELECT s.ord, s.kind, p.* FROM bench.scale p JOIN bench.scaling s USING (name);
+  SELECT s.ord, s.kind, p.workload, p.name, p.clients, percentile_cont(0.5) WITHIN GROUP (ORDER BY p.per_second) AS per_second
+  FROM bench.scale p JOIN bench.scaling s USING (name) GROUP BY s.ord, s.kind, p.workload, p.name, p.clients;
 CREATE TEMP VIEW counts AS SELECT DISTINCT clients FROM bench.scale;
 
 SELECT format(E'## Scaling: %s\n\n', :'machine')
-    || format(E'One server, pgbench -M prepared from the same machine, as many threads as clients, %s a point; '
-              'the clients go up to the cores present.\n', :'length');
+    || format(E'One server, pgbench -M prepared from the same machine, as many threads as clients, %s a point, '
+              'the median of %s round(s); the clients go up to the cores present.\n', :'length', :'rounds');
 
 -- One table per workload: a row per subject, a column per number of clients, and the best figure
 -- against the one-client figure.

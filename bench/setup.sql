@@ -154,6 +154,6 @@ CREATE TABLE bench.bulk (name text, run int, ms float8, heap bigint, index bigin
 CREATE TABLE bench.tps (name text, clients int, tps float8);
 -- Instructions per row of SELECT count(call) FROM generate_series(...) (callgrind), and of count(g).
 CREATE TABLE bench.instructions (name text PRIMARY KEY, per_row float8);
--- The scaling mode: per workload, subject and number of clients, pgbench's TPS and the IDs (or rows)
--- a second.
-CREATE TABLE bench.scale (workload text, name text, clients int, tps float8, per_second float8);
+-- The scaling mode: per workload, subject, number of clients and round, pgbench's TPS and the IDs
+-- (or rows) a second.
+CREATE TABLE bench.scale (workload text, name text, clients int, tps float8, per_second float8, round int);

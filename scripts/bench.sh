@@ -16,8 +16,9 @@
 #                                     bench cannot rot
 #
 # Variables: PG_CONFIG (the server to measure: its idgen is the one installed there); OUT (where the
-# results go); INSTR_CALLS (200000), SCALE_SECONDS (3, per point of the scaling mode), SCALE_CLIENTS
-# (the client counts, before the cap), SCALE_SUBJECTS (a regular expression: only those subjects);
+# results go); INSTR_CALLS (200000), SCALE_SECONDS (3, per point of the scaling mode), SCALE_ROUNDS
+# (1: the median of that many rounds), SCALE_CLIENTS (the client counts, before the cap),
+# SCALE_SUBJECTS (a regular expression: only those subjects);
 # IDGEN_PEERS (a directory that holds the sources of pg_uuidv7 and of pgEdge's snowflake: built
 # into this server and measured beside idgen; never downloaded by the bench); FLOOR_SO (a floor
 # library built ahead, for a machine without a compiler or server headers).
@@ -241,52 +242,57 @@ scaling() {
   for c in $SCALE_CLIENTS; do [ "$c" -le "$CORES" ] && counts+=("$c"); done
   [[ " ${counts[*]} " == *" $CORES "* ]] || [ "$SMOKE" = 1 ] || counts+=("$CORES")
   mapfile -t scale_subjects < <(q -c "SELECT name FROM bench.scaling WHERE name ~ '${SCALE_SUBJECTS:-.}' ORDER BY ord")
-  say "Scaling: ${#scale_subjects[@]} subjects, clients ${counts[*]}, ${SCALE_LENGTH[*]} per point..."
+  local rounds=${SCALE_ROUNDS:-1}
+  say "Scaling: ${#scale_subjects[@]} subjects, clients ${counts[*]}, ${SCALE_LENGTH[*]} per point, $rounds round(s)..."
   : >"$OUT/scaling.tsv"
-  local workload name expr key tps per rows distinct
-  for workload in batch single insert; do
-    for name in "${scale_subjects[@]}"; do
-      if [ "$workload" = insert ]; then
-        key=$(sql "SELECT coalesce(key, '') FROM bench.scaling WHERE name = :'name'" -v name="$name")
-        [ -n "$key" ] || continue
-        expr=$(sql "SELECT insert_default FROM bench.scaling WHERE name = :'name'" -v name="$name")
-        echo "INSERT INTO bench.ins (v) SELECT 1 FROM generate_series(1, 10);" >"$OUT/scaling.sql"
-      else
-        expr=$(sql "SELECT $workload FROM bench.scaling WHERE name = :'name'" -v name="$name")
-        if [ "$workload" = batch ]; then
-          echo "SELECT count($expr) FROM generate_series(1, 200) AS g;" >"$OUT/scaling.sql"
-        else
-          printf '\\set g random(0, 1999)\nSELECT %s;\n' "$expr" >"$OUT/scaling.sql"
-        fi
-      fi
-      for c in "${counts[@]}"; do
+  local round workload name expr key tps per rows distinct
+  # Rounds outermost: a machine whose load drifts (a shared one) spreads the drift over every subject.
+  for round in $(seq 1 "$rounds"); do
+    for workload in batch single insert; do
+      for name in "${scale_subjects[@]}"; do
         if [ "$workload" = insert ]; then
-          if [ "$key" = bigserial ]; then
-            q -c "DROP TABLE IF EXISTS bench.ins" -c "CREATE TABLE bench.ins (id bigserial PRIMARY KEY, v int)"
+          key=$(sql "SELECT coalesce(key, '') FROM bench.scaling WHERE name = :'name'" -v name="$name")
+          [ -n "$key" ] || continue
+          expr=$(sql "SELECT insert_default FROM bench.scaling WHERE name = :'name'" -v name="$name")
+          echo "INSERT INTO bench.ins (v) SELECT 1 FROM generate_series(1, 10);" >"$OUT/scaling.sql"
+        else
+          expr=$(sql "SELECT $workload FROM bench.scaling WHERE name = :'name'" -v name="$name")
+          if [ "$workload" = batch ]; then
+            echo "SELECT count($expr) FROM generate_series(1, 200) AS g;" >"$OUT/scaling.sql"
           else
-            q -c "DROP TABLE IF EXISTS bench.ins" -c "CREATE TABLE bench.ins (id $key PRIMARY KEY DEFAULT $expr, v int)"
+            printf '\\set g random(0, 1999)\nSELECT %s;\n' "$expr" >"$OUT/scaling.sql"
           fi
-          q -c "CHECKPOINT"
         fi
-        tps=$("$PG_BIN/pgbench" -n -M prepared -c "$c" -j "$c" "${SCALE_LENGTH[@]}" -f "$OUT/scaling.sql" 2>"$OUT/pgbench.err" |
-          sed -nE 's/^tps = ([0-9.]+).*/\1/p')
-        [ -n "$tps" ] || { say "pgbench failed: $workload, $name, $c clients:"; tail -n 5 "$OUT/pgbench.err" >&2; exit 1; }
-        case $workload in batch) per=200 ;; single) per=1 ;; insert) per=10 ;; esac
-        rows=""
-        if [ "$workload" = insert ] && [ "$c" = "${counts[-1]}" ]; then
-          # Every row's key unique, whatever the load (the tests prove it; the bench says so where it looks).
-          read -r rows distinct < <(q -F ' ' -c "SELECT count(*), count(DISTINCT id) FROM bench.ins")
-          [ "$rows" = "$distinct" ] || say "DUPLICATE KEYS: $name, $c clients: $rows rows, $distinct distinct"
-        fi
-        printf '%s\t%s\t%s\t%s\t%s\n' "$workload" "$name" "$c" "$tps" "$(awk -v t="$tps" -v p="$per" 'BEGIN { printf "%.0f", t * p }')" \
-          >>"$OUT/scaling.tsv"
+        for c in "${counts[@]}"; do
+          if [ "$workload" = insert ]; then
+            if [ "$key" = bigserial ]; then
+              q -c "DROP TABLE IF EXISTS bench.ins" -c "CREATE TABLE bench.ins (id bigserial PRIMARY KEY, v int)"
+            else
+              q -c "DROP TABLE IF EXISTS bench.ins" -c "CREATE TABLE bench.ins (id $key PRIMARY KEY DEFAULT $expr, v int)"
+            fi
+            q -c "CHECKPOINT"
+          fi
+          tps=$("$PG_BIN/pgbench" -n -M prepared -c "$c" -j "$c" "${SCALE_LENGTH[@]}" -f "$OUT/scaling.sql" 2>"$OUT/pgbench.err" |
+            sed -nE 's/^tps = ([0-9.]+).*/\1/p')
+          [ -n "$tps" ] || { say "pgbench failed: $workload, $name, $c clients:"; tail -n 5 "$OUT/pgbench.err" >&2; exit 1; }
+          case $workload in batch) per=200 ;; single) per=1 ;; insert) per=10 ;; esac
+          rows=""
+          if [ "$workload" = insert ] && [ "$c" = "${counts[-1]}" ]; then
+            # Every row's key unique, whatever the load (the tests prove it; the bench says so where it looks).
+            read -r rows distinct < <(q -F ' ' -c "SELECT count(*), count(DISTINCT id) FROM bench.ins")
+            [ "$rows" = "$distinct" ] || say "DUPLICATE KEYS: $name, $c clients: $rows rows, $distinct distinct"
+          fi
+          printf '%s\t%s\t%s\t%s\t%s\t%s\n' "$workload" "$name" "$c" "$tps" \
+            "$(awk -v t="$tps" -v p="$per" 'BEGIN { printf "%.0f", t * p }')" "$round" >>"$OUT/scaling.tsv"
+        done
+        say "  round $round, $workload, $name: $(awk -F '\t' -v w="$workload" -v n="$name" -v r="$round" \
+          '$1 == w && $2 == n && $6 == r { printf "%s ", $5 }' "$OUT/scaling.tsv")"
       done
-      say "  $workload, $name: $(awk -F '\t' -v w="$workload" -v n="$name" '$1 == w && $2 == n { printf "%s ", $5 }' "$OUT/scaling.tsv")"
     done
   done
   q -c "DROP TABLE IF EXISTS bench.ins"
   q -c "\\copy bench.scale FROM '$OUT/scaling.tsv'"
-  q -v machine="$(machine)" -v length="${SCALE_LENGTH[*]}" -f bench/report-scaling.sql >"$OUT/scaling.md"
+  q -v machine="$(machine)" -v length="${SCALE_LENGTH[*]}" -v rounds="$rounds" -f bench/report-scaling.sql >"$OUT/scaling.md"
   cat "$OUT/scaling.md"
   if [ "$SMOKE" = 0 ] && command -v gnuplot >/dev/null; then
     for workload in batch single insert; do  # a column per subject, a line per number of clients
@@ -294,8 +300,10 @@ scaling() {
 SELECT 'clients' || string_agg(E'\t' || name, '' ORDER BY ord) FROM bench.scaling
 WHERE name IN (SELECT name FROM bench.scale WHERE workload = :'w')
 UNION ALL
-SELECT * FROM (SELECT clients || string_agg(E'\t' || per_second, '' ORDER BY s.ord)
-               FROM bench.scale p JOIN bench.scaling s USING (name) WHERE workload = :'w' GROUP BY clients ORDER BY clients) c;
+SELECT * FROM (SELECT clients || string_agg(E'\t' || per_second, '' ORDER BY ord)
+               FROM (SELECT clients, s.ord, percentile_cont(0.5) WITHIN GROUP (ORDER BY per_second) AS per_second
+                     FROM bench.scale p JOIN bench.scaling s USING (name) WHERE workload = :'w' GROUP BY clients, s.ord) m
+               GROUP BY clients ORDER BY clients) c;
 SQL
     done
     gnuplot -e "dir='$OUT'; out='$OUT/scaling.png'; machine='$(machine)'" bench/scaling.gnuplot
