@@ -13,11 +13,12 @@
 #                                  /opt/pg18 unless it is there already, runs the contention
 #                                  benchmark, then scripts/bench.sh --scaling against it; writes its
 #                                  results to $OUT (or build/many-cores-out): contention.md and .tsv,
-#                                  scaling.md and .tsv, machine.txt, run.log
+#                                  scaling.md and .tsv (and .png where gnuplot is), machine.txt, run.log
 #
 # The run takes about 6 minutes on 16 cores (SCALE_SECONDS=2 a point, 1 to 16 clients, 9 subjects,
-# 3 workloads; the contention benchmark 1 s a point) and about 2 on 2. Variables: SCALE_SECONDS,
-# SCALE_SUBJECTS (default: all but uid20 and decimal_id, for time), CONTENTION_SECONDS.
+# 3 workloads: 130 points; the contention benchmark 1 s a point) and 2 on 2 (118 s measured).
+# Variables: SCALE_SECONDS, SCALE_ROUNDS, SCALE_SUBJECTS (default: all but uid20 and decimal_id, for
+# time), CONTENTION_SECONDS.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ROOT=$PWD
@@ -62,6 +63,12 @@ stage() {
   make -s --no-print-directory install PG_CONFIG="$pg_config" OBJDIR=build/many-cores-idgen >"$STAGE/idgen-build.log" 2>&1 ||
     { tail -n 20 "$STAGE/idgen-build.log" >&2; exit 1; }
   gcc -O2 -fPIC -shared -I"$("$pg_config" --includedir-server)" bench/floor.c -o "$STAGE/floor.so"
+  # pgstattuple, which bench/setup.sql creates, from the same source (PGXS, against the copy).
+  local contrib
+  contrib=$(mktemp -d)
+  tar -xf "$tarball" -C "$contrib" --wildcards '*/contrib/pgstattuple/*'
+  make -s -C "$contrib"/*/contrib/pgstattuple USE_PGXS=1 PG_CONFIG="$pg_config" install >/dev/null
+  rm -rf "$contrib"
   make -s --no-print-directory build/bench/contention
   cp build/bench/contention "$STAGE/contention"
   # What the run does not need: headers, static libraries, PGXS, documentation; the rest stripped.
@@ -75,7 +82,8 @@ stage() {
   for lib in libssl.so.3 libcrypto.so.3; do
     cp -L "$(ldconfig -p | awk -v l="$lib" '$1 == l && /x86-64/ { print $NF; exit }')" "$STAGE/fallback/$lib"
   done
-  echo "idgen $(git rev-parse --short HEAD)$(git diff --quiet HEAD || echo '+uncommitted'), PostgreSQL $("$pg_config" --version | sed 's/^PostgreSQL //'), staged $(date -u +%Y-%m-%dT%H:%MZ)" \
+  # (the tree's own checksum: a new stage is copied over what an earlier one left in /opt/pg18)
+  echo "idgen $(git rev-parse --short HEAD)$(git diff --quiet HEAD || echo '+uncommitted'), PostgreSQL $("$pg_config" --version | sed 's/^PostgreSQL //'), staged $(date -u +%Y-%m-%dT%H:%MZ), tree $(cd "$STAGE/pg18" && find . -type f -exec sha256sum {} + | LC_ALL=C sort | sha256sum | cut -c1-12)" \
     >"$STAGE/STAMP"
   rm -f "$STAGE/idgen-build.log"
   say "staged: $STAGE ($(du -sh "$STAGE" | cut -f1)): $(cat "$STAGE/STAMP")"
@@ -83,11 +91,12 @@ stage() {
 
 run() {
   [ -f "$STAGE/STAMP" ] || { say "nothing staged in $STAGE: run scripts/many-cores.sh stage first"; exit 1; }
-  local out=${OUT:-$ROOT/build/many-cores-out} start=$SECONDS work
+  local start=$SECONDS
+  out=${OUT:-$ROOT/build/many-cores-out}  # (global: the trap below reads them after run returns)
   mkdir -p "$out"
   work=$(mktemp -d)
   # Whatever happens, what was measured comes back (at most 8 files).
-  trap 'cp "$work"/scaling.md "$work"/scaling.tsv "$out"/ 2>/dev/null || true; rm -rf "$work"' EXIT
+  trap 'cp "$work"/scaling.md "$work"/scaling.tsv "$work"/scaling.png "$out"/ 2>/dev/null || true; rm -rf "$work"' EXIT
   exec > >(tee "$out/run.log") 2>&1
   if [ "$(cat "$PREFIX/STAMP" 2>/dev/null)" != "$(cat "$STAGE/STAMP")" ]; then
     say "copying the staged PostgreSQL to $PREFIX"
