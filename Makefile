@@ -2,7 +2,7 @@
 #
 #   make demo   build, install, and show idgen on a throwaway cluster
 #   make test   unit tests, then regression, multi-session and TAP tests on PostgreSQL 15, 17, 18
-#   make reference   regenerate the README's reference of every SQL function from the catalog
+#   make reference   regenerate docs/reference.md, every SQL function, from the catalog
 #
 # Both install the build dependencies when they are missing (apt-get), so that a fresh Debian
 # machine with PostgreSQL needs nothing else. The rest is plain PGXS: make, make install,
@@ -16,7 +16,7 @@ SRC := $(dir $(firstword $(MAKEFILE_LIST)))
 # (preloaded, or any server from 17 on), and the one that checks a server that does not preload it.
 # make installcheck runs REGRESS against your server and changes nothing of its configuration; the
 # tests that set the server's secrets (ALTER SYSTEM) run only on idgen's own throwaway clusters.
-REGRESS = extension guard uuidv7 uuidv7_core layout instagram_shard typeid codec objectid decimal_id uid20 ns_id ticket convert_column ulid
+REGRESS = extension guard uuidv7 uuidv7_core layout instagram_shard typeid type_id codec objectid decimal_id marks uid20 ns_id ticket convert_column ulid
 REGRESS_OWN_CLUSTER = token public_id
 REGRESS_NOT_PRELOADED = not_preloaded
 # ... and the one that needs a build for the tests (IDGEN_DEBUG=1: the idgen.debug_fault setting,
@@ -142,7 +142,7 @@ build/bench/contention: bench/contention.cpp $(CORE_SRCS) $(wildcard src/core/*.
 bench-contention: build/bench/contention
 	build/bench/contention --seconds $(CONTENTION_SECONDS)
 
-# The README's reference of every SQL function, from the catalog of a throwaway cluster and
+# docs/reference.md, every SQL function, from the catalog of a throwaway cluster and
 # docs/functions.tsv (scripts/reference.sh; test/multi/reference.sh checks it).
 reference: deps
 	@$(MAKE) --no-print-directory install
@@ -168,23 +168,28 @@ else
 # ---- out of tree (build/pg<major>-idgen): plain PGXS -------------------------------------------
 
 # idgen_uuidv7: the opt-in bare uuidv7() for PostgreSQL 15 to 17 (ORM defaults), a second small
-# extension on idgen's library; its script refuses to install on 18, which has its own uuidv7().
+# extension on idgen's library; on 18 and later, which have their own uuidv7(), its script defines nothing.
 EXTENSION  = idgen idgen_uuidv7
 MODULE_big = idgen
 # The scripts that ship: the complete install script of this release, which the build makes from the
-# previous release's and the one update script written for this release (scripts/complete-script.sh),
-# that update, and the frozen updates of earlier releases to the previous one (sql/released/). The
-# released complete scripts of 1.0, 1.1 and 1.2 are not installed: they ran in a schema the installer
-# may have made (the upgrade tests install them to make the databases users have).
+# previous release's and the one update script written for this release, that update, and a direct
+# update from each earlier release, made of its frozen update to 1.2 and that update
+# (scripts/chain-scripts.sh): an update can stop at no release between, so none can stop at 1.2,
+# whose schema its owner could have planted in. The released scripts are frozen in sql/released/
+# and not installed: the upgrade tests install them to make the databases users have.
 IDGEN_VERSION := $(shell sed -n "s/^default_version = '\(.*\)'/\1/p" $(SRC)idgen.control)
-DATA       = sql/released/idgen--1.0--1.2.sql sql/released/idgen--1.1--1.2.sql sql/idgen--1.2--1.3.sql sql/idgen_uuidv7--1.0.sql
-DATA_built = idgen--$(IDGEN_VERSION).sql
-idgen--1.3.sql: sql/idgen--1.3.prologue.sql sql/released/idgen--1.2.sql sql/idgen--1.2--1.3.sql scripts/complete-script.sh
-	$(SRC)scripts/complete-script.sh --prologue $(filter %.sql,$^) >$@
+DATA       = sql/idgen--1.2--1.3.sql sql/idgen_uuidv7--1.0.sql
+DATA_built = idgen--$(IDGEN_VERSION).sql idgen--1.0--1.3.sql idgen--1.1--1.3.sql
+idgen--1.3.sql: sql/idgen--1.3.prologue.sql sql/released/idgen--1.2.sql sql/idgen--1.2--1.3.sql scripts/chain-scripts.sh
+	$(SRC)scripts/chain-scripts.sh --create --prologue $(filter %.sql,$^) >$@
+idgen--1.0--1.3.sql: sql/released/idgen--1.0--1.2.sql sql/idgen--1.2--1.3.sql scripts/chain-scripts.sh
+	$(SRC)scripts/chain-scripts.sh --update 1.0 $(filter %.sql,$^) >$@
+idgen--1.1--1.3.sql: sql/idgen--1.1--1.3.prologue.sql sql/released/idgen--1.1--1.2.sql sql/idgen--1.2--1.3.sql scripts/chain-scripts.sh
+	$(SRC)scripts/chain-scripts.sh --update 1.1 --prologue $(filter %.sql,$^) >$@
 OBJS       = $(patsubst $(SRC)%.cpp,%.o,$(sort $(wildcard $(SRC)src/core/*.cpp $(SRC)src/pg/*.cpp)))
 # ... and an install over an earlier release takes them away (found by the adversarial pass: left in
 # the extension directory, they let an owner install 1.0 and update to 1.1 through them).
-STALE_SCRIPTS = idgen--1.0.sql idgen--1.0--1.1.sql idgen--1.1.sql idgen--1.2.sql
+STALE_SCRIPTS = idgen--1.0.sql idgen--1.0--1.1.sql idgen--1.1.sql idgen--1.2.sql idgen--1.0--1.2.sql idgen--1.1--1.2.sql
 install: remove-stale-scripts
 remove-stale-scripts:
 	rm -f $(addprefix '$(DESTDIR)$(datadir)/extension/',$(STALE_SCRIPTS))

@@ -328,6 +328,11 @@ esac
 per_call
 bulk
 pgbench_clients
+
+# ---- idgen.type_id against a text typeid and uuid: sizes at 10 M rows, instructions a call ------
+say "idgen.type_id (bench/type_id.sh)..."
+TYPE_ID_BENCH_IN_CLUSTER=1 OUT="$OUT" bench/type_id.sh $([ "$SMOKE" = 1 ] && echo --smoke) >/dev/null
+
 if [ "$SMOKE" = 1 ] || command -v valgrind >/dev/null; then
   instructions
 else
@@ -335,7 +340,12 @@ else
 fi
 q -v calls="$CALLS" -v rows="$ROWS" -v machine="$(machine)" -f bench/report.sql >"$OUT/results.md"
 q -v machine="$(machine)" -v calls="$INSTR_CALLS" -f bench/report-instructions.sql >>"$OUT/results.md"
+cat "$OUT/type_id.md" >>"$OUT/results.md"
 cat "$OUT/results.md"
+
+# ---- Instagram's logical shards: a row through the trigger (bench/instagram_shard.sh: clusters of its own)
+say "Instagram's logical shards: a row through the trigger..."
+IDGEN_BENCH_PORT=$((PGPORT + 10)) bench/instagram_shard.sh $([ "$SMOKE" = 1 ] && echo --smoke) | tee -a "$OUT/results.md"
 
 if [ "$SMOKE" = 0 ] && command -v gnuplot >/dev/null; then
   q -v calls="$CALLS" -F $'\t' -c "

@@ -229,7 +229,8 @@ suite() {  # runs in a subshell with PG_CONFIG set; the cluster goes away with i
   fi
   # From 17 on, preload is optional (the README says so): the whole suite runs without it too.
   local not_preloaded=$REGRESS_NOT_PRELOADED
-  [ "$major" -ge 17 ] && not_preloaded="$REGRESS $REGRESS_NOT_PRELOADED"
+  # (token and public_id write inline secrets, which idgen uses only preloaded)
+  [ "$major" -ge 17 ] && not_preloaded="$(make -s print-REGRESS) $(make -s print-REGRESS_DEBUG) $REGRESS_NOT_PRELOADED"
   # shellcheck disable=SC2046
   timed "PostgreSQL $major: regression, not preloaded" run_regress not_preloaded $(only $not_preloaded)
   timed "PostgreSQL $major: multi-session, not preloaded" run_multi not_preloaded

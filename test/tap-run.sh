@@ -21,7 +21,7 @@
 #   IDGEN_PG_CONFIG=/opt/pg17/bin/pg_config test/tap-run.sh 17
 #                                        against another install of that major (idgen installed there)
 set -uo pipefail
-cd "$(dirname "$0")/../.."
+cd "$(dirname "$0")/.."
 ROOT=$PWD
 major=${1:?usage: test/tap-run.sh <major>}
 ONLY=${ONLY:-}
@@ -77,7 +77,7 @@ if [[ " ${tests[*]} " == *"/citus"*".pl "* ]]; then
   citus_status=0
   scripts/citus-build.sh "$pg_config" >/dev/null || citus_status=$?
   if [ $citus_status -eq 3 ]; then
-    not_run "citus, citus_shards" "no Citus source (../shared/vendor/citus-*.tar.gz): Citus is not built"
+    not_run "citus, citus_shards, citus_moves" "no Citus source (../shared/vendor/citus-*.tar.gz): Citus is not built"
     kept=()
     for t in "${tests[@]}"; do [[ $(basename "$t") == citus*.pl ]] || kept+=("$t"); done
     tests=(${kept[@]+"${kept[@]}"})
@@ -106,6 +106,22 @@ fi
 work=$(mktemp -d "${TMPDIR:-/tmp}/idgen-tap.XXXXXX")
 chown "$user" "$work"
 chmod 755 "$work"
+
+# The released scripts of earlier versions, with secondary control files that put them in schema
+# idgen as their own control files did: the tests that make the databases users have install them
+# (IdgenTest::install_released), and the test user cannot write the extension directory.
+extdir="$("$pg_config" --sharedir)/extension"
+released=()
+for v in 1.0 1.1 1.2; do
+  printf 'schema = idgen\n' >"$extdir/idgen--$v.control" && released+=("$extdir/idgen--$v.control")
+done
+for f in idgen--1.0.sql idgen--1.2.sql; do
+  cp "sql/released/$f" "$extdir/" && released+=("$extdir/$f")
+done
+# 1.1 as one complete script (no 1.0 -> 1.1 update: 1.0 updates the way users' do, through 1.2)
+scripts/chain-scripts.sh --create sql/released/idgen--1.0.sql sql/released/idgen--1.0--1.1.sql >"$extdir/idgen--1.1.sql" &&
+  released+=("$extdir/idgen--1.1.sql")
+trap 'rm -f "${released[@]}"' EXIT
 
 status=0
 runuser -u "$user" -- env -C "$work" PATH="$bindir:$PATH" PERL5LIB="$pgxs_src/test/perl:$ROOT/test/t" \

@@ -26,7 +26,7 @@ IDGEN_FUNCTION(idgen_decimal_id) {
       ref.state.mark.generation.load(std::memory_order_acquire) != marks::hot.generation) {
     (void)marks::Prepare(kFamilyDecimalId, ref);
   }
-  marks::CheckDecimalIdCopy(launch);
+  marks::CheckDecimalIdCopy(ref, launch);
   std::atomic<uint64_t>& word = ref.state.decimal_id.value;
   for (;;) {
     const decimal_id::Next next = Guarded([&] { return decimal_id::Advance(word, launch); });

@@ -16,15 +16,18 @@ extern "C" {
 
 namespace idgen::pg {
 
-// Refuses (55000) unless the settings this family reads were taken as given, the server is not in
-// recovery (a standby has its primary's node id, shards and server digits), and the family's state
-// is shared by every session (preloaded, or PostgreSQL 17 and later). C zone. Inline: once this
-// backend's Prepare has passed for the family (marks::Ready), neither recovery nor shared state
-// needs asking again (a server never returns to recovery; shared state stays), and only the
-// settings are looked at.
+// Refuses (55000) unless the settings this family reads were taken as given (and, for a family with
+// an epoch, its epoch is the server's), the server is not in recovery (a standby has its primary's
+// node id, shards and server digits), and the family's state is shared by every session
+// (preloaded, or PostgreSQL 17 and later). C zone. Inline: once this backend's Prepare has passed
+// for the family (marks::Ready), neither recovery nor shared state needs asking again (a server
+// never returns to recovery; shared state stays), and only the settings are looked at.
 void CheckRecoveryAndShared(const char* title, const StateRef& state);
 inline void CheckCanGenerate(Family family, const char* title, const StateRef& state) {
   settings::CheckConfigured(settings::Of(family));
+  if (kLayouts[family] != nullptr || family == kFamilyUid20 || family == kFamilyUid20Sec) {
+    settings::CheckEpochIsTheServers(family);
+  }
   if (__builtin_expect(!marks::Ready(family), 0)) CheckRecoveryAndShared(title, state);
 }
 
@@ -41,10 +44,10 @@ void WaitForClock(int64_t until_ns);
 template <typename Next>
 auto Generate(Family family, const StateRef& ref, Next&& next) {
   for (;;) {
-    const bool durable = marks::Ready(family) || marks::Prepare(family, ref);
+    const bool durable = marks::ReadyToTake(family, ref) || marks::Prepare(family, ref);
     const auto out = Guarded(next);
     // (A value that idgen.restart_at_clock() overtook is dropped: another is taken.)
-    if (durable && !marks::Covered(ref, family, out.mark)) continue;
+    if (durable && !marks::CoverValue(family, ref, out.mark)) continue;
     if (__builtin_expect(out.wait_until_ns != 0, 0)) WaitForClock(out.wait_until_ns);
     CountIssued(family);
     return out.value;

@@ -37,6 +37,13 @@ extern int max_clock_lead_ms;           // idgen.max_clock_lead
 extern int failover_margin_ms;          // idgen.failover_margin
 extern int64_t epoch_ms[kFamilyCount];  // idgen.<family>_epoch_ms, parsed (idgen.uid20_epoch_ms for both UID20s)
 inline int64_t EpochMs(Family family) { return epoch_ms[family]; }
+// Refuses (55000) to generate under an epoch set for a session, a database or a role: decoding may
+// use one, generating takes the server's. C zone. (Inline: every call of a family with an epoch.)
+extern bool epoch_is_servers[kFamilyCount];
+[[noreturn]] void RaiseEpochNotTheServers(Family family);
+inline void CheckEpochIsTheServers(Family family) {
+  if (__builtin_expect(!epoch_is_servers[family], 0)) RaiseEpochNotTheServers(family);
+}
 extern int uid20_server;  // idgen.uid20_server: 0..9
 extern int launch_id;     // idgen.launch_id: -1 (not set) or 0..99999
 

@@ -1,5 +1,5 @@
 # Time partitioning with real pg_partman 5.x (built from Debian's source package into PostgreSQL
-# 18's tree by scripts/partman-build.sh, once): the README's "sql partman" blocks run as written
+# 18's tree by scripts/partman-build.sh, once): docs/partman.md's "sql partman" blocks run as written
 # (a table keyed by UUIDv7, one by typeid, one by Snowflake IDs in ranges of a day), then rows
 # made at times spread over seven days land in the partition of their day (tableoid), nothing in
 # the default partition, run_maintenance() creates the partitions ahead of the newest row, and a
@@ -7,7 +7,7 @@
 # PostgreSQL 18 only, in the preloaded run: elsewhere it says "not run", never "ok".
 source "$(dirname "$0")/lib.sh"
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
-README=${README:-"$ROOT/README.md"}
+PAGE=${PAGE:-"$ROOT/docs/partman.md"}
 
 if [ "${IDGEN_MAJOR:-}" != 18 ] || [ -n "${IDGEN_SANITIZED:-}" ] || [ "$IDGEN_MODE" != preloaded ]; then
   echo "not run: pg_partman is tested on PostgreSQL 18 (preloaded, without sanitizers) only; this is ${IDGEN_MAJOR:-?} ($IDGEN_MODE${IDGEN_SANITIZED:+, sanitizers})"
@@ -21,22 +21,22 @@ case $version in 5.*) pass "pg_partman $version installed in $("${PG_CONFIG:-pg_
 fresh_db partman
 q -c "ALTER DATABASE $PGDATABASE SET TimeZone = 'UTC'"
 
-# The README's blocks, in order: the lines between "```sql partman" and the next "```".
+# The page's blocks, in order: the lines between "```sql partman" and the next "```".
 awk -v dir="$WORK" '
   /^ *```sql partman *$/ { n++; file = sprintf("%s/partman%02d.sql", dir, n); inside = 1; next }
   /^ *```/ && inside { inside = 0; close(file); next }
   inside { print > file }
-' "$README"
+' "$PAGE"
 blocks=$(ls "$WORK"/partman*.sql 2>/dev/null | wc -l)
-[ "$blocks" -ge 3 ] || fail "found only $blocks 'sql partman' blocks in the README"
+[ "$blocks" -ge 3 ] || fail "found only $blocks 'sql partman' blocks in docs/partman.md"
 for block in "$WORK"/partman*.sql; do
   if ! out=$("$PG_BIN/psql" -X -q -v ON_ERROR_STOP=1 -f "$block" 2>&1); then
     cat "$block" >&2
     echo "$out" | tail -n 20 >&2
-    fail "README block $(basename "$block" .sql) failed"
+    fail "docs/partman.md block $(basename "$block" .sql) failed"
   fi
 done
-pass "README 'sql partman' blocks that ran as written: $blocks"
+pass "docs/partman.md 'sql partman' blocks that ran as written: $blocks"
 
 # Partitions of a table that pg_partman made (the default one apart), and the default's rows.
 parts() { q -c "SELECT count(*) FROM partman.show_partitions('public.$1')"; }

@@ -1,7 +1,7 @@
-# The README's reference (scripts/reference.sh --check): every function of idgen in the catalog has
-# its line in docs/functions.tsv, every line names a function, and the README's section is what the
-# generator prints. Then the check is shown to fail, saying what to do, on a copy with a line
-# missing, a line for a function that does not exist, and a README section edited by hand.
+# The reference, docs/reference.md (scripts/reference.sh --check): every function of idgen in the
+# catalog has its line in docs/functions.tsv, every line names a function, and the page's section is
+# what the generator prints. Then the check is shown to fail, saying what to do, on a copy with a
+# line missing, a line for a function that does not exist, and a section edited by hand.
 source "$(dirname "$0")/lib.sh"
 # The catalog is the same with and without preload: once per major is enough.
 if [ "$IDGEN_MODE" != preloaded ]; then
@@ -12,7 +12,7 @@ fresh_db reference
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 check() { PG_BIN=$PG_BIN "$ROOT/scripts/reference.sh" --check; }
 
-check || fail "the reference: see above (make reference rewrites the README's section)"
+check || fail "the reference: see above (make reference rewrites the section of docs/reference.md)"
 pass "the reference matches the catalog"
 
 echo "-- the check fails when a function has no line"
@@ -28,12 +28,12 @@ out=$(IDGEN_REFERENCE_TSV=$WORK/stale.tsv check 2>&1) && fail "a line for no fun
 [[ "$out" == *"names idgen.no_such_function(bigint), which is no function of idgen"* ]] &&
   pass "stale line: named" || fail "stale line: $out"
 
-echo "-- the check fails when the README's section differs"
-sed 's/^| `idgen.uuidv7()` | `uuid` | .*/| `idgen.uuidv7()` | `uuid` | edited by hand |/' "$ROOT/README.md" >"$WORK/README.md"
-cmp -s "$ROOT/README.md" "$WORK/README.md" && fail "the edit did not change the README copy"
-out=$(IDGEN_REFERENCE_README=$WORK/README.md check 2>&1) && fail "an edited README passed"
+echo "-- the check fails when the page's section differs"
+sed 's/^| `idgen.uuidv7()` | `uuid` | .*/| `idgen.uuidv7()` | `uuid` | edited by hand |/' "$ROOT/docs/reference.md" >"$WORK/reference.md"
+cmp -s "$ROOT/docs/reference.md" "$WORK/reference.md" && fail "the edit did not change the page's copy"
+out=$(IDGEN_REFERENCE_FILE=$WORK/reference.md check 2>&1) && fail "an edited reference passed"
 [[ "$out" == *"run make reference"* && "$out" == *"edited by hand"* ]] &&
-  pass "README edited: run make reference" || fail "README edited: $out"
+  pass "reference edited: run make reference" || fail "reference edited: $out"
 
 echo "-- CHANGELOG.md has a section for the version idgen.control installs"
 version=$(sed -nE "s/^default_version = '([^']+)'/\1/p" "$ROOT/idgen.control")

@@ -10,7 +10,9 @@ use Test::More;
 use Time::HiRes ();
 
 our @EXPORT =
-  qw(idgen_node citus_nodes citus_form remove_conf start_after_kill9 with_clock_offset clock_offset_to sqlstate_of families family_gaps duplicates);
+  qw(idgen_node citus_nodes citus_form remove_conf start_after_kill9 with_clock_offset clock_offset_to sqlstate_of families family_gaps duplicates install_released);
+
+
 
 my $faketime = '/usr/lib/x86_64-linux-gnu/faketime/libfaketime.so.1';
 
@@ -29,6 +31,23 @@ sub idgen_node
 	  unless $opts{no_preload};
 	$node->append_conf('postgresql.conf', $opts{conf}) if $opts{conf};
 	return $node;
+}
+
+# Makes earlier releases installable in the PostgreSQL of this node, to make the databases users
+# have (CREATE EXTENSION idgen VERSION '1.1'): the frozen scripts of sql/released/ (complete
+# scripts by file name: 'idgen--1.0.sql', 'idgen--1.1.sql' (made of 1.0's and 1.0 -> 1.1), 'idgen--1.2.sql'), and for each
+# version a secondary control file that puts it in schema idgen, as the control files of 1.0 to
+# 1.2 did (1.3's says pg_catalog: its script makes schema idgen). test/tap-run.sh, as root, puts
+# them there for the run (the tests' user cannot write the extension directory): this checks them.
+sub install_released
+{
+	my ($node, %opts) = @_;
+	my $dir = $node->config_data('--sharedir') . '/extension';
+	for my $file (@{ $opts{scripts} }, map { "idgen--$_.control" } @{ $opts{versions} })
+	{
+		BAIL_OUT("$dir/$file is missing: test/tap-run.sh installs the released scripts") unless -f "$dir/$file";
+	}
+	return;
 }
 
 # The nodes of a local Citus cluster, started: citus preloaded before idgen (Citus must come
