@@ -23,16 +23,20 @@ namespace {
 
 // What Instagram checks beyond CheckCanGenerate: a shard this server owns. (The node id of the
 // other families comes from NodeId, which checks that it fits.)
-void CheckShard(Family family, const Layout& layout, int64_t node) {
+[[noreturn]] void RaiseShardNotOwned(int64_t node) {
   char message[160], detail[320];
-  if (family == kFamilyInstagram && node >= 0 && node <= layout.max_node() && !settings::OwnsShard(node)) {
-    snprintf(message, sizeof message, "shard %lld is not one of this server's Instagram shards",
-             static_cast<long long>(node));
-    snprintf(detail, sizeof detail, "idgen.instagram_shards is \"%s\".", settings::InstagramShards());
-    Raise(ErrorKind::kBadArgument, message, detail,
-          "Each server makes the IDs of its own shards only, so that two servers never make the same ID. Send this "
-          "shard's rows to the server that owns it, or change idgen.instagram_shards.");
-  }
+  snprintf(message, sizeof message, "shard %lld is not one of this server's Instagram shards",
+           static_cast<long long>(node));
+  snprintf(detail, sizeof detail, "idgen.instagram_shards is \"%s\".", settings::InstagramShards());
+  Raise(ErrorKind::kBadArgument, message, detail,
+        "Each server makes the IDs of its own shards only, so that two servers never make the same ID. Send this "
+        "shard's rows to the server that owns it, or change idgen.instagram_shards.");
+}
+
+// (Inline, its refusal out of line: Instagram asks on every call.)
+inline void CheckShard(Family family, const Layout& layout, int64_t node) {
+  if (family == kFamilyInstagram && node >= 0 && node <= layout.max_node() && !settings::OwnsShard(node)) [[unlikely]]
+    RaiseShardNotOwned(node);
 }
 
 // (A template per family: the layout's widths and units are constants in the code of each.)
