@@ -143,8 +143,10 @@ constexpr uint64_t RegressionTicks(int64_t max_regression_ms, int64_t unit_ms, u
                            true,
                            RegressionTicks(settings.max_regression_ms, layout.unit_ms, layout.max_seq() + 1, callers),
                            static_cast<double>(layout.unit_ms) * 1000.0};
-  const NextWord next =
-      Advance(word, stats, rules, [&] { return TickAt(layout, settings.epoch_ms, FloorDiv(clock.NowNs(), 1000000)); });
+  const NextWord next = Advance(word, stats, rules, [&] {
+    const int64_t ns = clock.NowNs();  // (a plain division for the clocks after 1970: one multiply)
+    return TickAt(layout, settings.epoch_ms, ns >= 0 ? ns / 1000000 : FloorDiv(ns, 1000000));
+  });
   if (next.kind == NextWord::kTooFarBehind) [[unlikely]]
     ThrowTooFarBehind(layout, settings, next.regression, stats.word_epoch_ms.load(std::memory_order_relaxed));
   if (stats.word_epoch_ms.load(std::memory_order_relaxed) != settings.epoch_ms) [[unlikely]]
