@@ -35,7 +35,7 @@ OBJDIR := build/pg$(PG_MAJOR)$(if $(IDGEN_SANITIZE),-sanitized)$(if $(IDGEN_DEBU
 # The objects build in parallel, one job per core (JOBS= builds one at a time).
 JOBS ?= -j$(shell nproc 2>/dev/null || echo 1)
 
-.PHONY: all install uninstall installcheck clean deps test-deps unit demo test bench fuzz fuzz-build reference format-check deb dist distclean
+.PHONY: all install uninstall installcheck clean deps test-deps unit demo test bench bench-instructions bench-scaling bench-contention fuzz fuzz-build reference format-check deb dist distclean
 all install uninstall installcheck:
 	@test -n "$(PG_MAJOR)" || { echo "no PostgreSQL at PG_CONFIG=$(PG_CONFIG) (make deps installs one)" >&2; exit 1; }
 	@mkdir -p $(OBJDIR)
@@ -119,9 +119,28 @@ test: test-deps
 format-check: test-deps
 	@scripts/format-check.sh
 
-bench: deps
+# make bench: every generator against its peers, per call (times and callgrind's instructions), bulk
+# and pgbench; make bench-instructions: the instructions alone (deterministic); make bench-scaling:
+# 1 to 32 clients (up to the cores present) on batch, single-ID and insert workloads. Each writes
+# build/bench/ (docs/bench-results.md says how to read them). PG_CONFIG= measures another server.
+BENCH_MODE_bench =
+BENCH_MODE_bench-instructions = --instructions
+BENCH_MODE_bench-scaling = --scaling
+bench bench-instructions bench-scaling:
+	@scripts/deps.sh gnuplot-nox valgrind
 	@$(MAKE) --no-print-directory install
-	@PG_CONFIG=$(PG_CONFIG) scripts/bench.sh
+	@PG_CONFIG=$(PG_CONFIG) scripts/bench.sh $(BENCH_MODE_$@)
+
+# make bench-contention: N threads (1 to the cores present) on one state word, the core's Advance
+# against 1.1's compare-and-swap loop (bench/contention.cpp, linked with src/core; static, so that
+# it runs on another machine as it is).
+CONTENTION_SECONDS ?= 1
+build/bench/contention: bench/contention.cpp $(CORE_SRCS) $(wildcard src/core/*.hpp)
+	@mkdir -p $(@D)
+	g++ -std=c++20 -O2 -Isrc -pthread -static bench/contention.cpp $(CORE_SRCS) -o $@
+
+bench-contention: build/bench/contention
+	build/bench/contention --seconds $(CONTENTION_SECONDS)
 
 # docs/reference.md, every SQL function, from the catalog of a throwaway cluster and
 # docs/functions.tsv (scripts/reference.sh; test/multi/reference.sh checks it).

@@ -106,6 +106,54 @@ BEGIN
 END
 $$;
 
+-- The subjects of the scaling mode (scripts/bench.sh --scaling): idgen's coordinated families (a
+-- state word shared by every session) and their peers. batch: the expression of
+-- SELECT count(batch) FROM generate_series(1, 200) AS g; single: of SELECT single (pgbench's :g is
+-- random, 0 to 1999); key and insert_default: the insert workload's key column and its default
+-- (NULL key: no insert; the key bigserial: nextval() of its own sequence).
+CREATE TABLE bench.scaling (
+  ord serial, name text PRIMARY KEY, kind text NOT NULL, batch text NOT NULL, single text NOT NULL, key text,
+  insert_default text
+);
+INSERT INTO bench.scaling (name, kind, batch, single, key, insert_default) VALUES
+  ('floor: C constant int8', 'floor', 'bench.floor_int8()', 'bench.floor_int8()', NULL, NULL),
+  ('nextval() / bigserial', 'peer', 'nextval(''bench.seq'')', 'nextval(''bench.seq'')', 'bigserial', NULL),
+  ('gen_random_uuid()', 'peer', 'gen_random_uuid()', 'gen_random_uuid()', 'uuid', 'gen_random_uuid()');
+DO $$
+BEGIN
+  IF to_regprocedure('pg_catalog.uuidv7()') IS NOT NULL THEN
+    INSERT INTO bench.scaling (name, kind, batch, single, key, insert_default)
+    VALUES ('uuidv7() (PostgreSQL core)', 'peer', 'pg_catalog.uuidv7()', 'pg_catalog.uuidv7()', 'uuid', 'pg_catalog.uuidv7()');
+  END IF;
+  IF to_regprocedure('public.uuid_generate_v7()') IS NOT NULL THEN
+    INSERT INTO bench.scaling (name, kind, batch, single, key, insert_default)
+    VALUES ('uuid_generate_v7() (pg_uuidv7)', 'peer', 'uuid_generate_v7()', 'uuid_generate_v7()', 'uuid', 'uuid_generate_v7()');
+  END IF;
+  -- pgEdge's snowflake, where its sources were at hand (IDGEN_PEERS): a sequence of its own.
+  IF EXISTS (SELECT FROM pg_available_extensions WHERE name = 'snowflake') THEN
+    CREATE EXTENSION IF NOT EXISTS snowflake;
+    CREATE SEQUENCE bench.sf_seq;
+    INSERT INTO bench.scaling (name, kind, batch, single, key, insert_default)
+    VALUES ('snowflake.nextval() (pgEdge)', 'peer', 'snowflake.nextval(''bench.sf_seq'')',
+            'snowflake.nextval(''bench.sf_seq'')', 'bigint', 'snowflake.nextval(''bench.sf_seq'')');
+  END IF;
+END
+$$;
+INSERT INTO bench.scaling (name, kind, batch, single, key, insert_default) VALUES
+  ('idgen.uuidv7()', 'idgen', 'idgen.uuidv7()', 'idgen.uuidv7()', 'uuid', 'idgen.uuidv7()'),
+  ('idgen.snowflake_id()', 'idgen', 'idgen.snowflake_id()', 'idgen.snowflake_id()', 'bigint', 'idgen.snowflake_id()'),
+  ('idgen.instagram_id(shard of 2000)', 'idgen', 'idgen.instagram_id(g % 2000)', 'idgen.instagram_id(:g)', 'bigint',
+   'idgen.instagram_id(floor(random() * 2000)::int)'),
+  ('idgen.trace_id()', 'idgen', 'idgen.trace_id()', 'idgen.trace_id()', 'bigint', 'idgen.trace_id()'),
+  ('idgen.ns_id()', 'idgen', 'idgen.ns_id()', 'idgen.ns_id()', 'text COLLATE "C"', 'idgen.ns_id()'),
+  ('idgen.uid20()', 'idgen', 'idgen.uid20()', 'idgen.uid20()', 'bigint', 'idgen.uid20()'),
+  ('idgen.decimal_id()', 'idgen', 'idgen.decimal_id()', 'idgen.decimal_id()', 'bigint', 'idgen.decimal_id()');
+
 CREATE TABLE bench.per_call (name text, run int, ms float8);
 CREATE TABLE bench.bulk (name text, run int, ms float8, heap bigint, index bigint, leaf_density float8);
 CREATE TABLE bench.tps (name text, clients int, tps float8);
+-- Instructions per row of SELECT count(call) FROM generate_series(...) (callgrind), and of count(g).
+CREATE TABLE bench.instructions (name text PRIMARY KEY, per_row float8);
+-- The scaling mode: per workload, subject, number of clients and round, pgbench's TPS and the IDs
+-- (or rows) a second.
+CREATE TABLE bench.scale (workload text, name text, clients int, tps float8, per_second float8, round int);

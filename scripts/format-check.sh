@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# make format-check: the C++ of idgen (src/, test/unit, test/fuzz) is as clang-format 14 writes it
+# make format-check: the C++ of idgen (src/, bench/, test/unit, test/fuzz) is as clang-format 14 writes it
 # under .clang-format. Lists the files that are not, and fails; `scripts/format-check.sh --fix`
 # formats them in place. clang-format 14 (Debian 12's; make test-deps installs it): another
 # version formats some constructs differently.
@@ -12,7 +12,7 @@ case $("$format" --version) in
   *) echo "$format is not clang-format 14: $("$format" --version)" >&2; exit 1 ;;
 esac
 mapfile -t files < <(git ls-files --cached --others --exclude-standard -- \
-  'src/*.cpp' 'src/*.hpp' 'test/unit/*.cpp' 'test/unit/*.hpp' 'test/fuzz/*.cpp' 'test/fuzz/*.hpp')
+  'src/*.cpp' 'src/*.hpp' 'bench/*.cpp' 'test/unit/*.cpp' 'test/unit/*.hpp' 'test/fuzz/*.cpp' 'test/fuzz/*.hpp')
 [ ${#files[@]} -gt 0 ] || { echo "no C++ files found" >&2; exit 1; }
 if [ "${1:-}" = --fix ]; then
   exec "$format" -i "${files[@]}"

@@ -6,6 +6,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <cstring>
 #include <span>
 
 namespace idgen {
@@ -16,6 +17,13 @@ constexpr void StoreBigEndian(uint64_t value, std::span<uint8_t> out) {
     out[i] = static_cast<uint8_t>(value);
     value >>= 8;
   }
+}
+
+// Writes all eight bytes of value at out, most significant first: one byte swap and one store, where
+// StoreBigEndian loops over the bytes (a UUID's halves, on every call of a generator).
+inline void StoreBigEndian64(uint64_t value, uint8_t* out) {
+  const uint64_t big = __builtin_bswap64(value);
+  std::memcpy(out, &big, sizeof big);
 }
 
 // The number written in bytes, most significant first (bytes.size() <= 8).

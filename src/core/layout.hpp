@@ -71,14 +71,38 @@ struct Parts {
 // The last instant an ID of this layout holds, with this epoch (not for wrapping layouts).
 int64_t LastMs(const Layout& layout, int64_t epoch_ms);
 
+// The errors of the functions below, out of line: what runs on every call is inline, so that a
+// caller that names its layout (kSnowflake) has the layout's constants folded in.
+[[noreturn]] void ThrowNodeOutOfRange(const Layout& layout, int64_t node);
+[[noreturn]] void ThrowTimeOutOfRange(const Layout& layout, int64_t epoch_ms);
+[[noreturn]] void ThrowTooFarBehind(const Layout& layout, const EpochSettings& settings, uint64_t regression,
+                                    int64_t word_epoch_ms);
+
 // Throws kBadArgument unless 0 <= node <= layout.max_node().
-void CheckNode(const Layout& layout, int64_t node);
+inline void CheckNode(const Layout& layout, int64_t node) {
+  if (node < 0 || node > layout.max_node()) [[unlikely]]
+    ThrowNodeOutOfRange(layout, node);
+}
+
+// Milliseconds to ticks without a hardware division for the 1 ms layouts (Instagram, Snowflake).
+constexpr int64_t ToTicks(const Layout& layout, int64_t ms) { return layout.unit_ms == 1 ? ms : ms / layout.unit_ms; }
 
 // The tick of an instant. Throws kDatetimeOutOfRange before the epoch or past the last instant.
-uint64_t TickAt(const Layout& layout, int64_t epoch_ms, int64_t unix_ms);
+inline uint64_t TickAt(const Layout& layout, int64_t epoch_ms, int64_t unix_ms) {
+  if (unix_ms < epoch_ms) [[unlikely]]
+    ThrowTimeOutOfRange(layout, epoch_ms);
+  const auto tick = static_cast<uint64_t>(ToTicks(layout, unix_ms - epoch_ms));
+  if (!layout.time_wraps && tick > layout.max_ticks()) [[unlikely]]
+    ThrowTimeOutOfRange(layout, epoch_ms);
+  return tick;
+}
 
 // The ID of these fields; each must be in range.
-int64_t Compose(const Layout& layout, uint64_t tick, int64_t node, uint64_t seq);
+constexpr int64_t Compose(const Layout& layout, uint64_t tick, int64_t node, uint64_t seq) {
+  const uint64_t time_field = tick & ((uint64_t{1} << layout.time_bits) - 1);
+  return static_cast<int64_t>((time_field << layout.time_shift()) |
+                              (static_cast<uint64_t>(node) << layout.node_shift()) | (seq << layout.seq_shift()));
+}
 
 // The fields of an ID. Throws kBadArgument for a negative bigint. A wrapping layout decodes to the
 // latest instant no later than one day after reference_ms.
@@ -107,8 +131,35 @@ constexpr uint64_t RegressionTicks(int64_t max_regression_ms, int64_t unit_ms, u
 // (this server is one node), or one word per node (Instagram: the sequence is per shard). Throws
 // kClockRegression when the clock is further behind the last ID issued than
 // settings.max_regression_ms allows (RegressionTicks), and says whether an epoch change explains it.
-Generated<int64_t> Next(const Layout& layout, const EpochSettings& settings, std::span<StateWord> words,
-                        FamilyStats& stats, Clock& clock, int64_t node, uint64_t callers = 1);
+[[gnu::always_inline]] inline Generated<int64_t> Next(const Layout& layout, const EpochSettings& settings,
+                                                      std::span<StateWord> words, FamilyStats& stats, Clock& clock,
+                                                      int64_t node, uint64_t callers = 1) {
+  CheckNode(layout, node);
+  StateWord& word = words.size() == 1 ? words[0] : words[static_cast<size_t>(node)];
+  const AdvanceRules rules{layout.seq_bits,
+                           layout.max_seq(),
+                           0,
+                           0,
+                           true,
+                           RegressionTicks(settings.max_regression_ms, layout.unit_ms, layout.max_seq() + 1, callers),
+                           static_cast<double>(layout.unit_ms) * 1000.0};
+  const NextWord next = Advance(word, stats, rules, [&] {
+    const int64_t ns = clock.NowNs();  // (a plain division for the clocks after 1970: one multiply)
+    return TickAt(layout, settings.epoch_ms, ns >= 0 ? ns / 1000000 : FloorDiv(ns, 1000000));
+  });
+  if (next.kind == NextWord::kTooFarBehind) [[unlikely]]
+    ThrowTooFarBehind(layout, settings, next.regression, stats.word_epoch_ms.load(std::memory_order_relaxed));
+  if (stats.word_epoch_ms.load(std::memory_order_relaxed) != settings.epoch_ms) [[unlikely]]
+    stats.word_epoch_ms.store(settings.epoch_ms, std::memory_order_relaxed);
+  // The tick is at most max(clock, last issued) + 1, the clock checked by TickAt; a word raised to
+  // a durable mark can lie beyond the layout's end.
+  const uint64_t tick = next.word >> layout.seq_bits;
+  if (!layout.time_wraps && tick > layout.max_ticks()) [[unlikely]]
+    ThrowTimeOutOfRange(layout, settings.epoch_ms);
+  const int64_t wait_until_ns =
+      next.wait_tick == 0 ? 0 : (settings.epoch_ms + static_cast<int64_t>(next.wait_tick) * layout.unit_ms) * 1000000;
+  return Generated<int64_t>{Compose(layout, tick, node, next.word & layout.max_seq()), tick, wait_until_ns};
+}
 
 // The state word of a durable mark: tick taken as the last tick issued, so that every next ID is
 // in that tick (sequence 1 on) or later, above every ID issued before the mark was written.

@@ -7,8 +7,4 @@ void RecordRegression(FamilyStats& stats, uint64_t regression_ticks, const Advan
   RaiseAtomic(stats.max_regression_us, static_cast<uint64_t>(static_cast<double>(regression_ticks) * rules.tick_us));
 }
 
-void RecordLead(FamilyStats& stats, uint64_t lead_ticks, const AdvanceRules& rules) noexcept {
-  RaiseAtomic(stats.max_lead_us, static_cast<uint64_t>(static_cast<double>(lead_ticks) * rules.tick_us));
-}
-
 }  // namespace idgen

@@ -80,7 +80,21 @@ struct NextWord {
 };
 
 void RecordRegression(FamilyStats& stats, uint64_t regression_ticks, const AdvanceRules& rules) noexcept;
-void RecordLead(FamilyStats& stats, uint64_t lead_ticks, const AdvanceRules& rules) noexcept;
+
+// Raises an atomic value to at least floor; never lowers it.
+inline void RaiseAtomic(std::atomic<uint64_t>& value, uint64_t floor) noexcept {
+  uint64_t old = value.load(std::memory_order_acquire);
+  while (old < floor && !value.compare_exchange_weak(old, floor, std::memory_order_acq_rel)) {
+  }
+}
+
+// A value returned lead_ticks ahead of the clock: max_lead_us is raised when it is exceeded. Inline:
+// UUIDv7's values lie a little ahead of the clock on most calls, and the common case is one load
+// of a line that is almost never written.
+inline void RecordLead(FamilyStats& stats, uint64_t lead_ticks, const AdvanceRules& rules) noexcept {
+  const auto lead_us = static_cast<uint64_t>(static_cast<double>(lead_ticks) * rules.tick_us);
+  if (lead_us > stats.max_lead_us.load(std::memory_order_relaxed)) RaiseAtomic(stats.max_lead_us, lead_us);
+}
 
 // Takes the next value of a state word. now_ticks() reads the clock, in ticks: once per call, and
 // once more in the rare case where the word lies so far ahead of that reading that the clock may
@@ -100,9 +114,11 @@ void RecordLead(FamilyStats& stats, uint64_t lead_ticks, const AdvanceRules& rul
 // back does not wait for its own word. A clock further behind the word than max_regression: the
 // layouts refuse (kTooFarBehind, nothing taken); the families that carry on move the word back to
 // the clock (their random bits keep them unique).
+//
+// (Always inline: each family's rules are constants where it is called, and it runs on every call.)
 template <typename NowTicks, typename FirstSeq>
-NextWord Advance(StateWord& state, FamilyStats& stats, const AdvanceRules& rules, NowTicks now_ticks,
-                 FirstSeq first_seq) {
+[[gnu::always_inline]] inline NextWord Advance(StateWord& state, FamilyStats& stats, const AdvanceRules& rules,
+                                               NowTicks now_ticks, FirstSeq first_seq) {
   const uint64_t seq_mask = (uint64_t{1} << rules.seq_bits) - 1;
   uint64_t now = now_ticks();
   uint64_t old = state.value.load(std::memory_order_acquire);
@@ -168,7 +184,8 @@ NextWord Advance(StateWord& state, FamilyStats& stats, const AdvanceRules& rules
 }
 
 template <typename NowTicks>
-NextWord Advance(StateWord& state, FamilyStats& stats, const AdvanceRules& rules, NowTicks now_ticks) {
+[[gnu::always_inline]] inline NextWord Advance(StateWord& state, FamilyStats& stats, const AdvanceRules& rules,
+                                               NowTicks now_ticks) {
   return Advance(state, stats, rules, now_ticks, [] { return uint64_t{0}; });
 }
 
@@ -188,13 +205,6 @@ struct EpochSettings {
   int64_t epoch_ms;
   int64_t max_regression_ms;
 };
-
-// Raises an atomic value to at least floor; never lowers it.
-inline void RaiseAtomic(std::atomic<uint64_t>& value, uint64_t floor) noexcept {
-  uint64_t old = value.load(std::memory_order_acquire);
-  while (old < floor && !value.compare_exchange_weak(old, floor, std::memory_order_acq_rel)) {
-  }
-}
 
 // Raises the word to at least floor (a durable mark read after a restart). Never lowers it.
 inline void RaiseTo(StateWord& state, uint64_t floor) noexcept { RaiseAtomic(state.value, floor); }

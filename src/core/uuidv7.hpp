@@ -14,6 +14,7 @@
 
 #include <cstdint>
 
+#include "core/bytes.hpp"
 #include "core/clock.hpp"
 #include "core/random.hpp"
 #include "core/state.hpp"
@@ -59,11 +60,26 @@ constexpr uint64_t Ticks(int64_t unix_ms, int64_t ns_in_ms) {
          static_cast<uint64_t>(ns_in_ms * (int64_t{1} << kFractionBits) / 1000000);
 }
 
+inline constexpr uint64_t kFractionMask = kStepsPerMs - 1;
+inline constexpr uint64_t kMaxTimeBits = (static_cast<uint64_t>(kMaxMs) << kFractionBits) | kFractionMask;
+
 // The first nanosecond (since 1970) whose time bits are at least steps: what a caller waits for.
 int64_t StepStartNs(uint64_t steps);
 
 // The UUID with these 60 time bits and these 62 bits of rand_b (counter and random).
-Uuid Compose(uint64_t time_bits, uint64_t rand_b);
+inline Uuid Compose(uint64_t time_bits, uint64_t rand_b) {
+  // The first half: 48 bits of milliseconds, the version (7), 12 bits of fraction; the second: the
+  // variant (0b10) above the low 62 bits of rand_b. Two stores, not sixteen.
+  const uint64_t high = ((time_bits >> kFractionBits) << 16) | 0x7000 | (time_bits & kFractionMask);
+  const uint64_t low = (rand_b & ((uint64_t{1} << 62) - 1)) | (uint64_t{1} << 63);
+  Uuid id;
+  StoreBigEndian64(high, id.bytes.data());
+  StoreBigEndian64(low, id.bytes.data() + 8);
+  return id;
+}
+
+// Out of line: a time beyond what a UUIDv7 holds.
+[[noreturn]] void ThrowOutOfRange();
 
 // The 60 time bits of a UUIDv7 (no check of version or variant).
 uint64_t TimeBits(const Uuid& id);
@@ -74,8 +90,31 @@ uint64_t TimeBits(const Uuid& id);
 // idgen.uuidv7(shift interval). A clock more than max_regression_ms behind the word (stepped back,
 // or below a durable mark), beyond the word's natural lead (RulesFor), makes the word return to the
 // clock: the UUIDs then sort below those made before, and stay unique by their 58 random bits.
-Generated<Uuid> Next(StateWord& word, FamilyStats& stats, Clock& clock, RandomPool& pool, long owner,
-                     int64_t shift_steps = 0, int64_t max_regression_ms = -1, uint64_t callers = 1);
+// (Inline: it is the whole of idgen.uuidv7()'s work, on every call.)
+[[gnu::always_inline]] inline Generated<Uuid> Next(StateWord& word, FamilyStats& stats, Clock& clock, RandomPool& pool,
+                                                   long owner, int64_t shift_steps = 0, int64_t max_regression_ms = -1,
+                                                   uint64_t callers = 1) {
+  const AdvanceRules rules = RulesFor(max_regression_ms, callers);
+  const NextWord next = Advance(word, stats, rules, [&clock] {
+    const int64_t ns = clock.NowNs();
+    if (ns < 0 || ns / 1000000 > kMaxMs) [[unlikely]]
+      ThrowOutOfRange();
+    return Ticks(ns / 1000000, ns % 1000000);
+  });
+  const uint64_t time_bits = next.word >> kCounterBits;
+  if (time_bits > kMaxTimeBits) [[unlikely]]
+    ThrowOutOfRange();
+  uint64_t shifted = time_bits;
+  if (shift_steps != 0) {
+    const __int128 moved = static_cast<__int128>(time_bits) + shift_steps;
+    if (moved < 0 || moved > static_cast<__int128>(kMaxTimeBits)) ThrowOutOfRange();
+    shifted = static_cast<uint64_t>(moved);
+  }
+  const uint64_t counter = next.word & ((uint64_t{1} << kCounterBits) - 1);
+  const uint64_t random = pool.TakeU64(owner) & ((uint64_t{1} << kRandomBits) - 1);
+  return Generated<Uuid>{Compose(shifted, (counter << kRandomBits) | random), time_bits,
+                         next.wait_tick == 0 ? 0 : StepStartNs(next.wait_tick)};
+}
 
 // A UUID for the instant unix_us (microseconds since 1970), rand_b random.
 Uuid At(int64_t unix_us, RandomPool& pool, long owner);

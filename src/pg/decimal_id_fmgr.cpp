@@ -20,7 +20,12 @@ IDGEN_FUNCTION(idgen_decimal_id) {
           "DecimalIds end with the launch id of the deployment, which idgen does not guess.",
           "Set idgen.launch_id (1 to 99999) in postgresql.conf for this deployment, and reload.");
   }
-  (void)marks::Prepare(kFamilyDecimalId, ref);
+  // Prepare once in this backend, and again after restart_at_clock() (a new generation), as
+  // Generate does for the families of a clock: not a call on every value.
+  if (!marks::Ready(kFamilyDecimalId) ||
+      ref.state.mark.generation.load(std::memory_order_acquire) != marks::hot.generation) {
+    (void)marks::Prepare(kFamilyDecimalId, ref);
+  }
   marks::CheckDecimalIdCopy(ref, launch);
   std::atomic<uint64_t>& word = ref.state.decimal_id.value;
   for (;;) {

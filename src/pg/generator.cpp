@@ -13,11 +13,7 @@ extern "C" {
 
 namespace idgen::pg {
 
-void CheckCanGenerate(Family family, const char* title, const StateRef& ref) {
-  settings::CheckConfigured(settings::Of(family));
-  if (kLayouts[family] != nullptr || family == kFamilyUid20 || family == kFamilyUid20Sec) {
-    settings::CheckEpochIsTheServers(family);
-  }
+void CheckRecoveryAndShared(const char* title, const StateRef& ref) {
   char message[160], detail[320];
   // A standby has its primary's settings: the IDs of these families made here could repeat the
   // primary's. (ns_id checks its random bits instead: idgen_ns_id.)

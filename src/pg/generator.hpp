@@ -7,6 +7,7 @@
 #include "pg/family.hpp"
 #include "pg/guard.hpp"
 #include "pg/mark.hpp"
+#include "pg/settings.hpp"
 #include "pg/shared.hpp"
 
 extern "C" {
@@ -15,10 +16,20 @@ extern "C" {
 
 namespace idgen::pg {
 
-// Refuses (55000) unless the settings this family reads were taken as given, the server is not in
-// recovery (a standby has its primary's node id, shards and server digits), and the family's state
-// is shared by every session (preloaded, or PostgreSQL 17 and later). C zone.
-void CheckCanGenerate(Family family, const char* title, const StateRef& state);
+// Refuses (55000) unless the settings this family reads were taken as given (and, for a family with
+// an epoch, its epoch is the server's), the server is not in recovery (a standby has its primary's
+// node id, shards and server digits), and the family's state is shared by every session
+// (preloaded, or PostgreSQL 17 and later). C zone. Inline: once this backend's Prepare has passed
+// for the family (marks::Ready), neither recovery nor shared state needs asking again (a server
+// never returns to recovery; shared state stays), and only the settings are looked at.
+void CheckRecoveryAndShared(const char* title, const StateRef& state);
+inline void CheckCanGenerate(Family family, const char* title, const StateRef& state) {
+  settings::CheckConfigured(settings::Of(family));
+  if (kLayouts[family] != nullptr || family == kFamilyUid20 || family == kFamilyUid20Sec) {
+    settings::CheckEpochIsTheServers(family);
+  }
+  if (__builtin_expect(!marks::Ready(family), 0)) CheckRecoveryAndShared(title, state);
+}
 
 // Waits until the clock reaches until_ns (Unix nanoseconds), holding nothing: on the latch (a
 // cancel wakes it at once) for a millisecond or more, a plain sleep below that; pg_stat_activity
@@ -27,16 +38,17 @@ void WaitForClock(int64_t until_ns);
 
 // What every coordinated generator does once CheckCanGenerate has passed: the next value from the
 // core (next() returns a Generated<Value>, under the error door), covered by the durable mark, and,
-// when the core says so, held until the clock reaches it; then counted and returned.
+// when the core says so, held until the clock reaches it; then counted and returned. The common
+// call makes no function call of its own but the core's: Prepare has passed in this backend, and
+// the value lies below what the lease and the database's copy cover (marks::Hot).
 template <typename Next>
 auto Generate(Family family, const StateRef& ref, Next&& next) {
-  const bool durable = marks::Prepare(family, ref);
   for (;;) {
-    const uint64_t generation = ref.state.mark.generation.load(std::memory_order_acquire);
+    const bool durable = marks::ReadyToTake(family, ref) || marks::Prepare(family, ref);
     const auto out = Guarded(next);
     // (A value that idgen.restart_at_clock() overtook is dropped: another is taken.)
-    if (durable && !marks::Cover(family, ref, marks::MarkMs(family, out.mark), generation)) continue;
-    if (out.wait_until_ns != 0) WaitForClock(out.wait_until_ns);
+    if (durable && !marks::CoverValue(family, ref, out.mark)) continue;
+    if (__builtin_expect(out.wait_until_ns != 0, 0)) WaitForClock(out.wait_until_ns);
     CountIssued(family);
     return out.value;
   }

@@ -31,6 +31,8 @@ int Sqlstate(ErrorKind kind) {
 
 }  // namespace
 
+ErrorReport guarded_report;
+
 void ErrorReport::Set(ErrorKind k, const char* m, const char* d, const char* h) noexcept {
   kind = k;
   strlcpy(message, m, sizeof message);

@@ -27,6 +27,9 @@ struct ErrorReport {
 // pg.hpp.)
 [[noreturn]] void Raise(const ErrorReport& report);
 
+// Where Guarded() writes the error it turns into an SQL error (guard.cpp).
+extern ErrorReport guarded_report;
+
 // Runs body (the C++ zone: it may throw, it never calls anything that can ereport) and returns
 // its result; turns any exception into an SQL error after the catch block has ended.
 template <typename Body>
@@ -35,7 +38,10 @@ auto Guarded(Body&& body) -> decltype(body()) {
   static_assert(std::is_void_v<Result> || std::is_trivially_destructible_v<Result>,
                 "what Guarded() returns lives on in the C zone, where an ereport's longjmp skips destructors: "
                 "return plain data (a fixed-size buffer, not a std::string)");
-  ErrorReport report;
+  // (The report lives outside the frame: 1.5 kB of stack, and its guard, on every call that
+  // succeeds would cost more than the body of a generator. A backend runs one body at a time, and
+  // a body never runs another: it is C++ without PostgreSQL.)
+  ErrorReport& report = guarded_report;
   try {
     return body();
   } catch (const Error& e) {

@@ -23,19 +23,25 @@ namespace {
 
 // What Instagram checks beyond CheckCanGenerate: a shard this server owns. (The node id of the
 // other families comes from NodeId, which checks that it fits.)
-void CheckShard(Family family, const Layout& layout, int64_t node) {
+[[noreturn]] void RaiseShardNotOwned(int64_t node) {
   char message[160], detail[320];
-  if (family == kFamilyInstagram && node >= 0 && node <= layout.max_node() && !settings::OwnsShard(node)) {
-    snprintf(message, sizeof message, "shard %lld is not one of this server's Instagram shards",
-             static_cast<long long>(node));
-    snprintf(detail, sizeof detail, "idgen.instagram_shards is \"%s\".", settings::InstagramShards());
-    Raise(ErrorKind::kBadArgument, message, detail,
-          "Each server makes the IDs of its own shards only, so that two servers never make the same ID. Send this "
-          "shard's rows to the server that owns it, or change idgen.instagram_shards.");
-  }
+  snprintf(message, sizeof message, "shard %lld is not one of this server's Instagram shards",
+           static_cast<long long>(node));
+  snprintf(detail, sizeof detail, "idgen.instagram_shards is \"%s\".", settings::InstagramShards());
+  Raise(ErrorKind::kBadArgument, message, detail,
+        "Each server makes the IDs of its own shards only, so that two servers never make the same ID. Send this "
+        "shard's rows to the server that owns it, or change idgen.instagram_shards.");
 }
 
-int64_t Next(Family family, int64_t node, bool node_is_setting) {
+// (Inline, its refusal out of line: Instagram asks on every call.)
+inline void CheckShard(Family family, const Layout& layout, int64_t node) {
+  if (family == kFamilyInstagram && node >= 0 && node <= layout.max_node() && !settings::OwnsShard(node)) [[unlikely]]
+    RaiseShardNotOwned(node);
+}
+
+// (A template per family: the layout's widths and units are constants in the code of each.)
+template <Family family>
+int64_t Next(int64_t node, bool node_is_setting) {
   const Layout& layout = *kLayouts[family];
   const StateRef ref = GeneratorState();
   CheckCanGenerate(family, layout.title, ref);
@@ -49,8 +55,9 @@ int64_t Next(Family family, int64_t node, bool node_is_setting) {
   });
 }
 
-Datum NextId(Family family, int64_t node, bool node_is_setting) {
-  PG_RETURN_INT64(Next(family, node, node_is_setting));
+template <Family family>
+Datum NextId(int64_t node, bool node_is_setting) {
+  PG_RETURN_INT64(Next<family>(node, node_is_setting));
 }
 
 Datum ParseId(Family family, FunctionCallInfo fcinfo) {
@@ -101,7 +108,7 @@ void WaitForShardMark(int64_t shard, int64_t not_before_ms) {
   WaitForClock(not_before_ms * 1000000);
 }
 
-int64_t NextInstagramId(int64_t shard) { return Next(kFamilyInstagram, shard, false); }
+int64_t NextInstagramId(int64_t shard) { return Next<kFamilyInstagram>(shard, false); }
 
 int64_t InstagramMs(int64_t id) {
   return settings::EpochMs(kFamilyInstagram) + (id >> kInstagram.time_shift()) * kInstagram.unit_ms;
@@ -113,7 +120,7 @@ IDGEN_FUNCTION(idgen_instagram_id) {
   const int64 shard = PG_GETARG_INT64(0);
   int64_t id;
   if (instagram_shard::MakeBoundId(shard, 0, &id)) PG_RETURN_INT64(id);
-  return NextId(kFamilyInstagram, shard, false);
+  return NextId<kFamilyInstagram>(shard, false);
 }
 IDGEN_FUNCTION(idgen_instagram_id_not_before) {
   const int64 shard = PG_GETARG_INT64(0);
@@ -124,7 +131,7 @@ IDGEN_FUNCTION(idgen_instagram_id_not_before) {
   int64_t id;
   if (instagram_shard::MakeBoundId(shard, not_before_ms, &id)) PG_RETURN_INT64(id);
   WaitForShardMark(shard, not_before_ms);
-  return NextId(kFamilyInstagram, shard, false);
+  return NextId<kFamilyInstagram>(shard, false);
 }
 IDGEN_FUNCTION(idgen_instagram_parse) { return ParseId(kFamilyInstagram, fcinfo); }
 IDGEN_FUNCTION(idgen_instagram_min) { return MinId(kFamilyInstagram, fcinfo); }
@@ -134,15 +141,15 @@ IDGEN_FUNCTION(idgen_instagram_min) { return MinId(kFamilyInstagram, fcinfo); }
 // when the mark was written (restarted, or a copy of it) waits for the mark.
 IDGEN_FUNCTION(idgen_server_instance) { PG_RETURN_INT64(static_cast<int64>(GeneratorState().state.instance)); }
 
-IDGEN_FUNCTION(idgen_snowflake_id) { return NextId(kFamilySnowflake, 0, true); }
+IDGEN_FUNCTION(idgen_snowflake_id) { return NextId<kFamilySnowflake>(0, true); }
 IDGEN_FUNCTION(idgen_snowflake_parse) { return ParseId(kFamilySnowflake, fcinfo); }
 IDGEN_FUNCTION(idgen_snowflake_min) { return MinId(kFamilySnowflake, fcinfo); }
 
-IDGEN_FUNCTION(idgen_sonyflake_id) { return NextId(kFamilySonyflake, 0, true); }
+IDGEN_FUNCTION(idgen_sonyflake_id) { return NextId<kFamilySonyflake>(0, true); }
 IDGEN_FUNCTION(idgen_sonyflake_parse) { return ParseId(kFamilySonyflake, fcinfo); }
 IDGEN_FUNCTION(idgen_sonyflake_min) { return MinId(kFamilySonyflake, fcinfo); }
 
-IDGEN_FUNCTION(idgen_js_id) { return NextId(kFamilyJs, 0, true); }
+IDGEN_FUNCTION(idgen_js_id) { return NextId<kFamilyJs>(0, true); }
 IDGEN_FUNCTION(idgen_js_parse) { return ParseId(kFamilyJs, fcinfo); }
 IDGEN_FUNCTION(idgen_js_min) { return MinId(kFamilyJs, fcinfo); }
 IDGEN_FUNCTION(idgen_is_js_safe) {
@@ -150,7 +157,7 @@ IDGEN_FUNCTION(idgen_is_js_safe) {
   PG_RETURN_BOOL(value >= 1 && value <= kJsMaxSafe);
 }
 
-IDGEN_FUNCTION(idgen_trace_id) { return NextId(kFamilyTrace, 0, true); }
+IDGEN_FUNCTION(idgen_trace_id) { return NextId<kFamilyTrace>(0, true); }
 IDGEN_FUNCTION(idgen_trace_parse) { return ParseId(kFamilyTrace, fcinfo); }
 IDGEN_FUNCTION(idgen_trace_min) { return MinId(kFamilyTrace, fcinfo); }
 

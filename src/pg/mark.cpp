@@ -88,8 +88,15 @@ int64 DecimalRun(const SharedState& state) { return static_cast<int64>((state.in
 
 // ---- this backend ---------------------------------------------------------------------------
 
+}  // namespace
+
+Hot hot;
+
+namespace {
+
 enum Group { kTimeOnly, kWithIdentity };
 constexpr Group GroupOf(Family family) { return HasIdentity(family) ? kWithIdentity : kTimeOnly; }
+static_assert(kTimeOnly == 0 && kWithIdentity == 1, "Hot::covered_ms is indexed by HasIdentity");
 
 struct Backend {
   const SharedState* state = nullptr;  // the state the rest was checked against
@@ -343,6 +350,7 @@ bool Covered(const SharedState& state, Group group, uint64_t copy_ms, int64 tag)
 // copy): this database's copy of the mark.
 void CheckDatabaseCopy(const StateRef& ref) {
   me = Backend{};
+  hot = Hot{};  // nothing is ready, nothing covered, until Prepare and Cover say so again
   me.state = &ref.state;
   me.generation = ref.state.mark.generation.load(std::memory_order_acquire);
   me.has_copy = OidIsValid(SequenceNamed("mark")) && OidIsValid(SequenceNamed("mark_server"));
@@ -405,25 +413,6 @@ void WaitForCopy(Group group) {
 
 }  // namespace
 
-uint64_t MarkMs(Family family, uint64_t mark) {
-  switch (family) {
-    case kFamilyUuidv7:
-      return mark >> uuidv7::kFractionBits;
-    case kFamilyUid20:
-      return static_cast<uint64_t>(settings::EpochMs(family)) + (mark + 1) * uid20::kMillis.unit_ms - 1;
-    case kFamilyUid20Sec:
-      return static_cast<uint64_t>(settings::EpochMs(family)) + (mark + 1) * uid20::kSeconds.unit_ms - 1;
-    case kFamilyNsId:
-      return mark / 1000000;
-    case kFamilyDecimalId:
-      return 0;
-    default: {
-      const Layout& layout = *kLayouts[family];
-      return static_cast<uint64_t>(settings::EpochMs(family)) + (mark + 1) * layout.unit_ms - 1;
-    }
-  }
-}
-
 bool Prepare(Family family, const StateRef& ref) {
   if (!ref.shared || RecoveryInProgress()) return false;
   SharedState& state = ref.state;
@@ -443,22 +432,49 @@ bool Prepare(Family family, const StateRef& ref) {
       state.mark.identity_lease_hash.load(std::memory_order_acquire) != (settings::IdentityHash() & kIdentityMask)) {
     DropIdentityLease(state);
   }
+  // The next calls of this family in this backend skip Prepare (marks::ReadyToTake) while the
+  // database has its copy (without it, Prepare looks for the copy again at each call).
+  hot.generation = me.generation;
+  if (likely(me.has_copy)) hot.ready |= uint32_t{1} << family;
   return true;
 }
 
-bool Cover(Family family, const StateRef& ref, uint64_t ms, uint64_t generation) {
+namespace {
+
+// What the next values may lie below without calling Cover (marks::CoverValue): the server's lease,
+// the identity lease for the families with an identity, and this database's copy.
+void RefreshCovered(const SharedState& state) {
+  const uint64_t lease = state.mark.lease_end_ms.load(std::memory_order_acquire);
+  const uint64_t with_identity = std::min(lease, state.mark.identity_lease_end_ms.load(std::memory_order_acquire));
+  hot.covered_ms[kTimeOnly] = me.has_copy ? std::min(lease, me.copy_ms) : lease;
+  hot.covered_ms[kWithIdentity] = me.has_copy ? std::min(with_identity, me.copy_identity_ms) : with_identity;
+}
+
+}  // namespace
+
+bool Cover(Family family, const StateRef& ref, uint64_t ms) {
   SharedState& state = ref.state;
+  // The generation this backend's checks (Prepare) were made under: restart_at_clock() or a dropped
+  // identity lease since moved the words, and the value is taken again after Prepare.
+  const uint64_t generation = hot.generation;
+  if (state.mark.generation.load(std::memory_order_acquire) != generation) {
+    hot = Hot{};
+    return false;
+  }
   const bool identity = HasIdentity(family);
   const uint64_t lease = state.mark.lease_end_ms.load(std::memory_order_acquire);
   const uint64_t identity_lease =
       identity ? state.mark.identity_lease_end_ms.load(std::memory_order_acquire) : kNoLease;
   const uint64_t copy_ms = identity ? me.copy_identity_ms : me.copy_ms;
-  if (likely(ms < lease && ms < identity_lease && (ms < copy_ms || !me.has_copy))) return true;
   if (ms >= lease || ms >= identity_lease) {
     const uint64_t next = std::max(ms, NowMs()) + kLeaseMs;
-    if (!RenewLeases(state, ms >= lease ? next : 0, ms >= identity_lease ? next : 0, generation)) return false;
+    if (!RenewLeases(state, ms >= lease ? next : 0, ms >= identity_lease ? next : 0, generation)) {
+      hot = Hot{};
+      return false;
+    }
   }
   if (me.has_copy && ms >= copy_ms) WriteDatabaseCopy(state);
+  RefreshCovered(state);
   return true;
 }
 

@@ -31,7 +31,10 @@
 
 #include <cstdint>
 
+#include "core/uid20.hpp"
+#include "core/uuidv7.hpp"
 #include "pg/family.hpp"
+#include "pg/settings.hpp"
 #include "pg/shared.hpp"
 
 namespace idgen::pg::marks {
@@ -68,13 +71,69 @@ uint64_t WordAt(Family family, uint64_t floor_ms);
 bool Prepare(Family family, const StateRef& state);
 
 // The last Unix millisecond of the tick that a family's mark position (Generated::mark) names.
-uint64_t MarkMs(Family family, uint64_t mark);
+inline uint64_t MarkMs(Family family, uint64_t mark) {
+  const auto end_of_tick = [&](int64_t unit_ms) {
+    return static_cast<uint64_t>(settings::EpochMs(family)) + (mark + 1) * static_cast<uint64_t>(unit_ms) - 1;
+  };
+  switch (family) {
+    case kFamilyUuidv7:
+      return mark >> uuidv7::kFractionBits;
+    case kFamilyUid20:
+      return end_of_tick(uid20::kMillis.unit_ms);
+    case kFamilyUid20Sec:
+      return end_of_tick(uid20::kSeconds.unit_ms);
+    case kFamilyNsId:
+      return mark / 1000000;
+    case kFamilyDecimalId:
+      return 0;
+    default:
+      return end_of_tick(kLayouts[family]->unit_ms);
+  }
+}
 
 // After taking a value of the family whose last instant is ms, before returning it (C zone): renews
 // the leases when ms reaches them (and this database's copy when ms reaches that). False when
-// idgen.restart_at_clock() moved the state words since generation was read: the value must not be
-// returned; take another one.
-bool Cover(Family family, const StateRef& state, uint64_t ms, uint64_t generation);
+// idgen.restart_at_clock() (or a dropped identity lease) moved the state words since this backend's
+// checks (Prepare): the value must not be returned; take another one, after Prepare.
+bool Cover(Family family, const StateRef& state, uint64_t ms);
+
+// What the common call of a coordinated generator needs, in this backend, without a function call
+// (Generate, generator.hpp): the families whose Prepare passed in a database that has its copy
+// (which also means that the server is not in recovery and the state is shared: both last), under
+// which generation of the shared state, and, for the families without and with a node identity
+// (HasIdentity), the instant below which every value is covered: the server's lease (and the
+// identity lease), and this database's copy, as this backend last read or wrote them. The leases
+// only grow but when restart_at_clock() lowers the identity lease or a changed identity drops it,
+// and both bump the generation: a value is covered by the cached figure while the generation read
+// after it was taken is the same.
+struct Hot {
+  uint32_t ready = 0;               // a bit per family (1 << family)
+  uint64_t generation = 0;          // the shared state's mark.generation when Prepare last passed
+  uint64_t covered_ms[2] = {0, 0};  // [HasIdentity(family)]: values whose last instant lies below it are covered
+};
+extern Hot hot;
+
+// Prepare has passed for the family in this backend: recovery is over and the state is shared.
+inline bool Ready(Family family) { return (hot.ready & (uint32_t{1} << family)) != 0; }
+
+// Whether a value of the family may be taken without Prepare: it passed, and (a family with an
+// identity) no identity lease is in force, whose identity Prepare compares with the server's.
+inline bool ReadyToTake(Family family, const StateRef& ref) {
+  return Ready(family) &&
+         (!HasIdentity(family) || ref.state.mark.identity_lease_end_ms.load(std::memory_order_acquire) == kNoLease);
+}
+
+// Cover for the value at mark (Generated::mark), without a function call when it lies below what
+// this backend knows to be covered.
+inline bool CoverValue(Family family, const StateRef& ref, uint64_t mark) {
+  const uint64_t ms = MarkMs(family, mark);
+  if (__builtin_expect(ms < hot.covered_ms[HasIdentity(family) ? 1 : 0] &&
+                           ref.state.mark.generation.load(std::memory_order_acquire) == hot.generation,
+                       1)) {
+    return true;
+  }
+  return Cover(family, ref, ms);
+}
 
 // A new DecimalId generator id for this server, durable before it is returned. C zone.
 int64_t TakeGeneratorId(const StateRef& state);

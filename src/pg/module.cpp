@@ -39,8 +39,6 @@ class PgRandomSource final : public RandomSource {
 };
 
 PgRandomSource random_source;
-RandomPool random_pool(random_source);  // constant-initialised: filled on first use, in a backend
-SystemClock system_clock;
 
 // Messages quote user input cut on a character boundary of the database's encoding.
 int DatabaseCharLength(const unsigned char* s) {
@@ -49,8 +47,8 @@ int DatabaseCharLength(const unsigned char* s) {
 
 }  // namespace
 
-Clock& WallClock() { return system_clock; }
-RandomPool& BackendRandom() { return random_pool; }
+RandomPool random_pool(random_source);  // constant-initialised: filled on first use, in a backend
+SystemClock system_clock;
 
 }  // namespace idgen::pg
 

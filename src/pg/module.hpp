@@ -7,10 +7,14 @@
 
 namespace idgen::pg {
 
-// The system clock (clock_gettime through std::chrono).
-Clock& WallClock();
+extern SystemClock system_clock;  // (module.cpp)
+extern RandomPool random_pool;
+
+// The system clock (clock_gettime). Inline and of its final type, so that a generator's clock
+// reading is no call through a virtual table.
+inline SystemClock& WallClock() { return system_clock; }
 
 // This process's pool of CSPRNG bytes (pg_strong_random); callers pass MyProcPid as the owner.
-RandomPool& BackendRandom();
+inline RandomPool& BackendRandom() { return random_pool; }
 
 }  // namespace idgen::pg

@@ -140,7 +140,7 @@ int64_t CitusNodeId(const Layout& layout) {
 
 }  // namespace
 
-int64_t NodeId(const Layout& layout) {
+int64_t NodeIdSlow(const Layout& layout) {
   if (settings::node_id_source == settings::kNodeIdFromCitus) return CitusNodeId(layout);
   const int64_t node = settings::node_id;
   if (node > layout.max_node()) {

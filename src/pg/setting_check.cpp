@@ -55,7 +55,6 @@ constexpr int kMaxProblems = 8;
 Problem* problems = nullptr;
 int problem_count = 0;
 bool loaded_by_preload = false;
-uint32_t problem_consumers = 0;
 
 // A placeholder for an idgen.* name, seen before the library defined its settings.
 struct Given {
@@ -152,8 +151,9 @@ void CheckGiven(const Given* given, int count) {
 
 }  // namespace
 
-void CheckConfigured(uint32_t consumers) {
-  if ((problem_consumers & consumers) == 0) return;
+uint32_t problem_consumers = 0;
+
+void RaiseConfigured(uint32_t consumers) {
   for (int i = 0; i < problem_count; ++i) {
     if ((problems[i].consumers & consumers) == 0) continue;
     Raise(ErrorKind::kPrerequisite, problems[i].message,

@@ -28,6 +28,13 @@ int max_clock_lead_ms = 600000;
 int failover_margin_ms = 10000;
 int uid20_server = 0;
 int launch_id = -1;
+int64_t epoch_ms[kFamilyCount];
+// Whether the epoch in use is the server's (postgresql.conf, ALTER SYSTEM, the command line, the
+// default) rather than a session's, a database's or a role's (issue 29, found by its review: IDs
+// made under an earlier epoch of a session lie above what the durable mark, in time, holds for the
+// server's epoch, and sessions on the server's epoch repeated them after a restart).
+bool epoch_is_servers[kFamilyCount];
+const ShardSet* owned_shards = nullptr;
 
 namespace {
 
@@ -37,12 +44,6 @@ const struct config_enum_entry kNodeIdSources[] = {
 // ---- epochs: text settings (a bigint does not fit an integer GUC), parsed once -----------------
 
 char* epoch_text[kFamilyCount];
-int64_t epoch_ms[kFamilyCount];
-// Whether the epoch in use is the server's (postgresql.conf, ALTER SYSTEM, the command line, the
-// default) rather than a session's, a database's or a role's (issue 29, found by its review: IDs
-// made under an earlier epoch of a session lie above what the durable mark, in time, holds for the
-// server's epoch, and sessions on the server's epoch repeated them after a restart).
-bool epoch_is_servers[kFamilyCount];
 struct ParsedEpoch {
   int64_t ms;
   bool servers;
@@ -95,12 +96,8 @@ void DefineEpoch() {
 
 // ---- idgen.instagram_shards: "0-2047", "5,9,100-199" -------------------------------------------
 
-constexpr int kShards = kInstagram.max_node() + 1;
-struct ShardSet {
-  uint8_t bits[kShards / 8];
-};
+static_assert(kShards == kInstagram.max_node() + 1);
 char* shards_text = nullptr;
-const ShardSet* owned_shards = nullptr;
 
 bool CheckShards(char** value, void** extra, GucSource) {
   auto* set = static_cast<ShardSet*>(compat::GucMalloc(sizeof(ShardSet)));
@@ -156,10 +153,7 @@ void AssignShards(const char*, void* extra) {
 
 }  // namespace
 
-int64_t EpochMs(Family family) { return epoch_ms[family]; }
-
-void CheckEpochIsTheServers(Family family) {
-  if (likely(epoch_is_servers[family])) return;
+void RaiseEpochNotTheServers(Family family) {
   const char* name = family == kFamilyUid20 || family == kFamilyUid20Sec ? "uid20" : kLayouts[family]->family;
   char message[160], hint[200];
   snprintf(message, sizeof message, "idgen.%s_epoch_ms is set for this session, database or role", name);
@@ -171,11 +165,6 @@ void CheckEpochIsTheServers(Family family) {
         "IDs are made under the epoch of the server's configuration only: made under another one, their time "
         "fields lie where the durable mark does not hold them, and the server could repeat them after a restart.",
         hint);
-}
-
-bool OwnsShard(int64_t shard) {
-  return owned_shards == nullptr ||
-         (shard >= 0 && shard < kShards && (owned_shards->bits[shard / 8] >> (shard % 8) & 1) != 0);
 }
 
 const char* InstagramShards() { return shards_text != nullptr ? shards_text : ""; }

@@ -22,23 +22,42 @@ inline constexpr uint32_t kPublicIds = uint32_t{1} << 25;
 // Refuses (55000, with the file, line and value in the message) when the configuration gave a
 // setting that one of these consumers reads and PostgreSQL rejected it, or an idgen.* setting that
 // does not exist: a generator never falls back to a default that could repeat another server's IDs.
-void CheckConfigured(uint32_t consumers);
+// (Inline: every call of a generator asks; only a configuration with a problem goes further.)
+extern uint32_t problem_consumers;  // the consumers that some problem of the configuration refuses
+void RaiseConfigured(uint32_t consumers);
+inline void CheckConfigured(uint32_t consumers) {
+  if (__builtin_expect((problem_consumers & consumers) != 0, 0)) RaiseConfigured(consumers);
+}
 
 enum NodeIdSource { kNodeIdFromSetting, kNodeIdFromCitus };
-extern int node_id;                  // idgen.node_id: 0..65535, each family checks its own width
-extern int node_id_source;           // idgen.node_id_source: where node_identity.cpp takes the node id
-extern int max_clock_regression_ms;  // idgen.max_clock_regression
-extern int max_clock_lead_ms;        // idgen.max_clock_lead
-extern int failover_margin_ms;       // idgen.failover_margin
-int64_t EpochMs(Family family);      // idgen.<family>_epoch_ms (idgen.uid20_epoch_ms for both UID20s)
+extern int node_id;                     // idgen.node_id: 0..65535, each family checks its own width
+extern int node_id_source;              // idgen.node_id_source: where node_identity.cpp takes the node id
+extern int max_clock_regression_ms;     // idgen.max_clock_regression
+extern int max_clock_lead_ms;           // idgen.max_clock_lead
+extern int failover_margin_ms;          // idgen.failover_margin
+extern int64_t epoch_ms[kFamilyCount];  // idgen.<family>_epoch_ms, parsed (idgen.uid20_epoch_ms for both UID20s)
+inline int64_t EpochMs(Family family) { return epoch_ms[family]; }
 // Refuses (55000) to generate under an epoch set for a session, a database or a role: decoding may
-// use one, generating takes the server's. C zone.
-void CheckEpochIsTheServers(Family family);
+// use one, generating takes the server's. C zone. (Inline: every call of a family with an epoch.)
+extern bool epoch_is_servers[kFamilyCount];
+[[noreturn]] void RaiseEpochNotTheServers(Family family);
+inline void CheckEpochIsTheServers(Family family) {
+  if (__builtin_expect(!epoch_is_servers[family], 0)) RaiseEpochNotTheServers(family);
+}
 extern int uid20_server;  // idgen.uid20_server: 0..9
 extern int launch_id;     // idgen.launch_id: -1 (not set) or 0..99999
 
 // idgen.instagram_shards: whether this server owns the shard, and the setting's text for messages.
-bool OwnsShard(int64_t shard);
+// (Inline: Instagram asks on every call.)
+inline constexpr int kShards = 8192;
+struct ShardSet {
+  uint8_t bits[kShards / 8];
+};
+extern const ShardSet* owned_shards;  // nullptr: every shard
+inline bool OwnsShard(int64_t shard) {
+  return owned_shards == nullptr ||
+         (shard >= 0 && shard < kShards && (owned_shards->bits[shard / 8] >> (shard % 8) & 1) != 0);
+}
 const char* InstagramShards();
 
 // A hash of the settings that make this server's IDs its own (idgen.node_id, idgen.uid20_server,

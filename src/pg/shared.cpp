@@ -23,7 +23,6 @@ struct alignas(64) Counters {
   std::atomic<uint64_t> issued[kFamilyCount];
 };
 
-SharedState* shared = nullptr;
 Counters* shared_counters = nullptr;  // MaxBackends of them, after the shared state
 int shared_counter_count = 0;
 SharedState local_state;  // PostgreSQL 15 and 16 without preload
@@ -54,10 +53,10 @@ void Initialize(void* raw) {
 void Attach(void* raw) {
   size_t space = SharedSize();
   void* aligned = std::align(alignof(SharedState), sizeof(SharedState), raw, space);
-  shared = static_cast<SharedState*>(aligned);
-  shared_counters = reinterpret_cast<Counters*>(shared + 1);
+  attached_state = static_cast<SharedState*>(aligned);
+  shared_counters = reinterpret_cast<Counters*>(attached_state + 1);
   shared_counter_count = MaxBackends;
-  compat::RegisterTranche(shared->lock_tranche, "idgen");
+  compat::RegisterTranche(attached_state->lock_tranche, "idgen");
 }
 
 // ---- PostgreSQL 15 and 16: shared memory of a preloaded library --------------------------------
@@ -98,21 +97,25 @@ void RequestSharedState() {
   shmem_startup_hook = StartShmem;
 }
 
-StateRef GeneratorState() {
-  if (likely(shared != nullptr)) return {*shared, true};
+SharedState* attached_state = nullptr;
+std::atomic<uint64_t>* my_issued = nullptr;
+
+StateRef GeneratorStateSlow() {
   if (compat::kHasNamedSegments && IsUnderPostmaster) {
     AttachSegment();
-    if (shared != nullptr) return {*shared, true};
+    if (attached_state != nullptr) return {*attached_state, true};
   }
   if (local_state.instance == 0) local_state.instance = NewInstance();  // (this process's run)
   return {local_state, false};
 }
 
-void CountIssued(Family family) {
+std::atomic<uint64_t>* FindIssued() {
   const int index = compat::ProcIndex();
-  Counters& mine = index >= 0 && index < shared_counter_count ? shared_counters[index] : local_counters;
-  std::atomic<uint64_t>& n = mine.issued[family];
-  n.store(n.load(std::memory_order_relaxed) + 1, std::memory_order_relaxed);
+  if (index >= 0 && index < shared_counter_count) {
+    my_issued = shared_counters[index].issued;  // a backend keeps its slot for its life
+    return my_issued;
+  }
+  return local_counters.issued;  // (not kept: the shared counters may be attached later)
 }
 
 // idgen.stats(): per family, the values issued and the rare events, cluster-wide when shared.

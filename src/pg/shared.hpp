@@ -74,10 +74,22 @@ struct StateRef {
   SharedState& state;
   bool shared;
 };
-StateRef GeneratorState();
+// (Inline, as CountIssued: both run on every call of every generator. The slow paths attach the
+// named segment on 17 and later, or give the process's own state.)
+extern SharedState* attached_state;  // the shared state, once this process has it
+StateRef GeneratorStateSlow();
+inline StateRef GeneratorState() {
+  if (likely(attached_state != nullptr)) return {*attached_state, true};
+  return GeneratorStateSlow();
+}
 
 // Counts one value issued by this backend for idgen.stats. Each backend counts on its own cache
 // line of the shared state (plain stores, one writer), so counting adds no contended atomic.
-void CountIssued(Family family);
+extern std::atomic<uint64_t>* my_issued;  // this backend's counters, one per family, once found
+std::atomic<uint64_t>* FindIssued();
+inline void CountIssued(Family family) {
+  std::atomic<uint64_t>* issued = likely(my_issued != nullptr) ? my_issued : FindIssued();
+  issued[family].store(issued[family].load(std::memory_order_relaxed) + 1, std::memory_order_relaxed);
+}
 
 }  // namespace idgen::pg
