@@ -35,8 +35,8 @@ OBJDIR := build/pg$(PG_MAJOR)$(if $(IDGEN_SANITIZE),-sanitized)$(if $(IDGEN_DEBU
 # The objects build in parallel, one job per core (JOBS= builds one at a time).
 JOBS ?= -j$(shell nproc 2>/dev/null || echo 1)
 
-.PHONY: all install uninstall installcheck clean deps test-deps unit demo test bench fuzz fuzz-build reference format-check deb dist distclean
-all install uninstall installcheck:
+.PHONY: all install uninstall installcheck prove_installcheck prove_check clean deps test-deps unit demo test bench fuzz fuzz-build reference format-check deb dist distclean
+all install uninstall installcheck prove_installcheck prove_check:
 	@test -n "$(PG_MAJOR)" || { echo "no PostgreSQL at PG_CONFIG=$(PG_CONFIG) (make deps installs one)" >&2; exit 1; }
 	@mkdir -p $(OBJDIR)
 	@$(MAKE) --no-print-directory $(JOBS) -C $(OBJDIR) -f $(CURDIR)/Makefile PG_CONFIG=$(PG_CONFIG) IDGEN_SANITIZE=$(IDGEN_SANITIZE) IDGEN_DEBUG=$(IDGEN_DEBUG) $@
@@ -185,7 +185,7 @@ endif
 # The server may have been built with LLVM JIT; PGXS would try to emit bitcode for C++ files.
 override with_llvm := no
 
-# make installcheck: REGRESS against your own running server that preloads idgen (or any 17+ server).
+# make installcheck: REGRESS against your own running server (PGHOST, PGPORT, PGUSER as for psql).
 REGRESS_OPTS = --inputdir=$(SRC)test
 # The tests name their database (GRANT ... ON DATABASE idgen_regression), as test/run.sh does.
 override CONTRIB_TESTDB = idgen_regression
@@ -193,6 +193,19 @@ override CONTRIB_TESTDB = idgen_regression
 VPATH := $(SRC)
 PGXS := $(shell $(PG_CONFIG) --pgxs)
 include $(PGXS)
+
+# make prove_installcheck: the TAP tests of test/t (PostgreSQL::Test::Cluster: servers of their
+# own, of the PostgreSQL of PG_CONFIG, idgen installed in it); make prove_check: the same with a
+# private copy of that PostgreSQL in tmp_install/, idgen installed into the copy (nothing into the
+# server's directories). PROVE_TESTS (default test/t/*.pl) and PROVE_FLAGS as in PGXS.
+prove_installcheck:
+	$(SRC)test/tap-run.sh '$(PG_CONFIG)' '$(CURDIR)'
+
+prove_check: all
+	rm -rf tmp_install
+	set -e; for d in '$(bindir)' '$(pkglibdir)' '$(datadir)'; do mkdir -p "tmp_install$$(dirname "$$d")"; cp -a "$$d" "tmp_install$$d"; done
+	$(MAKE) install DESTDIR='$(CURDIR)/tmp_install'
+	$(SRC)test/tap-run.sh '$(CURDIR)/tmp_install$(bindir)/pg_config' '$(CURDIR)'
 
 # (absolute, or VPATH would find the source tree's directories)
 $(OBJS): $(wildcard $(SRC)src/core/*.hpp $(SRC)src/pg/*.hpp) | $(CURDIR)/src/core $(CURDIR)/src/pg

@@ -8,9 +8,11 @@ use PostgreSQL::Test::Cluster;
 use PostgreSQL::Test::Utils;
 use Test::More;
 use Time::HiRes ();
+use IPC::Run ();
 
 our @EXPORT =
-  qw(idgen_node citus_nodes citus_form remove_conf start_after_kill9 with_clock_offset clock_offset_to sqlstate_of families family_gaps duplicates);
+  qw(idgen_node citus_nodes citus_form remove_conf start_after_kill9 with_clock_offset clock_offset_to sqlstate_of families family_gaps duplicates
+  shared_state fresh_db bench bench_start witness_table order_violations session_order_violations per_client);
 
 my $faketime = '/usr/lib/x86_64-linux-gnu/faketime/libfaketime.so.1';
 
@@ -178,6 +180,86 @@ sub duplicates
 	my %dup;
 	@dup{@c} = @counts;
 	return ($rows, %dup);
+}
+
+# ---- the multi-session tests (t/sessions.pl, t/ddl.pl, ...) -------------------------------------
+
+# How many transactions each of 16 sessions runs in the tests under load (IDGEN_PER_CLIENT: fewer
+# under sanitizers, more for a long run).
+sub per_client { return $ENV{IDGEN_PER_CLIENT} || 5000; }
+
+# Whether the generators' state is shared by every session of the node: preloaded, or (from
+# PostgreSQL 17, a named DSM segment) always.
+sub shared_state
+{
+	my ($node) = @_;
+	return $node->safe_psql('postgres',
+		q{SELECT current_setting('server_version_num')::int >= 170000
+		     OR current_setting('shared_preload_libraries') ~ '(^|[ ,])idgen($|[ ,])'}) eq 't';
+}
+
+# A fresh database with idgen in it (dropped first when it exists).
+sub fresh_db
+{
+	my ($node, $db) = @_;
+	$node->safe_psql('postgres', "DROP DATABASE IF EXISTS $db");
+	$node->safe_psql('postgres', "CREATE DATABASE $db");
+	$node->safe_psql($db, 'CREATE EXTENSION idgen');
+	return $db;
+}
+
+# pgbench against database db with the given options (clients, transactions) and script: passes
+# when it exits 0 and reports no failed transaction.
+sub bench
+{
+	local $Test::Builder::Level = $Test::Builder::Level + 1;
+	my ($node, $db, $opts, $script, $name) = @_;
+	$node->pgbench("-n -j 2 $opts", 0, [qr/number of failed transactions: 0 /], [], "pgbench: $name",
+		{ 'bench' . ++$IdgenTest::scripts . '.sql' => $script }, $db);
+	return;
+}
+
+# pgbench started in the background (IPC::Run): returns a handle to finish and the output's ref.
+sub bench_start
+{
+	my ($node, $db, $opts, $script) = @_;
+	my $file = $node->basedir . '/bench' . ++$IdgenTest::scripts . '.sql';
+	open my $fh, '>', $file or die "$file: $!";
+	print $fh $script;
+	close $fh;
+	my $out = '';
+	my $h = IPC::Run::start([ 'pgbench', '-n', split(/\s+/, $opts), '-f', $file, '-h', $node->host, '-p', $node->port, $db ],
+		'>', \$out, '2>&1');
+	return ($h, \$out);
+}
+
+# A table of (id, client, witness) and the pgbench script that fills it: witness is nextval()
+# taken just before the INSERT that makes the id, so the next row of the same client proves the
+# INSERT had returned.
+sub witness_table
+{
+	my ($node, $db, $table, $id) = @_;
+	$node->safe_psql($db, "CREATE SEQUENCE IF NOT EXISTS witness; CREATE TABLE $table (id $id, client int NOT NULL, witness bigint NOT NULL)");
+	return "SELECT nextval('witness') AS w \\gset\nINSERT INTO $table (client, witness) VALUES (:client_id, :w);\n";
+}
+
+# Rows of a witness table that break "an ID generated after another one returned, in any session,
+# is greater".
+sub order_violations
+{
+	my ($node, $db, $table) = @_;
+	return $node->safe_psql($db, "
+	  WITH r AS (SELECT id, witness, lead(witness) OVER (PARTITION BY client ORDER BY witness) AS returned_before FROM $table),
+	  m AS (SELECT witness, min(returned_before) OVER (ORDER BY id DESC ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING) AS above FROM r)
+	  SELECT count(*) FROM m WHERE above < witness");
+}
+
+# Rows that break per-session order: a later ID of one session that is not greater.
+sub session_order_violations
+{
+	my ($node, $db, $table) = @_;
+	return $node->safe_psql($db,
+		"SELECT count(*) FROM (SELECT id, lag(id) OVER (PARTITION BY client ORDER BY witness) AS prev FROM $table) s WHERE id <= prev");
 }
 
 1;
