@@ -12,16 +12,17 @@
 PG_CONFIG ?= pg_config
 SRC := $(dir $(firstword $(MAKEFILE_LIST)))
 
-# The regression tests (sql/<name>.sql, expected/<name>.out): those that need idgen's state shared
-# (preloaded, or any server from 17 on), and the one that checks a server that does not preload it.
-# make installcheck runs REGRESS against your server and changes nothing of its configuration; the
-# tests that set the server's secrets (ALTER SYSTEM) run only on idgen's own throwaway clusters.
-REGRESS = extension guard uuidv7 uuidv7_core layout instagram_shard typeid codec objectid decimal_id uid20 ns_id ticket convert_column ulid
-REGRESS_OWN_CLUSTER = token public_id
+# The regression tests (test/sql/<name>.sql, test/expected/<name>.out), which make installcheck
+# runs against your server, preloaded or not, configured or not, changing nothing of its
+# configuration: those for any server; those that need idgen's state shared (preloaded, or any
+# server from 17 on); the one for a server that does not preload idgen; the one that needs a build
+# for the tests (IDGEN_DEBUG=1: the idgen.debug_fault setting, unknown to a release build). The
+# tests that set the server's secrets (ALTER SYSTEM) run on a server of their own: t/regress_secrets.pl.
+REGRESS_ANY = extension guard uuidv7 uuidv7_core typeid codec objectid ticket ulid
+REGRESS_SHARED = layout instagram_shard decimal_id uid20 ns_id convert_column
 REGRESS_NOT_PRELOADED = not_preloaded
-# ... and the one that needs a build for the tests (IDGEN_DEBUG=1: the idgen.debug_fault setting,
-# which a release build does not know). test/run.sh builds so and runs it with REGRESS.
 REGRESS_DEBUG = debug_fault
+REGRESS_OWN_SERVER = token public_id
 
 ifeq ($(SRC),./)
 # ---- in the source tree: PGXS targets run out of tree, one directory per major ------------------
@@ -180,12 +181,17 @@ SHLIB_LINK  += -fsanitize=address,undefined
 endif
 ifneq ($(IDGEN_DEBUG),)
 PG_CPPFLAGS += -DIDGEN_DEBUG_FAULT
-REGRESS += $(REGRESS_DEBUG)
 endif
 # The server may have been built with LLVM JIT; PGXS would try to emit bitcode for C++ files.
 override with_llvm := no
 
-# make installcheck: REGRESS against your own running server (PGHOST, PGPORT, PGUSER as for psql).
+# make installcheck: against your running server (PGHOST, PGPORT, PGUSER as for psql), the tests
+# that apply to it, asked of it (all of them when it cannot be asked: pg_regress then says why).
+# They expect idgen's defaults where a server may set its own: its node id, its launch id.
+SERVER_STATE = $(shell '$(bindir)/psql' -XAtc "SELECT current_setting('shared_preload_libraries') ~ '(^|[ ,])idgen($$|[ ,])', current_setting('server_version_num')::int >= 170000" postgres 2>/dev/null)
+REGRESS = $(REGRESS_ANY) $(if $(IDGEN_DEBUG),$(REGRESS_DEBUG)) \
+  $(if $(filter f|f,$(SERVER_STATE)),,$(REGRESS_SHARED)) $(if $(filter t|%,$(SERVER_STATE)),,$(REGRESS_NOT_PRELOADED))
+installcheck: export PGOPTIONS += -c idgen.node_id=0 -c idgen.launch_id=-1
 REGRESS_OPTS = --inputdir=$(SRC)test
 # The tests name their database (GRANT ... ON DATABASE idgen_regression), as test/run.sh does.
 override CONTRIB_TESTDB = idgen_regression
@@ -204,7 +210,7 @@ prove_installcheck:
 prove_check: all
 	rm -rf tmp_install
 	set -e; for d in '$(bindir)' '$(pkglibdir)' '$(datadir)'; do mkdir -p "tmp_install$$(dirname "$$d")"; cp -a "$$d" "tmp_install$$d"; done
-	$(MAKE) install DESTDIR='$(CURDIR)/tmp_install'
+	$(MAKE) -f $(firstword $(MAKEFILE_LIST)) install DESTDIR='$(CURDIR)/tmp_install'
 	$(SRC)test/tap-run.sh '$(CURDIR)/tmp_install$(bindir)/pg_config' '$(CURDIR)'
 
 # (absolute, or VPATH would find the source tree's directories)

@@ -15,6 +15,9 @@ as=()
 if [ "$(id -u)" -eq 0 ]; then
   id postgres >/dev/null 2>&1 || useradd --system --no-create-home --shell /usr/sbin/nologin postgres
   chown -R postgres "$dir/tmp_check"
+  # (a private copy of make prove_check: its extension directory is the tests' to write, for the
+  # released scripts that the update tests install there)
+  case $pg_config in "$dir/tmp_install/"*) chown -R postgres "$("$pg_config" --sharedir)/extension" ;; esac
   as=(runuser -u postgres --)
 fi
 # shellcheck disable=SC2086 # (lists, as PGXS passes them)

@@ -9,10 +9,12 @@ use PostgreSQL::Test::Utils;
 use Test::More;
 use Time::HiRes ();
 use IPC::Run ();
+use File::Basename qw(dirname);
 
 our @EXPORT =
   qw(idgen_node citus_nodes citus_form remove_conf start_after_kill9 with_clock_offset clock_offset_to sqlstate_of families family_gaps duplicates
-  shared_state fresh_db bench bench_start witness_table order_violations session_order_violations per_client);
+  shared_state fresh_db bench bench_start witness_table order_violations session_order_violations per_client
+  install_old_releases);
 
 my $faketime = '/usr/lib/x86_64-linux-gnu/faketime/libfaketime.so.1';
 
@@ -261,5 +263,29 @@ sub session_order_violations
 	return $node->safe_psql($db,
 		"SELECT count(*) FROM (SELECT id, lag(id) OVER (PARTITION BY client ORDER BY witness) AS prev FROM $table) s WHERE id <= prev");
 }
+
+# Installs into the extension directory of the node's PostgreSQL the released scripts of 1.0, 1.1
+# and 1.2 (sql/released/: frozen, not shipped, a new install is the current release) with a
+# secondary control file per version that puts it in schema idgen, as CREATE EXTENSION did up to
+# 1.2, and more files (name => content); all removed when the test ends. Skips the test where that
+# directory is not writable (make prove_check installs into a copy that is).
+my @added;
+sub install_old_releases
+{
+	my ($node, %more) = @_;
+	my $dir = $node->config_data('--sharedir') . '/extension';
+	plan skip_all => "$dir is not writable (make prove_check installs into a copy)" unless -w $dir;
+	my $released = dirname(__FILE__) . '/../../sql/released';
+	my %files = ((map { ("idgen--$_.control" => "schema = idgen\n") } qw(1.0 1.1 1.2)),
+		(map { ($_ => slurp_file("$released/$_")) } qw(idgen--1.0.sql idgen--1.0--1.1.sql idgen--1.2.sql)), %more);
+	for my $f (sort keys %files)
+	{
+		die "$dir/$f exists already" if -e "$dir/$f";
+		push @added, "$dir/$f";
+		PostgreSQL::Test::Utils::append_to_file("$dir/$f", $files{$f});
+	}
+	return $dir;
+}
+END { unlink @added; }
 
 1;
