@@ -15,6 +15,9 @@ use PostgreSQL::Test::Utils;
 use Test::More;
 use IdgenTest;
 
+my $sharedir = `pg_config --sharedir` =~ s/\n//r;
+plan skip_all => "Citus is not installed in $sharedir (scripts/citus-build.sh)" unless -f "$sharedir/extension/citus.control";
+
 my $shards = $ENV{IDGEN_CITUS_SHARDS} || 2000;
 my $seconds = $ENV{IDGEN_CITUS_SECONDS} || 20;
 my $behind = 8;    # worker 2's clock, seconds behind the others
