@@ -21,8 +21,7 @@ my $faketime = '/usr/lib/x86_64-linux-gnu/faketime/libfaketime.so.1';
 # A node that preloads idgen (unless no_preload), with extra configuration lines; install_path
 # for another installation of PostgreSQL (pg_upgrade's old cluster), no_data_checksums to match one
 # made by a major whose initdb does not enable them by default (17).
-sub idgen_node
-{
+sub idgen_node {
 	my ($name, %opts) = @_;
 	my $node = PostgreSQL::Test::Cluster->new($name,
 		$opts{install_path} ? (install_path => $opts{install_path}) : ());
@@ -39,8 +38,7 @@ sub idgen_node
 # first), idgen.node_id_source = 'citus' unless node_id_source says otherwise, extra lines in conf.
 # Citus must be in the tree of this PostgreSQL (scripts/citus-build.sh; test/tap-run.sh sees to it).
 # Neither extension is created: citus_form does that for Citus.
-sub citus_nodes
-{
+sub citus_nodes {
 	my ($names, %opts) = @_;
 	my $conf = join("\n",
 		"shared_preload_libraries = 'citus,idgen'",
@@ -55,8 +53,7 @@ sub citus_nodes
 # coordinator in the metadata (citus_set_coordinator_host), each worker added (citus_add_node;
 # metadata synced, so every node accepts writes: Citus 11+). The nodes reach each other through the
 # framework's socket directory. Returns name => Citus group id (pg_dist_local_group) of every node.
-sub citus_form
-{
+sub citus_form {
 	my ($coordinator, @workers) = @_;
 	$_->safe_psql('postgres', 'CREATE EXTENSION IF NOT EXISTS citus') for ($coordinator, @workers);
 	$coordinator->safe_psql('postgres',
@@ -69,8 +66,7 @@ sub citus_form
 }
 
 # Removes every line that sets name from the node's postgresql.conf.
-sub remove_conf
-{
+sub remove_conf {
 	my ($node, $name) = @_;
 	my $conf = $node->data_dir . '/postgresql.conf';
 	my @kept = grep { !/^\s*\Q$name\E\s*=/ } split /\n/, slurp_file($conf);
@@ -82,11 +78,9 @@ sub remove_conf
 
 # Starts a node whose postmaster was killed: until the old processes are gone and reaped, the lock
 # file still names a live process (PostgreSQL 17's poll_start, for every major).
-sub start_after_kill9
-{
+sub start_after_kill9 {
 	my ($node) = @_;
-	for my $attempt (1 .. 100)
-	{
+	for my $attempt (1 .. 100) {
 		return if $node->start(fail_ok => 1);
 		$node->{_pid} = undef;    # a failed start read the stale lock file
 		select(undef, undef, undef, 0.1);
@@ -97,8 +91,7 @@ sub start_after_kill9
 # Runs code (a start or restart of a node) with the clock of the server offset by that many
 # seconds: libfaketime in the environment of pg_ctl reaches the postmaster and every backend it
 # forks. The monotonic clock, which PostgreSQL's timeouts use, is left alone.
-sub with_clock_offset
-{
+sub with_clock_offset {
 	my ($seconds, $code) = @_;
 	die "libfaketime is not installed at $faketime" unless -e $faketime;
 	local $ENV{LD_PRELOAD} = $faketime;
@@ -109,16 +102,14 @@ sub with_clock_offset
 
 # The offset (whole seconds, for with_clock_offset) that puts a server's clock, now, about
 # seconds_before seconds before Unix millisecond mark_ms.
-sub clock_offset_to
-{
+sub clock_offset_to {
 	my ($mark_ms, $seconds_before) = @_;
 	return sprintf('%.0f', $mark_ms / 1000 - $seconds_before - Time::HiRes::time());
 }
 
 # The SQLSTATE, message and hint of a statement that fails ('' when it succeeds), in database db
 # (postgres) as role user (the bootstrap superuser).
-sub sqlstate_of
-{
+sub sqlstate_of {
 	my ($node, $sql, %opts) = @_;
 	my ($ret, $stdout, $stderr) = $node->psql($opts{db} // 'postgres', $sql,
 		extra_params => [ '-v', 'VERBOSITY=verbose', $opts{user} ? ('-U', $opts{user}) : () ]);
@@ -131,8 +122,7 @@ sub sqlstate_of
 # The generated columns of the durable tests: column => [type, SQL DEFAULT]. Every family with
 # a durable mark is ordered across restarts; DecimalId is ordered per generator only (and takes a
 # new generator at each start), so its column is checked for duplicates, not order.
-sub families
-{
+sub families {
 	return (
 		u => [ 'uuid', 'idgen.uuidv7()' ],
 		i => [ 'bigint', 'idgen.instagram_id(3)' ],
@@ -148,13 +138,11 @@ sub families
 
 # Per ordered column of table r (phase, ...): the smallest ID of the phase minus the largest of
 # every earlier phase (uuid: of its first 64 bits, as a number; text: 1 when above, else 0).
-sub family_gaps
-{
+sub family_gaps {
 	my ($node, $db, $phase) = @_;
 	my %columns = families();
 	my %gaps;
-	for my $c (sort keys %columns)
-	{
+	for my $c (sort keys %columns) {
 		next if $c eq 'm';
 		my $type = $columns{$c}[0];
 		my $sql =
@@ -171,8 +159,7 @@ sub family_gaps
 
 # Per column of table r (families()) of database db: how many of its values repeat another
 # (count - count of the distinct values); after the number of rows.
-sub duplicates
-{
+sub duplicates {
 	my ($node, $db) = @_;
 	my %columns = families();
 	my @c = sort keys %columns;
@@ -192,8 +179,7 @@ sub per_client { return $ENV{IDGEN_PER_CLIENT} || 5000; }
 
 # Whether the generators' state is shared by every session of the node: preloaded, or (from
 # PostgreSQL 17, a named DSM segment) always.
-sub shared_state
-{
+sub shared_state {
 	my ($node) = @_;
 	return $node->safe_psql('postgres',
 		q{SELECT current_setting('server_version_num')::int >= 170000
@@ -201,8 +187,7 @@ sub shared_state
 }
 
 # A fresh database with idgen in it (dropped first when it exists).
-sub fresh_db
-{
+sub fresh_db {
 	my ($node, $db) = @_;
 	$node->safe_psql('postgres', "DROP DATABASE IF EXISTS $db");
 	$node->safe_psql('postgres', "CREATE DATABASE $db");
@@ -212,8 +197,7 @@ sub fresh_db
 
 # pgbench against database db with the given options (clients, transactions) and script: passes
 # when it exits 0 and reports no failed transaction.
-sub bench
-{
+sub bench {
 	local $Test::Builder::Level = $Test::Builder::Level + 1;
 	my ($node, $db, $opts, $script, $name) = @_;
 	$node->pgbench("-n -j 2 $opts", 0, [qr/number of failed transactions: 0 /], [], "pgbench: $name",
@@ -222,8 +206,7 @@ sub bench
 }
 
 # pgbench started in the background (IPC::Run): returns a handle to finish and the output's ref.
-sub bench_start
-{
+sub bench_start {
 	my ($node, $db, $opts, $script) = @_;
 	my $file = $node->basedir . '/bench' . ++$IdgenTest::scripts . '.sql';
 	open my $fh, '>', $file or die "$file: $!";
@@ -238,8 +221,7 @@ sub bench_start
 # A table of (id, client, witness) and the pgbench script that fills it: witness is nextval()
 # taken just before the INSERT that makes the id, so the next row of the same client proves the
 # INSERT had returned.
-sub witness_table
-{
+sub witness_table {
 	my ($node, $db, $table, $id) = @_;
 	$node->safe_psql($db, "CREATE SEQUENCE IF NOT EXISTS witness; CREATE TABLE $table (id $id, client int NOT NULL, witness bigint NOT NULL)");
 	return "SELECT nextval('witness') AS w \\gset\nINSERT INTO $table (client, witness) VALUES (:client_id, :w);\n";
@@ -247,8 +229,7 @@ sub witness_table
 
 # Rows of a witness table that break "an ID generated after another one returned, in any session,
 # is greater".
-sub order_violations
-{
+sub order_violations {
 	my ($node, $db, $table) = @_;
 	return $node->safe_psql($db, "
 	  WITH r AS (SELECT id, witness, lead(witness) OVER (PARTITION BY client ORDER BY witness) AS returned_before FROM $table),
@@ -257,8 +238,7 @@ sub order_violations
 }
 
 # Rows that break per-session order: a later ID of one session that is not greater.
-sub session_order_violations
-{
+sub session_order_violations {
 	my ($node, $db, $table) = @_;
 	return $node->safe_psql($db,
 		"SELECT count(*) FROM (SELECT id, lag(id) OVER (PARTITION BY client ORDER BY witness) AS prev FROM $table) s WHERE id <= prev");
@@ -270,16 +250,14 @@ sub session_order_violations
 # 1.2, and more files (name => content); all removed when the test ends. Skips the test where that
 # directory is not writable (make prove_check installs into a copy that is).
 my @added;
-sub install_old_releases
-{
+sub install_old_releases {
 	my ($node, %more) = @_;
 	my $dir = $node->config_data('--sharedir') . '/extension';
 	plan skip_all => "$dir is not writable (make prove_check installs into a copy)" unless -w $dir;
 	my $released = dirname(__FILE__) . '/../../sql/released';
 	my %files = ((map { ("idgen--$_.control" => "schema = idgen\n") } qw(1.0 1.1 1.2)),
 		(map { ($_ => slurp_file("$released/$_")) } qw(idgen--1.0.sql idgen--1.0--1.1.sql idgen--1.2.sql)), %more);
-	for my $f (sort keys %files)
-	{
+	for my $f (sort keys %files) {
 		die "$dir/$f exists already" if -e "$dir/$f";
 		push @added, "$dir/$f";
 		PostgreSQL::Test::Utils::append_to_file("$dir/$f", $files{$f});

@@ -16,12 +16,10 @@ use Test::More;
 use IdgenTest;
 
 my $rounds = 15;
-for my $mode ('preloaded', 'not preloaded')
-{
+for my $mode ('preloaded', 'not preloaded') {
 	my $node = idgen_node($mode =~ s/ /_/r, no_preload => $mode ne 'preloaded', conf => "synchronous_commit = off\nfull_page_writes = off");
 	$node->start;
-	if (!shared_state($node))
-	{
+	if (!shared_state($node)) {
 		note("$mode: the 64-bit families refuse without shared state: not run here");
 		$node->stop;
 		next;
@@ -34,8 +32,7 @@ for my $mode ('preloaded', 'not preloaded')
 	my $gen = 'INSERT INTO t SELECT idgen.instagram_id(3), idgen.snowflake_id(), idgen.uuidv7(), idgen.decimal_id() FROM generate_series(1, 20);';
 	my ($h, $out) = bench_start($node, $db, '-c 4 -j 2 -T ' . ($rounds + 4), $gen);
 	sleep 1;
-	for (1 .. $rounds)
-	{
+	for (1 .. $rounds) {
 		$node->psql($db, 'DROP EXTENSION idgen');
 		select(undef, undef, undef, 0.3);
 		$node->psql($db, 'CREATE EXTENSION idgen');
@@ -45,8 +42,7 @@ for my $mode ('preloaded', 'not preloaded')
 	# pgbench stops a client at its first error: what each error was, from sessions that run the
 	# same statement while another drops the extension, in verbose form.
 	my $errors = $$out;
-	for (1 .. $rounds)
-	{
+	for (1 .. $rounds) {
 		my $drop = IPC::Run::start([ 'psql', '-X', '-h', $node->host, '-p', $node->port, '-d', $db, '-c', 'DROP EXTENSION IF EXISTS idgen' ],
 			'>', \my $o, '2>', \my $e);
 		$errors .= ($node->psql($db, $gen, extra_params => [ '-v', 'VERBOSITY=verbose' ]))[2] . "\n" for 1 .. 3;
@@ -91,8 +87,7 @@ for my $mode ('preloaded', 'not preloaded')
 		"$mode: no order without its customer");
 
 	# ---- databases created and dropped (was test/multi/databases.sh) ----
-	if ($mode eq 'preloaded')
-	{
+	if ($mode eq 'preloaded') {
 		my $count = per_client() >= 5000 ? 300 : 50;
 		fresh_db($node, 'tpl');
 		$node->safe_psql('postgres', 'CREATE TABLE made (n int, s bigint, i bigint, d bigint)');

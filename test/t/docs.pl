@@ -22,8 +22,7 @@ local $ENV{PGPORT} = $node->port;
 
 # ---- the README's examples (was test/multi/readme.sh) ----
 $node->safe_psql('postgres', 'CREATE DATABASE readme');
-for my $name (qw(token_secret public_id_key))
-{
+for my $name (qw(token_secret public_id_key)) {
 	my $file = $node->data_dir . "/idgen_$name";
 	PostgreSQL::Test::Utils::append_to_file($file, join('', map { sprintf '%02x', int rand 256 } 1 .. 32));
 	chmod 0600, $file;
@@ -33,8 +32,7 @@ $node->reload;
 my @blocks = (slurp_file("$root/README.md") =~ /^ *```sql *\n(.*?)^ *```/msg);
 cmp_ok(scalar @blocks, '>=', 20, 'sql blocks in the README: ' . scalar @blocks);
 my $n = 0;
-for my $block (@blocks)
-{
+for my $block (@blocks) {
 	$n++;
 	$block =~ s/^  //mg;
 	my ($ret, $out, $err) = $node->psql('readme', $block);
@@ -58,8 +56,7 @@ $node->safe_psql('postgres', 'CREATE DATABASE reference');
 $node->safe_psql('reference', 'CREATE EXTENSION idgen');
 local $ENV{PGDATABASE} = 'reference';
 my $tmp = PostgreSQL::Test::Utils::tempdir;
-sub check
-{
+sub check {
 	my (%env) = @_;
 	local @ENV{ keys %env } = values %env;
 	my ($out, $err);

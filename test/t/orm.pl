@@ -37,8 +37,7 @@ my ($idgen_c) = $s->(q{SELECT prosrc || ' ' || probin FROM pg_proc WHERE oid = '
 
 # The function that the default of a table's id calls: schema.name language prosrc probin (read
 # from the stored expression: pg_depend records no dependency on core's pinned functions).
-sub default_function
-{
+sub default_function {
 	return $s->("SELECT n.nspname || '.' || p.proname || ' ' || l.lanname || ' ' || p.prosrc || ' ' || coalesce(p.probin, '-')
 	  FROM pg_attrdef ad JOIN pg_proc p ON p.oid = (regexp_match(ad.adbin::text, ':funcid ([0-9]+)'))[1]::oid
 	  JOIN pg_namespace n ON n.oid = p.pronamespace JOIN pg_language l ON l.oid = p.prolang
@@ -46,11 +45,9 @@ sub default_function
 	  WHERE ad.adrelid = '$_[0]'::regclass AND a.attname = 'id'");
 }
 
-sub migrate_all
-{
+sub migrate_all {
 	my ($what, $calls, $edit) = @_;
-	for my $orm (@orms)
-	{
+	for my $orm (@orms) {
 		my $script = $sql->($orm);
 		$script =~ s/DEFAULT uuidv7\(\)/DEFAULT idgen.uuidv7()/g if $edit;
 		is(($owner->($script))[0], 0, "$what: $orm: the migration ran");
@@ -60,8 +57,7 @@ sub migrate_all
 }
 
 # $rows rows into each table in one session: how many UUIDs idgen.stats counted meanwhile.
-sub insert_all
-{
+sub insert_all {
 	my $before = $s->(q{SELECT issued FROM idgen.stats WHERE family = 'uuidv7'});
 	$owner->(join('', map { "INSERT INTO $table{$_} ($cols{$_}) SELECT $vals{$_} FROM generate_series(1, $rows) i;" } @orms));
 	return $s->(q{SELECT issued FROM idgen.stats WHERE family = 'uuidv7'}) - $before;
@@ -69,8 +65,7 @@ sub insert_all
 sub drop_all { $s->("DROP TABLE $table{$_}") for @orms; return; }
 
 my $app = q{CREATE SCHEMA app; CREATE FUNCTION app.uuidv7() RETURNS uuid LANGUAGE sql VOLATILE PARALLEL RESTRICTED RETURN idgen.uuidv7();};
-if ($major < 18)
-{
+if ($major < 18) {
 	like(($owner->($sql->($_)))[2], qr/function uuidv7\(\) does not exist/, "no opt-in: $_ refused, no uuidv7()") for @orms;
 	$owner->('CREATE FUNCTION public.uuidv7() RETURNS uuid LANGUAGE sql RETURN gen_random_uuid()');
 	like(($owner->('CREATE EXTENSION idgen_uuidv7 SCHEMA public'))[2], qr/42723: schema public already has a function uuidv7\(\)/,
@@ -79,8 +74,7 @@ if ($major < 18)
 	like(($node->psql($db, 'CREATE EXTENSION idgen_uuidv7 SCHEMA pg_catalog', extra_params => [ '-v', 'VERBOSITY=verbose' ]))[2],
 		qr/3F000: idgen_uuidv7 does not go in schema pg_catalog/, 'never in pg_catalog, even for a superuser: 3F000');
 	$s->('CREATE SCHEMA orm_not_hers');
-	for my $schema (qw(orm_not_hers information_schema pg_toast))
-	{
+	for my $schema (qw(orm_not_hers information_schema pg_toast)) {
 		like(($owner->("CREATE EXTENSION idgen_uuidv7 SCHEMA $schema"))[2],
 			qr/42501: idgen_uuidv7 goes only in a schema where its installer may create functions: not in $schema/, "$schema refused: 42501");
 	}
@@ -99,9 +93,7 @@ if ($major < 18)
 	$owner->($app . q{ALTER DATABASE orm SET search_path = "$user", public, app});
 	migrate_all('app.uuidv7()', 'app.uuidv7 sql');
 	is(insert_all(), 4 * $rows, "app.uuidv7(): idgen.stats counted the UUIDs of 4 x $rows rows");
-}
-else
-{
+} else {
 	my $err = ($owner->('CREATE EXTENSION idgen_uuidv7 SCHEMA public'))[2];
 	like($err, qr/0A000: idgen_uuidv7 is for PostgreSQL 15 to 17/, "PostgreSQL $major: idgen_uuidv7 refuses, 0A000");
 	like($err, qr/HINT:  For idgen's order across every session, write idgen.uuidv7\(\) in the column default/, '... and says what to write');

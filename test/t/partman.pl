@@ -49,8 +49,7 @@ my %decode = (app_events => 'idgen.uuidv7_time(id)', app_users => 'idgen.typeid_
 my %lower = (app_events => 'idgen.uuidv7_min(%s)', app_users => q{idgen.typeid_min('user', %s)}, app_clicks => 'idgen.snowflake_min(%s)');
 # Each row in the partition of its day, none in the default; each partition's bounds the _min of the
 # midnights around its rows.
-sub lands
-{
+sub lands {
 	my ($t, $days) = @_;
 	is($q->("SELECT count(*) FROM ${t}_default"), '0', "$t: no row in the default partition");
 	is($q->("SELECT count(*), max(days) FROM (SELECT count(DISTINCT date_trunc('day', $decode{$t}, 'UTC')) AS days FROM $t GROUP BY tableoid) p"),
@@ -67,8 +66,7 @@ lands('app_clicks', 5);
 
 # run_maintenance(): premake (4) partitions beyond the day of the newest row.
 $q->('SELECT partman.run_maintenance()');
-sub newest
-{
+sub newest {
 	my ($t, $type) = @_;
 	return $q->("SELECT (regexp_match(pg_get_expr(c.relpartbound, c.oid), 'FROM \\(''?([^'')]*)'))[1]::$type AS lower
 	  FROM partman.show_partitions('public.$t') s JOIN pg_class c ON c.relname = s.partition_tablename AND c.relnamespace = 'public'::regnamespace
@@ -86,8 +84,7 @@ lands('app_clicks', 7);
 
 # A range scan on the _min bounds of two days reads the partitions of those two days only.
 my ($lo, $hi) = map { $q->('SELECT ' . midnight($_)) } -2, 0;
-for my $t (qw(app_events app_users app_clicks))
-{
+for my $t (qw(app_events app_users app_clicks)) {
 	my ($from, $to) = map { sprintf $lower{$t}, "'$_'" } $lo, $hi;
 	my %scanned = map { $_ => 1 } ($q->("EXPLAIN (COSTS OFF) SELECT * FROM $t WHERE id >= $from AND id < $to") =~ / on ${t}_(p\d+|default)\b/g);
 	is(scalar keys %scanned, 2, "$t: a two-day range scan reads two partitions: " . join(' ', sort keys %scanned));

@@ -29,14 +29,12 @@ my %columns = families();
 my @families = sort keys %columns;
 my @sequences = qw(mark mark_server decimal_id_generator);
 
-sub as_owner
-{
+sub as_owner {
 	my ($node, $sql) = @_;
 	return $node->safe_psql('app', $sql, extra_params => [ '-U', 'owner' ]);
 }
 
-sub copy_of
-{
+sub copy_of {
 	my ($node) = @_;
 	my @values = split /\|/, as_owner($node, 'SELECT ' . join(', ', map { "(SELECT last_value FROM idgen.$_)" } @sequences));
 	my %copy;
@@ -45,8 +43,7 @@ sub copy_of
 }
 
 # The copy of a stopped node: read with the node started, then stopped again.
-sub copy_of_stopped
-{
+sub copy_of_stopped {
 	my ($node) = @_;
 	$node->start;
 	my $copy = copy_of($node);
@@ -54,28 +51,24 @@ sub copy_of_stopped
 	return $copy;
 }
 
-sub system_identifier
-{
+sub system_identifier {
 	my ($node) = @_;
 	return $node->safe_psql('postgres', 'SELECT system_identifier FROM pg_control_system()');
 }
 
-sub clock_ms
-{
+sub clock_ms {
 	my ($node) = @_;
 	return $node->safe_psql('postgres', 'SELECT (extract(epoch FROM clock_timestamp()) * 1000)::bigint');
 }
 
-sub no_repeat
-{
+sub no_repeat {
 	my ($node, $what) = @_;
 	my ($count, %dup) = duplicates($node, 'app');
 	is($dup{$_}, '0', "$what: no repeat among $count rows: $columns{$_}[1]") for @families;
 	return;
 }
 
-sub above_old
-{
+sub above_old {
 	my ($node, $phase, $what) = @_;
 	my %gaps = family_gaps($node, 'app', $phase);
 	cmp_ok($gaps{$_}, '>', 0, "$what: $columns{$_}[1] above every ID made before (gap $gaps{$_})") for sort keys %gaps;
@@ -97,8 +90,7 @@ is(copy_of($old)->{mark_server}, system_identifier($old), "PostgreSQL $old_major
 $old->stop;
 
 my ($phase, $launch) = (1, 51);
-for my $bindir (@from[ 1 .. $#from ], undef)
-{
+for my $bindir (@from[ 1 .. $#from ], undef) {
 	my %copy = %{ copy_of_stopped($old) };
 	# (initdb of 18 enables data checksums, 17's does not: pg_upgrade needs the same.)
 	my $new = idgen_node("new$phase", no_data_checksums => 1, conf => "idgen.launch_id = $launch",
@@ -129,8 +121,7 @@ for my $bindir (@from[ 1 .. $#from ], undef)
 	is($count, $rows * $phase, "$hop: and the rows");
 	is($new->safe_psql('app', "SELECT has_function_privilege('app', 'idgen.signed_token(text)', 'EXECUTE')"),
 		't', "$hop: and the owner's grant of signed_token");
-	for my $c (@families)
-	{
+	for my $c (@families) {
 		my ($state, $message, $hint) = sqlstate_of($new, "SELECT $columns{$c}[1]", db => 'app', user => 'owner');
 		is($state, '55000', "$hop: clock 12 s behind the mark: $columns{$c}[1] refuses with 55000");
 		next unless $c eq 'i';

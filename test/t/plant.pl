@@ -38,8 +38,7 @@ my $complete = slurp_file("$ext/idgen--$version.sql");
 my $delta = slurp_file("$ext/idgen--1.2--$version.sql");
 
 # The scripts without their guards; and with one comparison unqualified (a probe).
-sub strip
-{
+sub strip {
 	my ($text, $what, $re) = @_;
 	my $out = $text =~ s/$re//msr;
 	die "no $what to take away" if $out eq $text;
@@ -47,8 +46,7 @@ sub strip
 }
 sub unguard { return strip($_[0], "1.2's guard", qr/^DO \$guard\$.*?^\$guard\$;\n/ms) }
 sub unprologue { return strip($_[0], 'prologue', qr/^DO \$prologue\$.*?^\$prologue\$;\nCREATE SCHEMA idgen;\n/ms) }
-sub probe
-{
+sub probe {
 	my ($text, $from, $to) = @_;
 	my $i = index($text, $from);
 	die "the probe's comparison \"$from\" is no longer in the script: choose another" if $i < 0;
@@ -85,8 +83,8 @@ my $owner = 'plant_owner';
 sub sql { return $node->safe_psql(@_) }
 sub as_owner { my ($db, $sql) = @_; return $node->safe_psql($db, $sql, extra_params => [ '-U', $owner ]) }
 sub clone { sql('postgres', "CREATE DATABASE $_[0] TEMPLATE $_[1] OWNER $owner") }
-sub plant    # plant <database> <schema>: the look-alikes, as the owner, in two sessions
-{
+# plant <database> <schema>: the look-alikes, as the owner, in two sessions
+sub plant {
 	my ($db, $schema) = @_;
 	my @h = map {
 		my $out = '';
@@ -114,8 +112,7 @@ plant('pub', 'public');
 clone('pub_schema', 'pub');
 as_owner('pub_schema', 'CREATE SCHEMA idgen');
 plant('pub_schema', 'idgen');
-for my $from (qw(1.0 1.1 1.2))
-{
+for my $from (qw(1.0 1.1 1.2)) {
 	my $t = 'up' . $from =~ s/\.//r;
 	clone($t, 'pub');
 	as_owner($t, "CREATE EXTENSION idgen VERSION '$from'");
@@ -134,8 +131,7 @@ for my $from (qw(1.0 1.1 1.2))
 
 # ---- the runs ----------------------------------------------------------------------------------
 my %caught;    # of the last run: calls, chosen, dependencies
-sub run
-{
+sub run {
 	my ($name, $template, $role, $want, $sql) = @_;
 	my $db = "run_$name";
 	clone($db, $template);
@@ -173,8 +169,7 @@ sub run
 	is($chosen // '', '', "$name: no look-alike chosen (parse trees)");
 	is($deps // '', '', "$name: nothing the script made uses a look-alike (pg_depend)");
 	like($outcome, $want eq 'any' ? qr/^(installed|refused)$/ : $want eq 'body' ? qr/^installed$/ : qr/^$want$/, "$name: $want");
-	if ($want ne 'body' && $outcome eq 'installed')
-	{
+	if ($want ne 'body' && $outcome eq 'installed') {
 		like($state, qr/^version \Q$version\E \| owner \S+ \(superuser\) \| CREATE for superusers only \| strangers: none \| owned by others: none$/,
 			"$name: schema idgen holds idgen $version alone");
 	}
@@ -185,8 +180,7 @@ run('superuser_install_public', 'pub', 'postgres', 'installed', 'CREATE EXTENSIO
 run('superuser_install_schema', 'pub_schema', 'postgres', 'refused', 'CREATE EXTENSION idgen');
 run('owner_install_public', 'pub', $owner, 'installed', 'CREATE EXTENSION idgen');
 run('owner_install_schema', 'pub_schema', $owner, 'refused', 'CREATE EXTENSION idgen');
-for my $from (qw(1.0 1.1 1.2))
-{
+for my $from (qw(1.0 1.1 1.2)) {
 	my $t = 'up' . $from =~ s/\.//r;
 	run("update_from_${t}_public", $t, $owner, 'installed', 'ALTER EXTENSION idgen UPDATE');
 	run("update_from_${t}_schema", "${t}_schema", $owner, 'any', 'ALTER EXTENSION idgen UPDATE');

@@ -26,15 +26,13 @@ my $create_table = 'CREATE TABLE r (phase int NOT NULL, '
   . join(', ', map { "$_ $columns{$_}[0] DEFAULT $columns{$_}[1]" } @families) . ')';
 my @sequences = qw(mark mark_server decimal_id_generator);
 
-sub as_role
-{
+sub as_role {
 	my ($node, $db, $role, $sql) = @_;
 	return $node->safe_psql($db, $sql, extra_params => [ '-U', $role ]);
 }
 
 # The database's copy of the mark, read by the role that installed idgen (SELECT is granted).
-sub copy_of
-{
+sub copy_of {
 	my ($node, $db, $role) = @_;
 	my @values = split /\|/, as_role($node, $db, $role,
 		'SELECT ' . join(', ', map { "(SELECT last_value FROM idgen.$_)" } @sequences));
@@ -44,15 +42,13 @@ sub copy_of
 }
 
 # The Unix milliseconds of a server's clock.
-sub clock_ms
-{
+sub clock_ms {
 	my ($node) = @_;
 	return $node->safe_psql('postgres', 'SELECT (extract(epoch FROM clock_timestamp()) * 1000)::bigint');
 }
 
 # Every family: 0 repeats among every row of table r, restored ones included.
-sub no_repeat
-{
+sub no_repeat {
 	my ($node, $db, $what) = @_;
 	my ($count, %dup) = duplicates($node, $db);
 	is($dup{$_}, '0', "$what: no repeat among $count rows: $columns{$_}[1]") for @families;
@@ -61,8 +57,7 @@ sub no_repeat
 
 # Every family but DecimalId (ordered per generator only): the IDs of the phase lie above every
 # earlier one.
-sub above_restored
-{
+sub above_restored {
 	my ($node, $db, $phase, $what) = @_;
 	my %gaps = family_gaps($node, $db, $phase);
 	cmp_ok($gaps{$_}, '>', 0, "$what: $columns{$_}[1] above every restored ID (gap $gaps{$_})") for sort keys %gaps;
@@ -90,8 +85,7 @@ my $dump = "$dir/app.dump";
 $source->command_ok([ 'pg_dump', '-Fc', '-U', 'owner', '-d', 'app', '-f', $dump ], "the owner's pg_dump -Fc succeeds");
 $source->command_ok([ 'pg_dump', '-U', 'owner', '-d', 'app', '-f', "$dir/app.sql" ], "and pg_dump as plain SQL");
 my $sql = slurp_file("$dir/app.sql");
-for my $s (@sequences)
-{
+for my $s (@sequences) {
 	like($sql, qr/^SELECT pg_catalog\.setval\('idgen\.$s', \Q$copy{$s}\E, true\);$/m,
 		"the dump sets idgen.$s to the source's value ($copy{$s})");
 }
@@ -115,8 +109,7 @@ isnt($target->safe_psql('postgres', 'SELECT system_identifier FROM pg_control_sy
 $target->stop;
 with_clock_offset(clock_offset_to($copy{mark}, 12), sub { $target->start });
 note('target clock - copied mark: ' . (clock_ms($target) - $copy{mark}) . ' ms');
-for my $c (@families)
-{
+for my $c (@families) {
 	my ($state, $message, $hint) = sqlstate_of($target, "SELECT $columns{$c}[1]", db => 'app2', user => 'owner2');
 	is($state, '55000', "clock 12 s behind the restored mark: $columns{$c}[1] refuses with 55000");
 	next unless $c eq 's';

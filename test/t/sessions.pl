@@ -19,8 +19,7 @@ my $total = 16 * $per;
 my ($node, $major);
 
 # Checks of a witness table t of n rows in db (its ids of one family): rows, distinct, order.
-sub ordered
-{
+sub ordered {
 	my ($db, $t, $n, $shared, $what) = @_;
 	is($node->safe_psql($db, "SELECT count(*), count(DISTINCT id) FROM $t"), "$n|$n", "$what: $n rows, distinct ids");
 	is(session_order_violations($node, $db, $t), '0', "$what: per-session order");
@@ -29,16 +28,14 @@ sub ordered
 }
 
 # The control: random IDs through the same check find violations, so it is able to fail.
-sub control
-{
+sub control {
 	my ($db, $type, $default) = @_;
 	bench($node, $db, '-c 8 -t 2000', witness_table($node, $db, 'control', "$type PRIMARY KEY DEFAULT $default"), "control: $default");
 	cmp_ok(order_violations($node, $db, 'control'), '>', 0, "the order check catches unordered IDs ($default)");
 	return;
 }
 
-for my $mode ('preloaded', 'not preloaded')
-{
+for my $mode ('preloaded', 'not preloaded') {
 	$node->stop if $node;
 	$node = idgen_node($mode =~ s/ /_/r, no_preload => $mode ne 'preloaded');
 	$node->start;
@@ -130,8 +127,7 @@ for my $mode ('preloaded', 'not preloaded')
 	is($s->($db, q{SELECT count(*) FROM t WHERE server <> CASE scheme WHEN 'ticket' THEN idgen.ticket_server(v, 2) ELSE idgen.range_server(v, 1000000000) END}),
 		'0', "$mode: no value names another server");
 
-	if (!$shared)
-	{
+	if (!$shared) {
 		note("$mode: the 64-bit families refuse without shared state (sql/not_preloaded.sql): not run here");
 		next;
 	}
@@ -151,8 +147,7 @@ for my $mode ('preloaded', 'not preloaded')
 		"$mode: Instagram, one shard in two tables: rows, distinct");
 	is($s->($db, 'SELECT count(DISTINCT id) FROM (SELECT id FROM ig_a UNION ALL SELECT id FROM ig_b UNION ALL SELECT id FROM ig) s'),
 		2 * $total, "$mode: Instagram: distinct across the three tables");
-	for my $t ('sf', 'js')
-	{
+	for my $t ('sf', 'js') {
 		bench($node, $db, "-c 16 -t $per", "INSERT INTO $t DEFAULT VALUES;", $t);
 		is($s->($db, "SELECT count(*), count(DISTINCT id) FROM $t"), "$total|$total", "$mode: $t: rows, distinct");
 	}
@@ -163,8 +158,7 @@ for my $mode ('preloaded', 'not preloaded')
 	is($s->($db, 'SELECT count(DISTINCT id) FROM burst'), 800000, "$mode: bursts: distinct ids");
 	my $most = $s->($db, 'SELECT max(n) FROM (SELECT count(*) AS n FROM burst, idgen.instagram_parse(id) GROUP BY ts) s');
 	cmp_ok($most, '<=', 1024, "$mode: bursts: at most 1024 IDs in one millisecond ($most)");
-	if ($s->($db, "SELECT exhaustion_waits FROM idgen.stats WHERE family = 'instagram'") > $waits)
-	{
+	if ($s->($db, "SELECT exhaustion_waits FROM idgen.stats WHERE family = 'instagram'") > $waits) {
 		is($most, 1024, "$mode: a session waited for the clock: a millisecond was full");
 	}
 	# A session waiting for the clock shows it in pg_stat_activity and answers a cancel: a Snowflake
@@ -191,8 +185,7 @@ for my $mode ('preloaded', 'not preloaded')
 
 	# ---- UID20 (was test/multi/uid20.sh) ----
 	$db = fresh_db($node, 'uid20');
-	for my $t ([ ms => 'idgen.uid20()' ], [ sec => 'idgen.uid20_sec()' ])
-	{
+	for my $t ([ ms => 'idgen.uid20()' ], [ sec => 'idgen.uid20_sec()' ]) {
 		bench($node, $db, "-c 16 -t $per", witness_table($node, $db, $t->[0], "bigint PRIMARY KEY DEFAULT $t->[1]"), $t->[1]);
 		ordered($db, $t->[0], $total, 1, "$mode: $t->[1]");
 	}
@@ -213,8 +206,7 @@ for my $mode ('preloaded', 'not preloaded')
 	# Three databases at once: one counter space for the server (1.1 made the same IDs in each).
 	my $per_db = $per / 10 + 1;
 	my @h;
-	for my $d (qw(a b c))
-	{
+	for my $d (qw(a b c)) {
 		fresh_db($node, "decimal_$d");
 		$s->('postgres', "ALTER DATABASE decimal_$d SET idgen.launch_id = 65");
 		$s->("decimal_$d", 'CREATE TABLE t (id bigint PRIMARY KEY DEFAULT idgen.decimal_id(), n int)');

@@ -43,8 +43,7 @@ my $fresh = $node->safe_psql('fresh', $catalog);
 my $fresh_extconfig = $node->safe_psql('fresh', $extconfig);
 my $tmp = PostgreSQL::Test::Utils::tempdir;
 
-for my $from (qw(1.0 1.1 1.2))
-{
+for my $from (qw(1.0 1.1 1.2)) {
 	my $db = 'upgrade_' . $from =~ s/\./_/r;
 	$node->safe_psql('postgres', "CREATE DATABASE $db");
 	my $q = sub { $node->safe_psql($db, $_[0]) };
