@@ -1,7 +1,7 @@
 # idgen: unique IDs generated inside PostgreSQL.
 #
 #   make demo   build, install, and show idgen on a throwaway cluster
-#   make test   unit tests, then regression, multi-session and TAP tests on PostgreSQL 15, 17, 18
+#   make test   unit tests, fuzzing, then installcheck and TAP tests on PostgreSQL 15 to 19 (test/run.sh)
 #   make reference   regenerate the README's reference of every SQL function from the catalog
 #
 # Both install the build dependencies when they are missing (apt-get), so that a fresh Debian
@@ -125,7 +125,7 @@ bench: deps
 	@PG_CONFIG=$(PG_CONFIG) scripts/bench.sh
 
 # The README's reference of every SQL function, from the catalog of a throwaway cluster and
-# docs/functions.tsv (scripts/reference.sh; test/multi/reference.sh checks it).
+# docs/functions.tsv (scripts/reference.sh; test/t/docs.pl checks it).
 reference: deps
 	@$(MAKE) --no-print-directory install
 	@PG_CONFIG=$(PG_CONFIG) scripts/reference.sh --own-cluster --update

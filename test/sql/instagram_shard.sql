@@ -1,7 +1,7 @@
 -- Instagram's logical shards bound to schemas (idgen.bind_instagram_shard) and the trigger that
 -- fills IDs from them (idgen.instagram_shard_id): the schema's shard, or the shard a row names; the
 -- mark that a server that held the shard before left (idgen.instagram_id(shard, not_before)). On
--- Citus: test/tap/t/citus_shards.pl.
+-- Citus: test/t/citus_shards.pl.
 CREATE EXTENSION idgen;
 SET timezone = 'UTC';
 \set SHOW_CONTEXT never

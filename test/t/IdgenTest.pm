@@ -36,7 +36,7 @@ sub idgen_node {
 
 # The nodes of a local Citus cluster, started: citus preloaded before idgen (Citus must come
 # first), idgen.node_id_source = 'citus' unless node_id_source says otherwise, extra lines in conf.
-# Citus must be in the tree of this PostgreSQL (scripts/citus-build.sh; test/tap-run.sh sees to it).
+# Citus must be in the tree of this PostgreSQL (scripts/citus-build.sh; test/run.sh sees to it on 18).
 # Neither extension is created: citus_form does that for Citus.
 sub citus_nodes {
 	my ($names, %opts) = @_;
