@@ -14,7 +14,7 @@ use File::Basename qw(dirname);
 our @EXPORT =
   qw(idgen_node citus_nodes citus_form remove_conf start_after_kill9 with_clock_offset clock_offset_to sqlstate_of families family_gaps duplicates
   shared_state fresh_db bench bench_start witness_table order_violations session_order_violations per_client
-  install_old_releases);
+  install_old_releases mark_copy clock_ms no_repeat above_before);
 
 my $faketime = '/usr/lib/x86_64-linux-gnu/faketime/libfaketime.so.1';
 
@@ -249,6 +249,38 @@ sub session_order_violations {
 # secondary control file per version that puts it in schema idgen, as CREATE EXTENSION did up to
 # 1.2, and more files (name => content); all removed when the test ends. Skips the test where that
 # directory is not writable (make prove_check installs into a copy that is).
+# The database's copy of the durable mark (hash ref of idgen.mark, mark_server, decimal_id_generator),
+# read by the role that installed idgen (SELECT is granted).
+sub mark_copy {
+	my ($node, $db, $role) = @_;
+	my @seq = qw(mark mark_server decimal_id_generator);
+	my %copy;
+	@copy{@seq} = split /\|/, $node->safe_psql($db, 'SELECT ' . join(', ', map { "(SELECT last_value FROM idgen.$_)" } @seq),
+		extra_params => [ '-U', $role ]);
+	return \%copy;
+}
+
+# The Unix milliseconds of a server's clock.
+sub clock_ms { return $_[0]->safe_psql('postgres', 'SELECT (extract(epoch FROM clock_timestamp()) * 1000)::bigint') }
+
+# Every family: no repeat among the rows of table r of database db.
+sub no_repeat {
+	my ($node, $db, $what) = @_;
+	my %columns = families();
+	my ($count, %dup) = duplicates($node, $db);
+	is($dup{$_}, '0', "$what: no repeat among $count rows: $columns{$_}[1]") for sort keys %columns;
+	return;
+}
+
+# Every family but DecimalId (ordered per generator only): the IDs of the phase above every earlier one.
+sub above_before {
+	my ($node, $db, $phase, $what) = @_;
+	my %columns = families();
+	my %gaps = family_gaps($node, $db, $phase);
+	cmp_ok($gaps{$_}, '>', 0, "$what: $columns{$_}[1] above every ID made before (gap $gaps{$_})") for sort keys %gaps;
+	return;
+}
+
 my @added;
 sub install_old_releases {
 	my ($node, %more) = @_;

@@ -34,13 +34,7 @@ sub as_owner {
 	return $node->safe_psql('app', $sql, extra_params => [ '-U', 'owner' ]);
 }
 
-sub copy_of {
-	my ($node) = @_;
-	my @values = split /\|/, as_owner($node, 'SELECT ' . join(', ', map { "(SELECT last_value FROM idgen.$_)" } @sequences));
-	my %copy;
-	@copy{@sequences} = @values;
-	return \%copy;
-}
+sub copy_of { return mark_copy($_[0], 'app', 'owner') }
 
 # The copy of a stopped node: read with the node started, then stopped again.
 sub copy_of_stopped {
@@ -54,25 +48,6 @@ sub copy_of_stopped {
 sub system_identifier {
 	my ($node) = @_;
 	return $node->safe_psql('postgres', 'SELECT system_identifier FROM pg_control_system()');
-}
-
-sub clock_ms {
-	my ($node) = @_;
-	return $node->safe_psql('postgres', 'SELECT (extract(epoch FROM clock_timestamp()) * 1000)::bigint');
-}
-
-sub no_repeat {
-	my ($node, $what) = @_;
-	my ($count, %dup) = duplicates($node, 'app');
-	is($dup{$_}, '0', "$what: no repeat among $count rows: $columns{$_}[1]") for @families;
-	return;
-}
-
-sub above_old {
-	my ($node, $phase, $what) = @_;
-	my %gaps = family_gaps($node, 'app', $phase);
-	cmp_ok($gaps{$_}, '>', 0, "$what: $columns{$_}[1] above every ID made before (gap $gaps{$_})") for sort keys %gaps;
-	return;
 }
 
 # ---- the oldest: a plain owner installs idgen, fills the table, grants a capability ------------
@@ -140,13 +115,13 @@ for my $bindir (@from[ 1 .. $#from ], undef) {
 		db => 'app', user => 'owner');
 	is($state, '', "$hop: the clock 4 s behind the mark, within the default 5 s: the generators carry on ($message)");
 	cmp_ok(clock_ms($new), '>=', $last, "$hop: once the server's clock had passed the last ID made before");
-	above_old($new, $phase, "$hop: clock 4 s behind");
+	above_before($new, 'app', $phase, "$hop: clock 4 s behind");
 
 	# DecimalIds: the new cluster's generator ids start at 0 again, under the same launch id: it
 	# moves them beyond the upgraded database's before its first DecimalId there.
 	is(as_owner($new, 'SELECT count(*) FROM (SELECT idgen.decimal_id() AS m FROM generate_series(1, 2000)) d WHERE m IN (SELECT m FROM r)'),
 		'0', "$hop: DecimalIds under the same launch id: none repeats an upgraded one");
-	no_repeat($new, "$hop: clock 4 s behind");
+	no_repeat($new, 'app', "$hop: clock 4 s behind");
 
 	# Under a launch id of its own, every family, DecimalIds included.
 	$launch++;
@@ -154,8 +129,8 @@ for my $bindir (@from[ 1 .. $#from ], undef) {
 	$new->restart;
 	$phase++;
 	as_owner($new, "INSERT INTO r (phase) SELECT $phase FROM generate_series(1, $rows)");
-	above_old($new, $phase, "$hop: launch id $launch");
-	no_repeat($new, "$hop: launch id $launch");
+	above_before($new, 'app', $phase, "$hop: launch id $launch");
+	no_repeat($new, 'app', "$hop: launch id $launch");
 	is(as_owner($new, 'SELECT last_value FROM idgen.mark_server'), system_identifier($new), "$hop: the copy is the new server's now");
 	my $dir = PostgreSQL::Test::Utils::tempdir;
 	$new->command_ok([ 'pg_dump', '-Fc', '-U', 'owner', '-d', 'app', '-f', "$dir/app.dump" ], "$hop: the owner's pg_dump");

@@ -126,7 +126,6 @@ for my $mode ('preloaded', 'not preloaded') {
 		2 * $half . "|$half|$half", "$mode: ticket and range values: all, distinct per scheme");
 	is($s->($db, q{SELECT count(*) FROM t WHERE server <> CASE scheme WHEN 'ticket' THEN idgen.ticket_server(v, 2) ELSE idgen.range_server(v, 1000000000) END}),
 		'0', "$mode: no value names another server");
-
 	if (!$shared) {
 		note("$mode: the 64-bit families refuse without shared state (sql/not_preloaded.sql): not run here");
 		next;
@@ -216,7 +215,6 @@ for my $mode ('preloaded', 'not preloaded') {
 	my @ids = map { split /\n/, $s->("decimal_$_", 'SELECT id FROM t') } qw(a b c);
 	my %seen = map { $_ => 1 } @ids;
 	is(scalar(keys %seen) . '|' . scalar(@ids), 3 * 4 * $per_db . '|' . 3 * 4 * $per_db, "$mode: DecimalIds of three databases: distinct");
-
 	next unless $mode eq 'preloaded';
 
 	# ---- pg_dump and COPY (was test/multi/objectid.sh and typeid.sh, preloaded) ----

@@ -20,7 +20,6 @@ for my $preload (1, 0) {
 	my ($line) = grep { $lines[ $_ - 1 ] =~ /^idgen\.node_id = 70000/ } 1 .. @lines;
 	$node->start;
 	$node->safe_psql('postgres', 'CREATE EXTENSION idgen');
-
 	my $shared = $preload || $major >= 17;
 	for my $family (qw(snowflake sonyflake trace)) {
 		my ($state, $message) = sqlstate_of($node, "SELECT idgen.${family}_id()");

@@ -63,7 +63,6 @@ for my $from (qw(1.0 1.1 1.2)) {
 	note("$from: the generators of ${from}'s catalog under the new library: $err") if $ret;
 	($ret, my $before) = $node->psql($db, q{SELECT md5(string_agg(id::text || n, ',' ORDER BY id USING OPERATOR(idgen.<))) FROM docs});
 	$before = $q->(q{SELECT md5(string_agg(id::text || n, ',' ORDER BY id)) FROM docs}) if $ret;
-
 	$q->('ALTER EXTENSION idgen UPDATE');
 	is($q->(q{SELECT extversion FROM pg_extension WHERE extname = 'idgen'}), $current, "$from: updated to $current");
 	is($q->(q{SELECT abs(last_value - extract(epoch FROM clock_timestamp()) * 1000) < 60000 OR last_value < extract(epoch FROM clock_timestamp()) * 1000
@@ -89,7 +88,6 @@ for my $from (qw(1.0 1.1 1.2)) {
 	$node->safe_psql('postgres', "CREATE DATABASE ${db}_restored");
 	$node->command_ok([ 'pg_restore', '-d', "${db}_restored", '-h', $node->host, '-p', $node->port, "$tmp/$db.dump" ], "$from: pg_restore");
 	is($node->safe_psql("${db}_restored", 'SELECT count(*) FROM posts'), '1001', "$from: restored, the table of the domain and its rows");
-
 	my $updated = $q->($catalog);
 	is(scalar(split /\n/, $updated), scalar(split /\n/, $fresh), "$from: as many member objects as a fresh install");
 	is($updated, $fresh, "$from: the updated catalog equals a fresh install's, object by object");
