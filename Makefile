@@ -19,7 +19,7 @@ SRC := $(dir $(firstword $(MAKEFILE_LIST)))
 # for the tests (IDGEN_DEBUG=1: the idgen.debug_fault setting, unknown to a release build). The
 # tests that set the server's secrets (ALTER SYSTEM) run on a server of their own: t/regress_secrets.pl.
 REGRESS_ANY = extension guard uuidv7 uuidv7_core typeid codec objectid ticket ulid
-REGRESS_SHARED = layout instagram_shard decimal_id uid20 ns_id convert_column
+REGRESS_SHARED = layout instagram_shard decimal_id marks uid20 ns_id convert_column
 REGRESS_NOT_PRELOADED = not_preloaded
 REGRESS_DEBUG = debug_fault
 REGRESS_OWN_SERVER = token public_id
@@ -154,19 +154,23 @@ else
 EXTENSION  = idgen idgen_uuidv7
 MODULE_big = idgen
 # The scripts that ship: the complete install script of this release, which the build makes from the
-# previous release's and the one update script written for this release (scripts/complete-script.sh),
-# that update, and the frozen updates of earlier releases to the previous one (sql/released/). The
-# released complete scripts of 1.0, 1.1 and 1.2 are not installed: they ran in a schema the installer
-# may have made (the upgrade tests install them to make the databases users have).
+# previous release's and the one update script written for this release, that update, and updates
+# from earlier releases (scripts/chain-scripts.sh). The released scripts are frozen in
+# sql/released/: 1.0 -> 1.2 ships as it is; 1.1 -> 1.2 moved domains into the wrong schema, so 1.1
+# updates through idgen--1.1--1.3.sql, made from it with the fix of idgen--1.1--1.2.sed. The
+# released complete scripts of 1.0, 1.1 and 1.2 are not installed: they ran in a schema the
+# installer may have made (the upgrade tests install them to make the databases users have).
 IDGEN_VERSION := $(shell sed -n "s/^default_version = '\(.*\)'/\1/p" $(SRC)idgen.control)
-DATA       = sql/released/idgen--1.0--1.2.sql sql/released/idgen--1.1--1.2.sql sql/idgen--1.2--1.3.sql sql/idgen_uuidv7--1.0.sql
-DATA_built = idgen--$(IDGEN_VERSION).sql
-idgen--1.3.sql: sql/idgen--1.3.prologue.sql sql/released/idgen--1.2.sql sql/idgen--1.2--1.3.sql scripts/complete-script.sh
-	$(SRC)scripts/complete-script.sh --prologue $(filter %.sql,$^) >$@
+DATA       = sql/released/idgen--1.0--1.2.sql sql/idgen--1.2--1.3.sql sql/idgen_uuidv7--1.0.sql
+DATA_built = idgen--$(IDGEN_VERSION).sql idgen--1.1--1.3.sql
+idgen--1.3.sql: sql/idgen--1.3.prologue.sql sql/released/idgen--1.2.sql sql/idgen--1.2--1.3.sql scripts/chain-scripts.sh
+	$(SRC)scripts/chain-scripts.sh --create --prologue $(filter %.sql,$^) >$@
+idgen--1.1--1.3.sql: sql/released/idgen--1.1--1.2.sed sql/released/idgen--1.1--1.2.sql sql/idgen--1.2--1.3.sql scripts/chain-scripts.sh
+	$(SRC)scripts/chain-scripts.sh --update 1.1 --fix $(filter-out %.sh,$^) >$@
 OBJS       = $(patsubst $(SRC)%.cpp,%.o,$(sort $(wildcard $(SRC)src/core/*.cpp $(SRC)src/pg/*.cpp)))
 # ... and an install over an earlier release takes them away (found by the adversarial pass: left in
 # the extension directory, they let an owner install 1.0 and update to 1.1 through them).
-STALE_SCRIPTS = idgen--1.0.sql idgen--1.0--1.1.sql idgen--1.1.sql idgen--1.2.sql
+STALE_SCRIPTS = idgen--1.0.sql idgen--1.0--1.1.sql idgen--1.1.sql idgen--1.2.sql idgen--1.1--1.2.sql
 install: remove-stale-scripts
 remove-stale-scripts:
 	rm -f $(addprefix '$(DESTDIR)$(datadir)/extension/',$(STALE_SCRIPTS))

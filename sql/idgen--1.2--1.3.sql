@@ -115,3 +115,36 @@ $schema$;
 REVOKE ALL ON SCHEMA idgen FROM PUBLIC;
 GRANT USAGE ON SCHEMA idgen TO PUBLIC;
 COMMENT ON SCHEMA idgen IS 'idgen: unique IDs generated inside PostgreSQL';
+
+---------------------------------------------------------------------------------------------------
+-- The database's copy of the mark survives what the owner may do: DROP EXTENSION idgen (or DROP
+-- OWNED BY its owner) is refused while the copy records IDs that this server has not passed (a
+-- restored dump from a server whose clock was ahead, a copy of this server): dropped and created
+-- again, the extension would start from this server's state, below them. The copy's writer is
+-- this run of the server and its node identity (idgen.mark_server), not the system identifier,
+-- which a pg_basebackup copy shares.
+---------------------------------------------------------------------------------------------------
+
+CREATE FUNCTION idgen.drop_guard() RETURNS event_trigger
+AS 'MODULE_PATHNAME', 'idgen_drop_guard'
+LANGUAGE C;
+COMMENT ON FUNCTION idgen.drop_guard() IS
+'event trigger: refuses DROP EXTENSION idgen (and DROP OWNED BY its owner) while this database holds IDs, by its copy of the durable mark, that this server has not passed';
+
+CREATE EVENT TRIGGER idgen_drop_guard ON ddl_command_start
+  WHEN TAG IN ('DROP EXTENSION', 'DROP OWNED')
+  EXECUTE FUNCTION idgen.drop_guard();
+COMMENT ON EVENT TRIGGER idgen_drop_guard IS
+'keeps this database''s copy of the durable mark while it records IDs that this server has not passed (idgen.drop_guard)';
+
+CREATE SEQUENCE idgen.mark_identity AS bigint MINVALUE 0 START 0 NO CYCLE;
+COMMENT ON SEQUENCE idgen.mark_identity IS
+'this database''s copy of the durable mark of the IDs with a node identity (Instagram, Snowflake, Sonyflake, TraceId, JS-safe, UID20): below idgen.mark after idgen.restart_at_clock() moved them back to the clock; written by idgen, carried by pg_dump and pg_upgrade';
+SELECT pg_catalog.pg_extension_config_dump('idgen.mark_identity', '');
+GRANT SELECT, UPDATE ON SEQUENCE idgen.mark_identity TO @extowner@;
+GRANT SELECT ON SEQUENCE idgen.mark_identity TO PUBLIC;  -- whoever dumps the database reads it
+
+COMMENT ON SEQUENCE idgen.mark_server IS
+'this database''s copy of the durable mark: who wrote idgen.mark and idgen.mark_identity (a run of a server and the node identity it had; idgen 1.2: the system identifier)';
+COMMENT ON SEQUENCE idgen.decimal_id_generator IS
+'this database''s copy of the DecimalId generator: run * 10^10 + launch id * 10^5 + the generator id of its last DecimalId (idgen 1.2: without the run)';

@@ -42,7 +42,21 @@ struct FamilyStats {
   std::atomic<uint64_t> max_regression_us{0};    // the largest such gap
   std::atomic<uint64_t> max_lead_us{0};          // the furthest a value ran ahead of the clock by its own count
   std::atomic<int64_t> word_epoch_ms{kNoEpoch};  // layouts: the epoch of the last value issued
+  // The floor the words were raised to after a restart or a promotion (a durable mark), and how much
+  // of the gap between it and the clock the server made itself (the lease it writes ahead of the
+  // values, the failover margin): in state-word units (tick << seq_bits). While the clock is behind
+  // the floor, a gap up to that much more than the limit is ridden out (the layouts wait for the
+  // clock, UUIDv7 and ns_id carry on), and it is no regression: a clock that stepped back is.
+  std::atomic<uint64_t> floor_word{0};
+  std::atomic<uint64_t> self_made_words{0};
 };
+
+// Sets the floor of a family (FamilyStats::floor_word): every word raised to floor_word, of which
+// self_made_words the server made itself. floor_word 0: none (restart_at_clock, a fresh state).
+inline void SetFloor(FamilyStats& stats, uint64_t floor_word, uint64_t self_made_words) noexcept {
+  stats.self_made_words.store(self_made_words, std::memory_order_relaxed);
+  stats.floor_word.store(floor_word, std::memory_order_release);
+}
 
 struct AdvanceRules {
   unsigned seq_bits;         // low bits of the word that count within one tick
@@ -98,13 +112,23 @@ NextWord Advance(StateWord& state, FamilyStats& stats, const AdvanceRules& rules
   const auto behind = [&](uint64_t tick) { return tick > now + rules.max_lead + rules.jump_lead + 1; };
   if (behind(old >> rules.seq_bits)) now = now_ticks();
   const uint64_t last = old >> rules.seq_bits;  // the word's tick when this call began
-  if (last > now && last - now > rules.max_regression) {
-    if (rules.ride_out_by_waiting) return NextWord{NextWord::kTooFarBehind, 0, 0, last - now};
-    const uint64_t back = ((now + rules.jump_lead) << rules.seq_bits) | first_seq();
-    while ((old >> rules.seq_bits) > now + rules.max_regression) {
-      if (state.value.compare_exchange_weak(old, back, std::memory_order_acq_rel, std::memory_order_acquire)) {
-        RecordRegression(stats, last - now, rules);
-        return NextWord{NextWord::kIssued, back, 0, last - now};
+  // The part of a gap that the server made itself (a floor the clock has not reached yet): ridden
+  // out on top of max_regression, and no regression.
+  const auto self_made = [&] {
+    const uint64_t floor = stats.floor_word.load(std::memory_order_acquire) >> rules.seq_bits;
+    return floor > now ? stats.self_made_words.load(std::memory_order_relaxed) >> rules.seq_bits : uint64_t{0};
+  };
+  if (last > now && last - now > rules.max_regression && rules.max_regression != kAnyRegression) {
+    const uint64_t own = self_made();
+    const uint64_t limit = rules.max_regression + own;
+    if (last - now > limit) {
+      if (rules.ride_out_by_waiting) return NextWord{NextWord::kTooFarBehind, 0, 0, last - now - own};
+      const uint64_t back = ((now + rules.jump_lead) << rules.seq_bits) | first_seq();
+      while ((old >> rules.seq_bits) > now + limit) {
+        if (state.value.compare_exchange_weak(old, back, std::memory_order_acq_rel, std::memory_order_acquire)) {
+          RecordRegression(stats, last - now - own, rules);
+          return NextWord{NextWord::kIssued, back, 0, last - now};
+        }
       }
     }
   }
@@ -131,7 +155,10 @@ NextWord Advance(StateWord& state, FamilyStats& stats, const AdvanceRules& rules
   // since it read the clock; whether to wait, and what the stats say, go by a fresh reading.
   if (tick > now + rules.max_lead || behind(last)) now = std::max(now, now_ticks());
   const bool stepped_back = behind(last);
-  if (stepped_back) RecordRegression(stats, last - now, rules);
+  if (stepped_back) {
+    const uint64_t own = self_made();
+    if (last - now > own) RecordRegression(stats, last - now - own, rules);
+  }
   if (tick > now + rules.max_lead && (rules.ride_out_by_waiting || !stepped_back)) {
     stats.waits.fetch_add(1, std::memory_order_relaxed);
     return NextWord{NextWord::kIssued, v, tick - rules.max_lead, 0};

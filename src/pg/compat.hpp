@@ -76,6 +76,17 @@ inline config_generic** GucVariables(int* count) {
 #endif
 }
 
+// The value of a placeholder (a string GUC record made for an idgen.* name the configuration gave
+// before the library was loaded). 19 keeps the type's fields in a union inside config_generic;
+// before, config_string began with its config_generic.
+inline const char* PlaceholderValue(const config_generic* g) {
+#if PG_VERSION_NUM >= 190000
+  return *g->_string.variable;
+#else
+  return *reinterpret_cast<const config_string*>(g)->variable;
+#endif
+}
+
 // The wait event of a session waiting for the clock: its own name from PostgreSQL 17 (custom wait
 // events), the generic "Extension" before.
 inline uint32 ClockWaitEvent() {

@@ -21,7 +21,7 @@ IDGEN_FUNCTION(idgen_decimal_id) {
           "Set idgen.launch_id (1 to 99999) in postgresql.conf for this deployment, and reload.");
   }
   (void)marks::Prepare(kFamilyDecimalId, ref);
-  marks::CheckDecimalIdCopy(launch);
+  marks::CheckDecimalIdCopy(ref, launch);
   std::atomic<uint64_t>& word = ref.state.decimal_id.value;
   for (;;) {
     const decimal_id::Next next = Guarded([&] { return decimal_id::Advance(word, launch); });

@@ -35,7 +35,7 @@ auto Generate(Family family, const StateRef& ref, Next&& next) {
     const uint64_t generation = ref.state.mark.generation.load(std::memory_order_acquire);
     const auto out = Guarded(next);
     // (A value that idgen.restart_at_clock() overtook is dropped: another is taken.)
-    if (durable && !marks::Cover(ref, marks::MarkMs(family, out.mark), generation)) continue;
+    if (durable && !marks::Cover(family, ref, marks::MarkMs(family, out.mark), generation)) continue;
     if (out.wait_until_ns != 0) WaitForClock(out.wait_until_ns);
     CountIssued(family);
     return out.value;

@@ -1,6 +1,7 @@
-// Durable marks (mark.hpp): the server's lease in the replication origin idgen_mark, each
-// database's copy in idgen.mark and idgen.mark_server (pages written with generic WAL), and the
-// DecimalId generator ids in idgen_decimal_id.
+// Durable marks (mark.hpp): the server's leases in the replication origins idgen_mark and
+// idgen_mark_identity, each database's copy in idgen.mark, idgen.mark_server and
+// idgen.decimal_id_generator (pages written with generic WAL), and the DecimalId generator ids in
+// idgen_decimal_id.
 #include "pg/mark.hpp"
 
 #include <algorithm>
@@ -27,6 +28,11 @@ extern "C" {
 #include "commands/extension.h"
 #include "commands/sequence.h"
 #include "storage/bufmgr.h"
+#include "catalog/pg_db_role_setting.h"
+#include "commands/event_trigger.h"
+#include "executor/spi.h"
+#include "nodes/parsenodes.h"
+#include "utils/acl.h"
 #include "utils/lsyscache.h"
 #include "utils/rel.h"
 }
@@ -41,18 +47,43 @@ uint64_t NowMs() { return static_cast<uint64_t>(std::max<int64_t>(WallClock().No
 
 namespace {
 
+// ---- who wrote a copy ---------------------------------------------------------------------------
+
+// idgen.mark_server from 1.3 on: the top bit set (idgen 1.2 wrote the system identifier, whose top
+// bit is clear), 39 bits of the writer's run (SharedState::instance: a random number drawn at each
+// start of the server, which a pg_basebackup clone does not share) and the 24-bit hash of the node
+// identity it wrote under.
+constexpr uint64_t kTagged = uint64_t{1} << 63;
+constexpr uint64_t kRunMask = (uint64_t{1} << 39) - 1;
+
+uint64_t RunBits(const SharedState& state) { return (state.instance >> 25) & kRunMask; }
+
+int64 OwnTag(const SharedState& state) {
+  return static_cast<int64>(kTagged | RunBits(state) << kIdentityBits | (settings::IdentityHash() & kIdentityMask));
+}
+
+// idgen.decimal_id_generator from 1.3 on: run * 10^10 + launch id * 10^5 + generator id, where run is
+// 29 bits of the writer's run, never 0 (1.2 wrote launch id * 10^5 + generator id).
+constexpr int64 kDecimalRunUnit = decimal_id::kGeneratorUnit * decimal_id::kGeneratorUnit;
+int64 DecimalRun(const SharedState& state) { return static_cast<int64>((state.instance >> 35) | (uint64_t{1} << 28)); }
+
 // ---- this backend ---------------------------------------------------------------------------
+
+enum Group { kTimeOnly, kWithIdentity };
+constexpr Group GroupOf(Family family) { return HasIdentity(family) ? kWithIdentity : kTimeOnly; }
 
 struct Backend {
   const SharedState* state = nullptr;  // the state the rest was checked against
   Oid database = InvalidOid;
-  bool has_copy = false;      // this database has idgen.mark (idgen 1.2)
-  uint64_t copy_ms = 0;       // this database's copy, as this backend last read or wrote it
-  bool copy_is_ours = false;  // idgen.mark_server names this server
-  uint64_t generation = 0;    // the state's generation when the copy was read
-  bool lower_copy = false;    // the copy lies above the server's lease: restart_at_clock() lowered it
+  uint64_t generation = 0;   // the state's generation when the copy was read
+  bool has_copy = false;     // this database has idgen.mark (idgen 1.2 and later)
+  uint64_t copy_ms = 0;      // this database's copy, as this backend last read or wrote it
+  bool has_identity_copy = false;  // this database has idgen.mark_identity (1.3 and later)
+  uint64_t copy_identity_ms = 0;   // the copy's bound of the families with a node identity
+  bool tag_is_ours = false;  // idgen.mark_server names this run of the server
+  uint64_t wait_ms[2] = {};  // per group: the clock must pass this before a value (0: nothing to wait for)
   bool decimal_checked = false;
-  int64 decimal_copy = -1;  // the copy of the DecimalId generator, as this backend last wrote it
+  int64 decimal_copy = -1;  // the DecimalId copy, as this backend last wrote it
 };
 Backend me;
 
@@ -82,8 +113,8 @@ Oid SequenceNamed(const char* name) {
   }
   snprintf(message, sizeof message, "the durable mark idgen.%s does not exist in this database", what);
   Raise(ErrorKind::kPrerequisite, message,
-        "The extension in this database is older than the library: idgen 1.2 keeps a copy of its durable mark in "
-        "each database.",
+        "The extension in this database is older than the library: from idgen 1.2 on, each database keeps a "
+        "copy of the durable mark, which its 64-bit families need (UUIDv7 goes on without it).",
         "Run ALTER EXTENSION idgen UPDATE in this database.");
 }
 
@@ -122,16 +153,16 @@ int64 ReadCopy(const char* name) {
 }
 
 // Sets the sequence's value with generic WAL (no transaction ID, works in read-only transactions),
-// to max(value, current), or to value itself when lower is true; returns the end of the record
+// to max(value, current), or to value itself when exact is true; returns the end of the record
 // (0 when nothing changed). The caller flushes.
-XLogRecPtr WriteCopy(const char* name, int64 value, bool lower = false) {
+XLogRecPtr WriteCopy(const char* name, int64 value, bool exact = false) {
   Relation relation = OpenCopy(name, RowExclusiveLock);
   if (relation == nullptr) RaiseMissing(name);
   const Buffer buffer = ReadBuffer(relation, 0);
   LockBuffer(buffer, BUFFER_LOCK_EXCLUSIVE);
   XLogRecPtr lsn = 0;
   const int64 current = SequenceData(relation, BufferGetPage(buffer))->last_value;
-  if (value > current || (lower && value != current)) {
+  if (value > current || (exact && value != current)) {
     GenericXLogState* xlog = GenericXLogStart(relation);
     Form_pg_sequence_data data = SequenceData(relation, GenericXLogRegisterBuffer(xlog, buffer, 0));
     data->last_value = value;
@@ -144,13 +175,7 @@ XLogRecPtr WriteCopy(const char* name, int64 value, bool lower = false) {
   return lsn;
 }
 
-int64 OwnServer() { return static_cast<int64>(GetSystemIdentifier()); }
-
-}  // namespace
-
 // ---- raising the state words to a floor -----------------------------------------------------------
-
-namespace {
 
 // The first tick of a layout at or after floor_ms: every value before the floor is in an earlier
 // tick, so the word raised to (tick << seq_bits) goes on with sequence 1 of that tick.
@@ -182,41 +207,58 @@ uint64_t WordAt(Family family, uint64_t floor_ms) {
 
 namespace {
 
-void RaiseWords(SharedState& state, uint64_t floor_ms) {
+// Raises the words of the families of a group to floor_ms, of which self_made_ms (the lease, the
+// failover margin) the server made itself: a gap up to that much is waited out or carried on, not
+// refused, and no regression (core/state.hpp, FamilyStats::floor_word).
+void RaiseWords(SharedState& state, Group group, uint64_t floor_ms, uint64_t self_made_ms) {
   for (int f = 0; f < kFamilyCount; ++f) {
     const auto family = static_cast<Family>(f);
-    if (family == kFamilyDecimalId) continue;
+    if (family == kFamilyDecimalId || GroupOf(family) != group) continue;
     const uint64_t word = WordAt(family, floor_ms);
     for (StateWord& w : state.words(family)) RaiseTo(w, word);
+    const uint64_t below = WordAt(family, floor_ms - std::min(floor_ms, self_made_ms));
+    SetFloor(state.stats[family], floor_ms == 0 ? 0 : word, word - std::min(word, below));
   }
 }
 
-// ---- the server's mark ----------------------------------------------------------------------------
+// ---- the server's marks ---------------------------------------------------------------------------
 
-// Writes a lease ending at lease_ms (never lowering it), flushes and confirms it, then publishes
-// it. False when restart_at_clock() moved the words since generation was read.
-bool RenewLease(SharedState& state, uint64_t lease_ms, uint64_t generation) {
-  const compat::OriginId id = origin::Id(origin::kMark);  // a catalog read: before the lock
+// Writes the leases that are not 0 (never lowering them), flushes and confirms them, then publishes
+// them. False when restart_at_clock() moved the words since generation was read.
+bool RenewLeases(SharedState& state, uint64_t lease_ms, uint64_t identity_lease_ms, uint64_t generation) {
+  // Catalog reads come before the lock.
+  const compat::OriginId mark = origin::Id(origin::kMark);
+  const compat::OriginId identity = identity_lease_ms != 0 ? origin::Id(origin::kIdentityMark) : mark;
   LWLock* lock = &state.mark_lock.lock;
   LWLockAcquire(lock, LW_SHARED);
   if (state.mark.generation.load(std::memory_order_acquire) != generation) {
     LWLockRelease(lock);
     return false;
   }
-  const XLogRecPtr lsn = origin::Advance(id, Pack(lease_ms), false);
+  XLogRecPtr lsn = 0;
+  if (lease_ms != 0) lsn = origin::Advance(mark, Pack(lease_ms), false);
+  if (identity_lease_ms != 0) lsn = std::max(lsn, origin::Advance(identity, Pack(identity_lease_ms), false));
   LWLockRelease(lock);
   origin::FlushAndConfirm(lsn);
-  RaiseAtomic(state.mark.lease_end_ms, lease_ms);
+  if (lease_ms != 0) RaiseAtomic(state.mark.lease_end_ms, lease_ms);
+  if (identity_lease_ms != 0) {
+    // (kNoLease stands for "none": only a lease that exists is renewed, and only restart_at_clock sets one)
+    uint64_t old = state.mark.identity_lease_end_ms.load(std::memory_order_acquire);
+    while (old != kNoLease && old < identity_lease_ms &&
+           !state.mark.identity_lease_end_ms.compare_exchange_weak(old, identity_lease_ms, std::memory_order_acq_rel)) {
+    }
+  }
   return true;
 }
 
 // Once per server start, by the first backend that generates: the origins' values, raised by the
-// failover margin on a promoted server, become the floor of every word.
+// failover margin on a promoted server, become the floors of the words.
 void LoadServerMark(SharedState& state) {
   // Catalog reads (and, on a new server, the worker that creates the origins) come first, outside
   // the lock.
   const compat::OriginId mark = origin::Id(origin::kMark);
   const compat::OriginId decimal = origin::Id(origin::kDecimalId);
+  const compat::OriginId identity = origin::Id(origin::kIdentityMark);
   LWLock* lock = &state.mark_lock.lock;
   LWLockAcquire(lock, LW_EXCLUSIVE);
   if (state.mark.loaded.load(std::memory_order_acquire)) {
@@ -224,83 +266,104 @@ void LoadServerMark(SharedState& state) {
     return;
   }
   const bool promoted = PromoteIsTriggered();
+  const uint64_t margin_ms = promoted ? static_cast<uint64_t>(settings::failover_margin_ms) : 0;
   const uint64_t stored_ms = LeaseMsOf(origin::Read(mark));
-  const uint64_t floor_ms =
-      stored_ms == 0 ? 0 : stored_ms + (promoted ? static_cast<uint64_t>(settings::failover_margin_ms) : 0);
-  RaiseWords(state, floor_ms);
+  // The identity lease counts while the server has the identity it was written under (another
+  // identity since: the families with one lie below the server's lease, as before restart_at_clock).
+  const uint64_t identity_raw = origin::Read(identity);
+  const bool identity_valid =
+      identity_raw != 0 && IdentityOf(identity_raw) == (settings::IdentityHash() & kIdentityMask);
+  const uint64_t identity_ms = identity_valid ? std::min(LeaseMsOf(identity_raw), stored_ms) : stored_ms;
+  const uint64_t floor_ms = stored_ms == 0 ? 0 : stored_ms + margin_ms;
+  const uint64_t identity_floor_ms = identity_ms == 0 ? 0 : identity_ms + margin_ms;
+  RaiseWords(state, kTimeOnly, floor_ms, kLeaseMs + margin_ms);
+  RaiseWords(state, kWithIdentity, identity_floor_ms, kLeaseMs + margin_ms);
   const uint64_t decimal_next = origin::Read(decimal) + (promoted ? decimal_id::kFailoverSkip : 0);
   state.mark.decimal_id_next.store(decimal_next, std::memory_order_release);
+  state.mark.decimal_id_floor.store(decimal_next, std::memory_order_release);
   state.mark.lease_end_ms.store(stored_ms, std::memory_order_release);
+  state.mark.identity_lease_end_ms.store(identity_valid ? LeaseMsOf(identity_raw) : kNoLease,
+                                         std::memory_order_release);
+  state.mark.floor_ms.store(floor_ms, std::memory_order_release);
+  state.mark.identity_floor_ms.store(identity_floor_ms, std::memory_order_release);
   state.mark.loaded.store(true, std::memory_order_release);
   LWLockRelease(lock);
   if (promoted && stored_ms != 0) {
-    // Before any value: the floor with its margin is this server's own now, so that a crash before
-    // its first lease does not forget the margin.
+    // Before any value: the floors with their margin are this server's own now, so that a crash
+    // before its first lease does not forget the margin.
     const uint64_t generation = state.mark.generation.load(std::memory_order_acquire);
     origin::FlushAndConfirm(origin::Advance(decimal, decimal_next, false));
-    (void)RenewLease(state, floor_ms, generation);
+    (void)RenewLeases(state, floor_ms, identity_valid ? identity_floor_ms : 0, generation);
   }
 }
 
-// DecimalIds of generator ids up to the copy's (launch_id * 100000 + generator) were made elsewhere (a restored copy,
-// another server's, under the same launch id or not): this server's next generator id goes beyond it, durably, and a
-// generator in use at or below it is retired, so that no DecimalId made from now on by this server can repeat one of
-// the copy. (Generator ids are plenty: 100,000 per launch id.)
-void MoveDecimalIdBeyond(const StateRef& ref, int64 copy) {
-  if (copy <= 0) return;  // no DecimalId was made under the copy
-  const int64 copy_generator = copy % decimal_id::kGeneratorUnit;
-  SharedState& state = ref.state;
-  const uint64_t beyond = static_cast<uint64_t>(copy_generator) + 1;
-  uint64_t next = state.mark.decimal_id_next.load(std::memory_order_acquire);
-  while (next < beyond) {
-    if (state.mark.decimal_id_next.compare_exchange_weak(next, beyond, std::memory_order_acq_rel)) {
-      origin::FlushAndConfirm(origin::Advance(origin::Id(origin::kDecimalId), beyond, false));
-      break;
-    }
-  }
-  std::atomic<uint64_t>& word = state.decimal_id.value;
-  uint64_t in_use = word.load(std::memory_order_acquire);
-  while (in_use != 0 && static_cast<int64>(in_use >> 32) - 1 <= copy_generator) {
-    if (word.compare_exchange_weak(in_use, 0, std::memory_order_acq_rel)) break;
-  }
+// ---- the database's copy --------------------------------------------------------------------------
+
+// Whether the copy (copy_ms, written by tag) is covered for the families of a group: every value
+// they make from now on lies above every value it records. This run wrote it; or it lies at or
+// below what this run raised the words to; or (the families with an identity) it was written under
+// another node identity than this server's, whose IDs theirs cannot repeat (a copy of this server's
+// made before restart_at_clock gave it a new one, or another server's).
+bool Covered(const SharedState& state, Group group, uint64_t copy_ms, int64 tag) {
+  const auto bits = static_cast<uint64_t>(tag);
+  if ((bits & kTagged) != 0 && (bits >> kIdentityBits & kRunMask) == RunBits(state)) return true;
+  const uint64_t floor = group == kWithIdentity ? state.mark.identity_floor_ms.load(std::memory_order_acquire)
+                                                : state.mark.floor_ms.load(std::memory_order_acquire);
+  if (copy_ms <= floor) return true;
+  if (group != kWithIdentity) return false;
+  if ((bits & kTagged) != 0) return (bits & kIdentityMask) != (settings::IdentityHash() & kIdentityMask);
+  // A copy of idgen 1.2 (the system identifier), from before this server's restart_at_clock: only
+  // 1.3 writes the identity lease, so it predates it, and the identity it was written under.
+  return tag == static_cast<int64>(GetSystemIdentifier()) &&
+         state.mark.identity_lease_end_ms.load(std::memory_order_acquire) != kNoLease;
 }
 
-// Once per backend (and again after restart_at_clock()): this database's copy of the mark.
+// Once per backend and database (and again after restart_at_clock(), and while the database has no
+// copy): this database's copy of the mark.
 void CheckDatabaseCopy(const StateRef& ref) {
-  // Not checked until the end: a refusal below leaves it unchecked, so that the next call in this
-  // session refuses too (it used to pass, below the copy).
-  me.database = InvalidOid;
+  me = Backend{};
   me.state = &ref.state;
-  me.has_copy = OidIsValid(SequenceNamed("mark")) && OidIsValid(SequenceNamed("mark_server"));
-  me.copy_ms = 0;
-  me.copy_is_ours = false;
-  me.lower_copy = false;
-  me.decimal_checked = false;
-  me.decimal_copy = -1;
   me.generation = ref.state.mark.generation.load(std::memory_order_acquire);
-  if (!me.has_copy) {
-    me.database = MyDatabaseId;
-    return;
+  me.has_copy = OidIsValid(SequenceNamed("mark")) && OidIsValid(SequenceNamed("mark_server"));
+  me.has_identity_copy = OidIsValid(SequenceNamed("mark_identity"));
+  if (me.has_copy) {
+    me.copy_ms = static_cast<uint64_t>(std::max<int64>(ReadCopy("mark"), 0));
+    const int64 tag = ReadCopy("mark_server");
+    // The families with an identity lie below idgen.mark_identity where a writer of 1.3 put it
+    // (after restart_at_clock, below the server's lease), below idgen.mark where 1.2 wrote it.
+    const bool tagged = (static_cast<uint64_t>(tag) & kTagged) != 0;
+    me.copy_identity_ms = tagged && me.has_identity_copy
+                              ? static_cast<uint64_t>(std::max<int64>(ReadCopy("mark_identity"), 0))
+                              : me.copy_ms;
+    me.tag_is_ours = tag == OwnTag(ref.state);
+    me.wait_ms[kTimeOnly] = Covered(ref.state, kTimeOnly, me.copy_ms, tag) ? 0 : me.copy_ms;
+    me.wait_ms[kWithIdentity] =
+        Covered(ref.state, kWithIdentity, me.copy_identity_ms, tag) ? 0 : me.copy_identity_ms;
   }
-  // The DecimalId copy before mark_server: CoverDecimalId writes them in the other order, so a
-  // DecimalId copy of this server's is never read as another server's.
-  const int64 decimal_copy = ReadCopy("decimal_id_generator");
-  const uint64_t copy_ms = static_cast<uint64_t>(std::max<int64>(ReadCopy("mark"), 0));
-  me.copy_is_ours = ReadCopy("mark_server") == OwnServer();
-  if (me.copy_is_ours) {
-    // This server's own copy lies at or below its lease, but when restart_at_clock() lowered the
-    // lease: then the next lease this backend covers replaces it.
-    me.lower_copy = copy_ms > ref.state.mark.lease_end_ms.load(std::memory_order_acquire);
-    me.copy_ms = me.lower_copy ? 0 : copy_ms;
-    me.database = MyDatabaseId;
-    return;
-  }
-  // Another server's copy (restored, upgraded, or from idgen 1.1): its DecimalIds were made by
-  // generator ids up to the copy's; this server's go beyond them before any ID is made here.
-  MoveDecimalIdBeyond(ref, decimal_copy);
-  // Every value made here from now on must lie above the copy of the mark. The words never lie behind the clock, so
-  // once the clock has passed the copy, they are above it; until then, wait for the clock, or refuse when it is too far
-  // behind.
+  me.database = MyDatabaseId;
+}
+
+// Writes this database's copy: the server's lease, which lies above every value returned on this
+// server, and the lease of the families with an identity (set exactly: it drops only what older
+// identities made, which no server makes again), under this run's tag.
+void WriteDatabaseCopy(SharedState& state) {
+  const uint64_t lease_ms = state.mark.lease_end_ms.load(std::memory_order_acquire);
+  // (0 while restart_at_clock() moves the identity lease: the server's lease bounds them then)
+  const uint64_t identity_lease = state.mark.identity_lease_end_ms.load(std::memory_order_acquire);
+  const uint64_t identity_ms = identity_lease == 0 ? lease_ms : std::min(lease_ms, identity_lease);
+  XLogRecPtr lsn = WriteCopy("mark", static_cast<int64>(lease_ms));
+  if (me.has_identity_copy) lsn = std::max(lsn, WriteCopy("mark_identity", static_cast<int64>(identity_ms), true));
+  if (!me.tag_is_ours) lsn = std::max(lsn, WriteCopy("mark_server", OwnTag(state), true));
+  if (lsn != 0) origin::FlushAndConfirm(lsn);
+  me.copy_ms = std::max(me.copy_ms, lease_ms);
+  me.copy_identity_ms = me.has_identity_copy ? identity_ms : me.copy_ms;
+  me.tag_is_ours = true;
+}
+
+// Values of a family whose group may repeat what the database's copy records wait for the clock to
+// pass it, or are refused when it is further ahead than idgen.max_clock_regression.
+void WaitForCopy(Group group) {
+  const uint64_t copy_ms = me.wait_ms[group];
   const uint64_t now_ms = NowMs();
   if (copy_ms > now_ms) {
     const uint64_t gap_ms = copy_ms - now_ms;
@@ -309,15 +372,15 @@ void CheckDatabaseCopy(const StateRef& ref) {
       snprintf(message, sizeof message, "the durable mark of this database lies %s ahead of the system clock",
                FormatDuration(static_cast<int64_t>(gap_ms)).c_str());
       Raise(ErrorKind::kClockRegression, message,
-            "This database holds IDs made by another server (a restored dump, or a cluster that pg_upgrade made) "
-            "whose clock was ahead of this one's: IDs made here before the clock passes them could repeat them.",
+            "This database holds IDs made by another server, or by this one before its marks were lost (a restored "
+            "dump, a cluster that pg_upgrade made, a copy of this server): IDs made here before the clock passes them "
+            "could repeat them.",
             "Check the system clock. IDs resume by themselves once it passes the mark; idgen.max_clock_regression "
             "is the largest gap that idgen waits out instead of refusing.");
     }
     WaitForClock(static_cast<int64_t>(copy_ms) * 1000000);
   }
-  // The copy is adopted at the next lease this backend covers.
-  me.database = MyDatabaseId;
+  me.wait_ms[group] = 0;
 }
 
 }  // namespace
@@ -344,7 +407,9 @@ uint64_t MarkMs(Family family, uint64_t mark) {
 bool Prepare(Family family, const StateRef& ref) {
   if (!ref.shared || RecoveryInProgress()) return false;
   SharedState& state = ref.state;
-  if (unlikely(me.state != &state || me.database != MyDatabaseId ||
+  // (A database without the copy is checked again at each call: the copy comes with
+  // ALTER EXTENSION idgen UPDATE, perhaps in another session, and this session must see it.)
+  if (unlikely(me.state != &state || me.database != MyDatabaseId || !me.has_copy ||
                me.generation != state.mark.generation.load(std::memory_order_acquire))) {
     if (!state.mark.loaded.load(std::memory_order_acquire)) LoadServerMark(state);
     CheckDatabaseCopy(ref);
@@ -353,27 +418,22 @@ bool Prepare(Family family, const StateRef& ref) {
   // by their random bits work on; the others would leave a dump without the copy that keeps a
   // restored database from repeating them.
   if (unlikely(!me.has_copy) && family != kFamilyUuidv7) RaiseMissing("mark");
+  if (unlikely(me.wait_ms[GroupOf(family)] != 0) && family != kFamilyDecimalId) WaitForCopy(GroupOf(family));
   return true;
 }
 
-bool Cover(const StateRef& ref, uint64_t ms, uint64_t generation) {
+bool Cover(Family family, const StateRef& ref, uint64_t ms, uint64_t generation) {
   SharedState& state = ref.state;
-  if (likely(ms < state.mark.lease_end_ms.load(std::memory_order_acquire) && (ms < me.copy_ms || !me.has_copy))) {
-    return true;
+  const bool identity = HasIdentity(family);
+  const uint64_t lease = state.mark.lease_end_ms.load(std::memory_order_acquire);
+  const uint64_t identity_lease = identity ? state.mark.identity_lease_end_ms.load(std::memory_order_acquire) : kNoLease;
+  const uint64_t copy_ms = identity ? me.copy_identity_ms : me.copy_ms;
+  if (likely(ms < lease && ms < identity_lease && (ms < copy_ms || !me.has_copy))) return true;
+  if (ms >= lease || ms >= identity_lease) {
+    const uint64_t next = std::max(ms, NowMs()) + kLeaseMs;
+    if (!RenewLeases(state, ms >= lease ? next : 0, ms >= identity_lease ? next : 0, generation)) return false;
   }
-  if (ms >= state.mark.lease_end_ms.load(std::memory_order_acquire)) {
-    if (!RenewLease(state, std::max(ms, NowMs()) + kLeaseMs, generation)) return false;
-  }
-  if (me.has_copy && ms >= me.copy_ms) {
-    // The copy: the lease end, which lies above every value returned on this server.
-    const uint64_t lease_ms = state.mark.lease_end_ms.load(std::memory_order_acquire);
-    XLogRecPtr lsn = WriteCopy("mark", static_cast<int64>(lease_ms), me.lower_copy);
-    if (!me.copy_is_ours) lsn = std::max(lsn, WriteCopy("mark_server", OwnServer(), true));
-    if (lsn != 0) origin::FlushAndConfirm(lsn);
-    me.copy_ms = lease_ms;
-    me.copy_is_ours = true;
-    me.lower_copy = false;
-  }
+  if (me.has_copy && ms >= copy_ms) WriteDatabaseCopy(state);
   return true;
 }
 
@@ -391,50 +451,148 @@ int64_t TakeGeneratorId(const StateRef& ref) {
   return static_cast<int64_t>(taken);
 }
 
-void CoverDecimalId(const StateRef&, int launch_id, int64_t id) {
+void CoverDecimalId(const StateRef& ref, int launch_id, int64_t id) {
   if (!me.has_copy) return;
-  const int64 copy = static_cast<int64>(launch_id) * decimal_id::kGeneratorUnit +
+  const int64 copy = DecimalRun(ref.state) * kDecimalRunUnit +
+                     static_cast<int64>(launch_id) * decimal_id::kGeneratorUnit +
                      id / decimal_id::kGeneratorUnit % decimal_id::kGeneratorUnit;
   if (likely(copy == me.decimal_copy)) return;
-  // The copy is this server's from now on (CheckDatabaseCopy waited for the clock to pass another
-  // server's mark, and moved the DecimalId generator ids beyond its, before this value was made):
-  // later sessions must not take this server's own generator for another server's. So mark_server
-  // first, then the DecimalId copy (CheckDatabaseCopy reads them in the other order).
-  XLogRecPtr lsn = me.copy_is_ours ? InvalidXLogRecPtr : WriteCopy("mark_server", OwnServer(), true);
-  lsn = std::max(lsn, WriteCopy("decimal_id_generator", copy));
+  const XLogRecPtr lsn = WriteCopy("decimal_id_generator", copy, true);
   if (lsn != 0) origin::FlushAndConfirm(lsn);
-  me.copy_is_ours = true;
   me.decimal_copy = copy;
 }
 
-// A foreign copy moved this server's generator ids beyond its own (MoveDecimalIdBeyond) before
-// any ID was made in this database; what is left to refuse: a copy whose generator ids reached the
-// end of the launch id's space.
-void CheckDecimalIdCopy(int launch_id) {
+namespace {
+
+// Whether this database's DecimalIds (its copy: the last one's generator id, launch id and writer)
+// can be repeated by this server's from now on: not when this run wrote it, nor under another
+// launch id, nor when the server's next generator ids lie beyond its (they never go back).
+bool DecimalIdCopyCovered(const SharedState& state, int64 copy, int launch_id, int64* generator) {
+  const int64 run = copy / kDecimalRunUnit;
+  const int64 low = copy % kDecimalRunUnit;
+  *generator = low % decimal_id::kGeneratorUnit;
+  if (copy <= 0 || run == DecimalRun(state)) return true;
+  if (low / decimal_id::kGeneratorUnit != launch_id) return true;
+  return static_cast<uint64_t>(*generator) < state.mark.decimal_id_floor.load(std::memory_order_acquire);
+}
+
+}  // namespace
+
+// A copy of DecimalIds that this server could repeat makes this database refuse DecimalIds: it never
+// moves the server's generator ids (an owner may set her copy; other databases must not care).
+void CheckDecimalIdCopy(const StateRef& ref, int launch_id) {
   if (me.decimal_checked || !me.has_copy) {
     me.decimal_checked = true;
     return;
   }
   const int64 copy = ReadCopy("decimal_id_generator");
-  const int64 copy_generator = copy % decimal_id::kGeneratorUnit;
-  if (copy > 0 && copy / decimal_id::kGeneratorUnit == launch_id && copy_generator >= decimal_id::kMaxGenerator) {
-    char message[200];
-    snprintf(message, sizeof message, "this database holds DecimalIds of every generator id of launch id %d",
+  int64 generator = 0;
+  if (!DecimalIdCopyCovered(ref.state, copy, launch_id, &generator)) {
+    char message[200], detail[400];
+    snprintf(message, sizeof message, "this database holds DecimalIds of launch id %d that this server could repeat",
              launch_id);
-    Raise(ErrorKind::kPrerequisite, message, "DecimalIds made here under the same launch id could repeat them.",
-          "Give this server its own idgen.launch_id: the launch id separates deployments, and a restored copy is one.");
+    snprintf(detail, sizeof detail,
+             "They were made by another server (a restored dump, a copy of this server) or set by hand, with generator "
+             "ids up to %lld, which this server has not passed: its own DecimalIds here could repeat them.",
+             static_cast<long long>(generator));
+    Raise(ErrorKind::kPrerequisite, message, detail,
+          "Give this server its own idgen.launch_id (the launch id separates deployments, and a restored copy is "
+          "one), and reload.");
   }
   me.decimal_checked = true;
+}
+
+void CheckDropKeepsNothing(const StateRef& ref) {
+  if (!OidIsValid(SequenceNamed("mark")) || !OidIsValid(SequenceNamed("mark_server"))) return;
+  const uint64_t copy_ms = static_cast<uint64_t>(std::max<int64>(ReadCopy("mark"), 0));
+  const int64 tag = ReadCopy("mark_server");
+  const uint64_t identity_ms = (static_cast<uint64_t>(tag) & kTagged) != 0 && OidIsValid(SequenceNamed("mark_identity"))
+                                   ? static_cast<uint64_t>(std::max<int64>(ReadCopy("mark_identity"), 0))
+                                   : copy_ms;
+  const uint64_t now_ms = NowMs();
+  bool kept = copy_ms <= now_ms;
+  if (!kept && ref.shared && !RecoveryInProgress()) {
+    if (!ref.state.mark.loaded.load(std::memory_order_acquire)) LoadServerMark(ref.state);
+    kept = Covered(ref.state, kTimeOnly, copy_ms, tag) && Covered(ref.state, kWithIdentity, identity_ms, tag);
+  }
+  char detail[400];
+  if (!kept) {
+    snprintf(detail, sizeof detail,
+             "This database holds IDs made up to %s by another server, or by this one before its marks were lost (a "
+             "restored dump, a copy of this server), ahead of this server's clock: the copy of the mark that keeps "
+             "its new IDs above them goes with the extension.",
+             FormatUtc(static_cast<int64_t>(copy_ms)).c_str());
+    Raise(ErrorKind::kPrerequisite,
+          "extension \"idgen\" cannot be dropped while it holds IDs this server has not passed", detail,
+          "Drop it once the system clock has passed that time (nothing else is needed).");
+  }
+  if (SequenceNamed("decimal_id_generator") != InvalidOid && ref.shared && settings::launch_id >= 0) {
+    if (!ref.state.mark.loaded.load(std::memory_order_acquire)) LoadServerMark(ref.state);
+    int64 generator = 0;
+    if (!DecimalIdCopyCovered(ref.state, ReadCopy("decimal_id_generator"), settings::launch_id, &generator)) {
+      snprintf(detail, sizeof detail,
+               "This database holds DecimalIds of launch id %d with generator ids up to %lld, which this server has "
+               "not passed: the copy that keeps it from repeating them goes with the extension.",
+               settings::launch_id, static_cast<long long>(generator));
+      Raise(ErrorKind::kPrerequisite,
+            "extension \"idgen\" cannot be dropped while it holds DecimalIds this server "
+            "could repeat",
+            detail, "Give this server its own idgen.launch_id, reload, then drop it.");
+    }
+  }
 }
 
 }  // namespace idgen::pg::marks
 
 namespace idgen::pg {
 
+namespace {
+
+// The identity settings of restart_at_clock, which every session of every database must share.
+constexpr const char* kIdentitySettings[] = {"idgen.node_id", "idgen.node_id_source", "idgen.uid20_server",
+                                             "idgen.instagram_shards"};
+
+// Refuses when a database or a role sets an identity setting (ALTER DATABASE/ROLE ... SET): the
+// sessions there would generate under another identity than the one this call checks, and repeat
+// their IDs once the mark is lowered. C zone.
+void CheckIdentityIsTheServers() {
+  if (SPI_connect() != SPI_OK_CONNECT) elog(ERROR, "SPI_connect failed");
+  const int rc = SPI_execute(
+      "SELECT pg_catalog.split_part(c, '=', 1), coalesce(d.datname, 'every database'), "
+      "coalesce(r.rolname, 'every role') FROM pg_catalog.pg_db_role_setting s "
+      "CROSS JOIN LATERAL pg_catalog.unnest(s.setconfig) c "
+      "LEFT JOIN pg_catalog.pg_database d ON d.oid OPERATOR(pg_catalog.=) s.setdatabase "
+      "LEFT JOIN pg_catalog.pg_roles r ON r.oid OPERATOR(pg_catalog.=) s.setrole "
+      "WHERE pg_catalog.split_part(c, '=', 1) OPERATOR(pg_catalog.=) ANY "
+      "('{idgen.node_id,idgen.node_id_source,idgen.uid20_server,idgen.instagram_shards}'::pg_catalog.text[]) "
+      "LIMIT 1",
+      true, 1);
+  if (rc != SPI_OK_SELECT) elog(ERROR, "SPI_execute failed: %s", SPI_result_code_string(rc));
+  if (SPI_processed > 0) {
+    char message[300];
+    snprintf(message, sizeof message, "%s is set for %s, %s",
+             SPI_getvalue(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 1),
+             SPI_getvalue(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 2),
+             SPI_getvalue(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 3));
+    SPI_finish();
+    Raise(
+        ErrorKind::kPrerequisite, message,
+        "A node identity set per database or per role (ALTER DATABASE ... SET, ALTER ROLE ... SET) makes the sessions "
+        "there generate under it: idgen.restart_at_clock() cannot see whether their identity is new, and lowered to "
+        "the clock they could repeat the IDs made while the clock was ahead.",
+        "Set the identity in the server's configuration only (ALTER SYSTEM, then SELECT pg_reload_conf()): remove "
+        "it with ALTER DATABASE ... RESET or ALTER ROLE ... RESET, then call idgen.restart_at_clock() again.");
+  }
+  SPI_finish();
+}
+
+}  // namespace
+
 // idgen.restart_at_clock(): after a clock that jumped ahead and back, once the server has a new
-// identity, every generator carries on from the clock. The lease is lowered (the one write of it
-// that goes back), every word is set to the clock, and the values that calls took before are
-// dropped (the generation).
+// identity, the families with a node identity carry on from the clock. Their lease (the one write
+// of a mark that goes back) and their words move to the clock, and the values that calls took
+// before are dropped (the generation). UUIDv7 and ns_id have no identity to change: they carry on,
+// above every value they made, and the server's lease stays above them.
 IDGEN_FUNCTION(idgen_restart_at_clock) {
   if (!superuser()) {
     ereport(ERROR, errcode(ERRCODE_INSUFFICIENT_PRIVILEGE), errmsg("permission denied to restart idgen at the clock"),
@@ -448,8 +606,9 @@ IDGEN_FUNCTION(idgen_restart_at_clock) {
           "Run it on the primary, with idgen preloaded (on PostgreSQL 15 and 16).");
   }
   // The identity every session will generate under: the server's configuration, not a SET in this
-  // session (another session would still make IDs under the old identity, from the clock).
-  for (const char* name : {"idgen.node_id", "idgen.node_id_source", "idgen.uid20_server", "idgen.instagram_shards"}) {
+  // session (another session would still make IDs under the old identity, from the clock), nor a
+  // setting of a database or a role.
+  for (const char* name : kIdentitySettings) {
     const char* now = GetConfigOption(name, false, false);
     const char* server = GetConfigOptionResetString(name);
     if (now != nullptr && server != nullptr && strcmp(now, server) != 0) {
@@ -461,6 +620,7 @@ IDGEN_FUNCTION(idgen_restart_at_clock) {
             "session.");
     }
   }
+  CheckIdentityIsTheServers();
   // With the node id from Citus, a new identity is a new group id, which only Citus gives and this
   // function cannot see: idgen.node_id would change the hash and nothing else.
   if (settings::node_id_source == settings::kNodeIdFromCitus) {
@@ -473,9 +633,14 @@ IDGEN_FUNCTION(idgen_restart_at_clock) {
   }
   SharedState& state = ref.state;
   (void)marks::Prepare(kFamilyUuidv7, ref);
-  const compat::OriginId id = origin::Id(origin::kMark);
-  const uint64_t packed = origin::Read(id);
-  const uint64_t old_ms = marks::LeaseMsOf(packed);
+  const compat::OriginId mark = origin::Id(origin::kMark);
+  const compat::OriginId identity = origin::Id(origin::kIdentityMark);
+  const uint64_t identity_raw = origin::Read(identity);
+  const uint64_t mark_raw = origin::Read(mark);
+  // The lease that the families with an identity lie below, and the identity of their last values.
+  const uint64_t active = state.mark.identity_lease_end_ms.load(std::memory_order_acquire);
+  const uint64_t old_ms = active != marks::kNoLease ? active : marks::LeaseMsOf(mark_raw);
+  const uint32_t last_identity = marks::IdentityOf(identity_raw != 0 ? identity_raw : mark_raw);
   const uint64_t now_ms = marks::NowMs();
   char text[400];
   if (old_ms <= now_ms + marks::kLeaseMs) {
@@ -483,7 +648,7 @@ IDGEN_FUNCTION(idgen_restart_at_clock) {
              FormatUtc(static_cast<int64_t>(old_ms)).c_str());
     return TextDatum(text);
   }
-  if (marks::IdentityOf(packed) == (settings::IdentityHash() & marks::kIdentityMask)) {
+  if (last_identity == (settings::IdentityHash() & marks::kIdentityMask)) {
     char detail[400];
     snprintf(detail, sizeof detail,
              "The durable mark lies %s ahead of the clock, under the idgen.node_id, idgen.uid20_server and "
@@ -498,20 +663,62 @@ IDGEN_FUNCTION(idgen_restart_at_clock) {
   LWLock* lock = &state.mark_lock.lock;
   LWLockAcquire(lock, LW_EXCLUSIVE);
   state.mark.generation.fetch_add(1, std::memory_order_acq_rel);
-  state.mark.lease_end_ms.store(0, std::memory_order_release);
+  state.mark.identity_lease_end_ms.store(0, std::memory_order_release);  // no value passes until it is written
   for (int f = 0; f < kFamilyCount; ++f) {
     const auto family = static_cast<Family>(f);
-    if (family == kFamilyDecimalId) continue;  // not a time
+    if (!marks::HasIdentity(family)) continue;
     const uint64_t word = marks::WordAt(family, now_ms);
     for (StateWord& w : state.words(family)) w.value.store(word, std::memory_order_release);
+    SetFloor(state.stats[family], 0, 0);
   }
-  const XLogRecPtr lsn = origin::Advance(id, marks::Pack(lease_ms), true);
+  const XLogRecPtr lsn = origin::Advance(identity, marks::Pack(lease_ms), true);
   LWLockRelease(lock);
   origin::FlushAndConfirm(lsn);
-  RaiseAtomic(state.mark.lease_end_ms, lease_ms);
-  snprintf(text, sizeof text, "the durable mark moved back from %s to %s; every generator carries on from the clock",
+  state.mark.identity_lease_end_ms.store(lease_ms, std::memory_order_release);
+  state.mark.identity_floor_ms.store(now_ms, std::memory_order_release);
+  snprintf(text, sizeof text,
+           "the durable mark of the IDs with a node identity moved back from %s to %s: they carry on from the clock "
+           "(UUIDv7 and ns_id carry on above their last IDs)",
            FormatUtc(static_cast<int64_t>(old_ms)).c_str(), FormatUtc(static_cast<int64_t>(now_ms)).c_str());
   return TextDatum(text);
+}
+
+// The event trigger idgen_drop_guard (ddl_command_start of DROP EXTENSION and DROP OWNED): a drop of
+// idgen in a database whose copy of the mark this server has not passed is refused (mark.hpp).
+IDGEN_FUNCTION(idgen_drop_guard) {
+  if (!CALLED_AS_EVENT_TRIGGER(fcinfo)) elog(ERROR, "not fired by an event trigger");
+  const auto* trigger = reinterpret_cast<EventTriggerData*>(fcinfo->context);
+  bool drops_idgen = false;
+  if (IsA(trigger->parsetree, DropStmt)) {
+    const auto* drop = reinterpret_cast<DropStmt*>(trigger->parsetree);
+    if (drop->removeType == OBJECT_EXTENSION) {
+      ListCell* cell;
+      foreach (cell, drop->objects) {
+        if (strcmp(strVal(lfirst(cell)), "idgen") == 0) drops_idgen = true;
+      }
+    }
+  } else if (IsA(trigger->parsetree, DropOwnedStmt)) {
+    // DROP OWNED BY the extension's owner takes the extension with it.
+    const auto* drop = reinterpret_cast<DropOwnedStmt*>(trigger->parsetree);
+    Oid owner = InvalidOid;
+    if (SPI_connect() != SPI_OK_CONNECT) elog(ERROR, "SPI_connect failed");
+    if (SPI_execute("SELECT e.extowner FROM pg_catalog.pg_extension e WHERE e.extname OPERATOR(pg_catalog.=) "
+                    "'idgen'::pg_catalog.name",
+                    true, 1) == SPI_OK_SELECT &&
+        SPI_processed > 0) {
+      bool isnull = true;
+      const Datum value = SPI_getbinval(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 1, &isnull);
+      if (!isnull) owner = DatumGetObjectId(value);
+    }
+    SPI_finish();
+    ListCell* cell;
+    foreach (cell, drop->roles) {
+      if (OidIsValid(owner) && get_rolespec_oid(static_cast<RoleSpec*>(lfirst(cell)), true) == owner)
+        drops_idgen = true;
+    }
+  }
+  if (drops_idgen) marks::CheckDropKeepsNothing(GeneratorState());
+  PG_RETURN_NULL();
 }
 
 }  // namespace idgen::pg

@@ -2,26 +2,31 @@
 // EXTENSION, a failover to a standby, a dump restored elsewhere or pg_upgrade, even with the clock
 // behind where it was.
 //
-// The server's mark. Every value a coordinated family returns on this server lies below a lease
+// The server's marks. Every value a coordinated family returns on this server lies below a lease
 // end, in Unix milliseconds, that the replication origin idgen_mark holds (origin.hpp): written
 // about a second ahead of the values, WAL-logged, flushed and confirmed by synchronous standbys
-// before a value beyond the previous lease end is returned. The first value after the server
-// starts reads it and raises every family's state words to it: whatever the clock says, new values
-// lie above every value returned before. A server that was promoted adds idgen.failover_margin to
-// what it replayed (an asynchronous standby may have missed the last leases of its primary), and
-// makes that durable before its first value.
+// before a value beyond the previous lease end is returned; it never goes back. The families with
+// a node identity (HasIdentity: the node id, the shards, the server digit) that
+// idgen.restart_at_clock() moved back to the clock under a new identity lie below a second lease,
+// in idgen_mark_identity, from then on. The first value after the server starts reads them and
+// raises every family's state words to them: whatever the clock says, new values lie above every
+// value returned before. The gap between these floors and the clock that the server made itself
+// (the lease, and on a promoted server idgen.failover_margin, which it adds to what it replayed:
+// an asynchronous standby may have missed its primary's last leases) is waited out, never refused.
 //
 // Each database's copy. idgen.mark holds the lease end under which this database's values were
-// made, and idgen.mark_server the system identifier of the server that wrote it: pg_dump,
-// pg_restore and pg_upgrade carry both with the rows. A copy from another server (a restored dump,
-// a cluster pg_upgrade made, a database whose copy idgen 1.1 left) is honored: the database waits
-// for the clock to pass it (up to idgen.max_clock_regression), or refuses beyond that; its values
-// then lie above the copy's, and the copy becomes this server's. It never moves the server's own
-// state, so that a database owner who sets it affects her database only.
+// made, idgen.mark_server who wrote it (this run of this server, and the node identity it had), and
+// idgen.decimal_id_generator the DecimalId generator of the last DecimalId made here (with the
+// launch id and its writer's run): pg_dump, pg_restore and pg_upgrade carry them with the rows. A
+// copy that this run of the server did not write and that lies above what its words were raised to
+// (a restored dump, a cluster pg_upgrade made, a dump restored into a clone of its server) is
+// honored: values of the families it may hold wait for the clock to pass it (up to
+// idgen.max_clock_regression), or are refused beyond that. A copy never moves the server's own
+// state: a database owner who sets it makes her own database wait or refuse, and nothing else.
+// While a database holds such a copy, DROP EXTENSION idgen is refused (it would forget it).
 //
 // DecimalId generator ids come from the replication origin idgen_decimal_id: the next free one,
-// durable before it is used. idgen.decimal_id_generator holds launch_id * 100000 + the largest
-// generator id of the DecimalIds made in this database.
+// durable before it is used.
 #pragma once
 
 #include <cstdint>
@@ -44,6 +49,15 @@ inline uint32_t IdentityOf(uint64_t packed) { return static_cast<uint32_t>(packe
 
 uint64_t NowMs();
 
+// The families whose IDs carry this server's node identity (idgen.node_id, idgen.instagram_shards,
+// idgen.uid20_server): the ones idgen.restart_at_clock() moves back to the clock. UUIDv7 and ns_id
+// have none: they always carry on above every value made before.
+constexpr bool HasIdentity(Family family) {
+  return family != kFamilyUuidv7 && family != kFamilyNsId && family != kFamilyDecimalId;
+}
+
+inline constexpr uint64_t kNoLease = ~uint64_t{0};
+
 // The state word of a family whose every value lies at or after floor_ms, and above every value
 // before it.
 uint64_t WordAt(Family family, uint64_t floor_ms);
@@ -56,11 +70,11 @@ bool Prepare(Family family, const StateRef& state);
 // The last Unix millisecond of the tick that a family's mark position (Generated::mark) names.
 uint64_t MarkMs(Family family, uint64_t mark);
 
-// After taking a value whose last instant is ms, before returning it (C zone): renews the lease
-// when ms reaches it (and this database's copy when ms reaches that). False when
+// After taking a value of the family whose last instant is ms, before returning it (C zone): renews
+// the leases when ms reaches them (and this database's copy when ms reaches that). False when
 // idgen.restart_at_clock() moved the state words since generation was read: the value must not be
 // returned; take another one.
-bool Cover(const StateRef& state, uint64_t ms, uint64_t generation);
+bool Cover(Family family, const StateRef& state, uint64_t ms, uint64_t generation);
 
 // A new DecimalId generator id for this server, durable before it is returned. C zone.
 int64_t TakeGeneratorId(const StateRef& state);
@@ -69,8 +83,12 @@ int64_t TakeGeneratorId(const StateRef& state);
 void CoverDecimalId(const StateRef& state, int launch_id, int64_t id);
 
 // Before this backend's first DecimalId in this database: refuses (55000) when the database holds
-// DecimalIds that another server made under this launch id with generator ids this server has not
-// passed. C zone.
-void CheckDecimalIdCopy(int launch_id);
+// DecimalIds that another server (or run) made under this launch id with a generator id this server
+// has not passed. C zone.
+void CheckDecimalIdCopy(const StateRef& state, int launch_id);
+
+// DROP EXTENSION idgen (and DROP OWNED BY its owner), from the event trigger idgen_drop_guard:
+// refuses (55000) while this database holds a copy that the server has not passed. C zone.
+void CheckDropKeepsNothing(const StateRef& state);
 
 }  // namespace idgen::pg::marks

@@ -73,9 +73,7 @@ namespace {
 
 // Whether WAL must reach synchronous standbys before it counts: synchronous_standby_names names
 // some, as the checkpointer has published it (or, before it has, as this backend reads it).
-bool SyncStandbysConfigured() {
-  return max_wal_senders != 0 && compat::SyncStandbysDefined();
-}
+bool SyncStandbysConfigured() { return max_wal_senders != 0 && compat::SyncStandbysDefined(); }
 
 bool ConfirmedBySyncStandbys(XLogRecPtr lsn) {
   LWLockAcquire(SyncRepLock, LW_SHARED);

@@ -1,9 +1,10 @@
-// The server's own durable state: two replication origins, idgen_mark and idgen_decimal_id, whose
+// The server's own durable state: replication origins (idgen_mark, idgen_decimal_id and, after
+// idgen.restart_at_clock(), idgen_mark_identity), whose
 // 64-bit "remote LSN" idgen uses as a value. Why origins (docs/design.md says more): they are the
 // one 64-bit value per server that an extension can keep in core's WAL without a resource manager
 // of its own, so that a standby replays it with or without idgen, a crash recovers it, a checkpoint
 // keeps it, and it belongs to the server rather than to a database (DROP EXTENSION, DROP DATABASE
-// and a thousand databases leave it alone). Each takes one replication state slot
+// and a thousand databases leave it alone). Each that holds a value takes one replication state slot
 // (max_replication_slots before 18, max_active_replication_origins from 18).
 #pragma once
 
@@ -19,9 +20,9 @@ extern "C" {
 
 namespace idgen::pg::origin {
 
-enum Which { kMark, kDecimalId, kOriginCount };
+enum Which { kMark, kDecimalId, kIdentityMark, kOriginCount };
 
-inline constexpr const char* kNames[kOriginCount] = {"idgen_mark", "idgen_decimal_id"};
+inline constexpr const char* kNames[kOriginCount] = {"idgen_mark", "idgen_decimal_id", "idgen_mark_identity"};
 
 // The origin's id. Creates the origins first where they do not exist (a new server, or one that
 // pg_upgrade made), by a background worker: in a transaction of their own, committed whatever

@@ -87,7 +87,7 @@ int CollectGiven(Given* given, int max) {
     if ((g->flags & GUC_CUSTOM_PLACEHOLDER) == 0 || pg_strncasecmp(g->name, "idgen.", 6) != 0) continue;
     Given& out = given[count++];
     strlcpy(out.name, g->name, sizeof out.name);
-    const char* value = *reinterpret_cast<const config_string*>(g)->variable;
+    const char* value = compat::PlaceholderValue(g);
     const bool secret =
         pg_strcasecmp(g->name, "idgen.token_secret") == 0 || pg_strcasecmp(g->name, "idgen.public_id_key") == 0;
     strlcpy(out.value, secret ? "(hidden)" : value != nullptr ? value : "", sizeof out.value);

@@ -17,17 +17,27 @@ extern "C" {
 
 namespace idgen::pg {
 
-// The server's durable mark, as the backends share it (mark.hpp says how it is kept).
+// The server's durable marks, as the backends share them (mark.hpp says how they are kept).
 struct SharedMark {
-  // Every value a coordinated family has returned on this server lies below lease_end_ms (Unix
-  // milliseconds), which the server's replication origin holds, flushed (and confirmed by
-  // synchronous standbys). 0: not read since the state was created.
+  // Every value any coordinated family has returned on this server lies below lease_end_ms (Unix
+  // milliseconds), which the replication origin idgen_mark holds, flushed (and confirmed by
+  // synchronous standbys). Never lowered. 0: not read since the state was created.
   std::atomic<uint64_t> lease_end_ms{0};
+  // The families with a node identity (mark.hpp: HasIdentity) after idgen.restart_at_clock() moved
+  // them back to the clock under a new identity: their values lie below this lease too, which the
+  // origin idgen_mark_identity holds. kNoLease while there is none.
+  std::atomic<uint64_t> identity_lease_end_ms{~uint64_t{0}};
+  // What the words were raised to when the marks were read (this run's floors): a database's copy
+  // at or below them is covered whoever wrote it.
+  std::atomic<uint64_t> floor_ms{0};
+  std::atomic<uint64_t> identity_floor_ms{0};
   std::atomic<bool> loaded{false};
   // Bumped by idgen.restart_at_clock(): a value taken before it is taken again.
   std::atomic<uint64_t> generation{0};
-  // The next DecimalId generator id this server may take (below it: taken, durably).
+  // The next DecimalId generator id this server may take (below it: taken, durably), and what it
+  // was when the marks were read: a database's DecimalIds of lower generator ids are covered.
   std::atomic<uint64_t> decimal_id_next{0};
+  std::atomic<uint64_t> decimal_id_floor{0};
 };
 
 struct SharedState {

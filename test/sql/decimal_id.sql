@@ -21,7 +21,8 @@ SELECT count(DISTINCT id) AS distinct_ids, count(DISTINCT (idgen.decimal_parse(i
        max((idgen.decimal_parse(id)).counter) - min((idgen.decimal_parse(id)).counter) AS counter_span
 FROM gen;
 SELECT count(*) AS out_of_order FROM (SELECT id, lag(id) OVER (ORDER BY n) AS prev FROM gen) s WHERE id <= prev;
-SELECT (SELECT last_value FROM idgen.decimal_id_generator) = (SELECT p.launch_id * 100000 + p.generator_id FROM gen, idgen.decimal_parse(id) p LIMIT 1) AS generator_id_recorded;
+SELECT (SELECT last_value % 10000000000 FROM idgen.decimal_id_generator) = (SELECT p.launch_id * 100000 + p.generator_id FROM gen, idgen.decimal_parse(id) p LIMIT 1) AS generator_id_recorded,
+       (SELECT last_value / 10000000000 > 0 FROM idgen.decimal_id_generator) AS with_its_writer;
 SELECT id::text ~ '^[0-9]{11,19}$' AS legible FROM gen LIMIT 1;
 
 -- Launch ids: 0 only for tests, 1 to 99999; the setting is the superuser's.
@@ -35,6 +36,20 @@ SET idgen.launch_id = 7;
 \echo :LAST_ERROR_SQLSTATE
 RESET ROLE;
 DROP ROLE idgen_decimal_user;
+
+-- A copy of DecimalIds that this server could repeat (another server's, or set by hand: 1.2's form,
+-- launch id 65, generator id 99999) makes this database refuse DecimalIds of that launch id, from the
+-- next session on, and DROP EXTENSION (dropped, idgen would forget them); it moves nothing of the
+-- server's (issue 29.5: it used to move the server's generator ids, for every database).
+SELECT setval('idgen.decimal_id_generator', 65 * 100000 + 99999) > 0 AS set_by_hand;
+\c
+SET idgen.launch_id = 65;
+SELECT idgen.decimal_id();
+\echo :LAST_ERROR_SQLSTATE
+DROP EXTENSION idgen;
+\echo :LAST_ERROR_SQLSTATE
+SET idgen.launch_id = 66;
+SELECT (idgen.decimal_parse(idgen.decimal_id())).launch_id AS another_launch_id_goes_on;
 
 -- Bad IDs.
 SELECT * FROM idgen.decimal_parse(-1);

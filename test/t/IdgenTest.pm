@@ -14,7 +14,7 @@ use File::Basename qw(dirname);
 our @EXPORT =
   qw(idgen_node citus_nodes citus_form remove_conf start_after_kill9 with_clock_offset clock_offset_to sqlstate_of families family_gaps duplicates
   shared_state fresh_db bench bench_start witness_table order_violations session_order_violations per_client
-  install_old_releases mark_copy clock_ms no_repeat above_before);
+  install_released install_old_releases mark_copy clock_ms no_repeat above_before);
 
 my $faketime = '/usr/lib/x86_64-linux-gnu/faketime/libfaketime.so.1';
 
@@ -244,57 +244,38 @@ sub session_order_violations {
 		"SELECT count(*) FROM (SELECT id, lag(id) OVER (PARTITION BY client ORDER BY witness) AS prev FROM $table) s WHERE id <= prev");
 }
 
-# Installs into the extension directory of the node's PostgreSQL the released scripts of 1.0, 1.1
-# and 1.2 (sql/released/: frozen, not shipped, a new install is the current release) with a
-# secondary control file per version that puts it in schema idgen, as CREATE EXTENSION did up to
-# 1.2, and more files (name => content); all removed when the test ends. Skips the test where that
-# directory is not writable (make prove_check installs into a copy that is).
-# The database's copy of the durable mark (hash ref of idgen.mark, mark_server, decimal_id_generator),
-# read by the role that installed idgen (SELECT is granted).
-sub mark_copy {
-	my ($node, $db, $role) = @_;
-	my @seq = qw(mark mark_server decimal_id_generator);
-	my %copy;
-	@copy{@seq} = split /\|/, $node->safe_psql($db, 'SELECT ' . join(', ', map { "(SELECT last_value FROM idgen.$_)" } @seq),
-		extra_params => [ '-U', $role ]);
-	return \%copy;
-}
-
-# The Unix milliseconds of a server's clock.
-sub clock_ms { return $_[0]->safe_psql('postgres', 'SELECT (extract(epoch FROM clock_timestamp()) * 1000)::bigint') }
-
-# Every family: no repeat among the rows of table r of database db.
-sub no_repeat {
-	my ($node, $db, $what) = @_;
-	my %columns = families();
-	my ($count, %dup) = duplicates($node, $db);
-	is($dup{$_}, '0', "$what: no repeat among $count rows: $columns{$_}[1]") for sort keys %columns;
-	return;
-}
-
-# Every family but DecimalId (ordered per generator only): the IDs of the phase above every earlier one.
-sub above_before {
-	my ($node, $db, $phase, $what) = @_;
-	my %columns = families();
-	my %gaps = family_gaps($node, $db, $phase);
-	cmp_ok($gaps{$_}, '>', 0, "$what: $columns{$_}[1] above every ID made before (gap $gaps{$_})") for sort keys %gaps;
-	return;
-}
-
+# Makes earlier releases installable in the PostgreSQL of this node, to make the databases users
+# have (CREATE EXTENSION idgen VERSION '1.1'): the frozen scripts of sql/released/ (by file name,
+# such as 'idgen--1.0.sql', 'idgen--1.0--1.1.sql'), for each version a secondary control file that
+# puts it in schema idgen, as the control files of 1.0 to 1.2 did (1.3's says pg_catalog: its script
+# makes schema idgen), and more files (name => content). What it adds is removed when the test
+# ends. The extension directory must be writable: make prove_check installs into a copy that is;
+# before any assertion the test skips where it is not, after one it bails out.
 my @added;
-sub install_old_releases {
-	my ($node, %more) = @_;
+sub install_released {
+	my ($node, %opts) = @_;
 	my $dir = $node->config_data('--sharedir') . '/extension';
-	plan skip_all => "$dir is not writable (make prove_check installs into a copy)" unless -w $dir;
+	if (!-w $dir) {
+		plan skip_all => "$dir is not writable (make prove_check installs into a copy)" unless Test::More->builder->current_test;
+		BAIL_OUT("$dir is not writable: make prove_check installs into a copy that is");
+	}
 	my $released = dirname(__FILE__) . '/../../sql/released';
-	my %files = ((map { ("idgen--$_.control" => "schema = idgen\n") } qw(1.0 1.1 1.2)),
-		(map { ($_ => slurp_file("$released/$_")) } qw(idgen--1.0.sql idgen--1.0--1.1.sql idgen--1.2.sql)), %more);
+	my %files = ((map { ("idgen--$_.control" => "schema = idgen\n") } @{ $opts{versions} // [] }),
+		(map { ($_ => slurp_file("$released/$_")) } @{ $opts{scripts} // [] }), %{ $opts{more} // {} });
 	for my $f (sort keys %files) {
-		die "$dir/$f exists already" if -e "$dir/$f";
+		next if -f "$dir/$f" && slurp_file("$dir/$f") eq $files{$f};
+		die "$dir/$f exists already, and differs" if -e "$dir/$f";
 		push @added, "$dir/$f";
 		PostgreSQL::Test::Utils::append_to_file("$dir/$f", $files{$f});
 	}
 	return $dir;
+}
+
+# Every release before this one: 1.0, 1.1 (through 1.0) and 1.2, and more files (name => content).
+sub install_old_releases {
+	my ($node, %more) = @_;
+	return install_released($node, scripts => [qw(idgen--1.0.sql idgen--1.0--1.1.sql idgen--1.2.sql)],
+		versions => [qw(1.0 1.1 1.2)], more => \%more);
 }
 END { unlink @added; }
 

@@ -33,9 +33,9 @@ my $root = dirname(__FILE__) . '/../..';
 my $node = idgen_node('plant');
 my $ext = $node->config_data('--sharedir') . '/extension';
 my ($version) = slurp_file("$root/idgen.control") =~ /^default_version = '([^']+)'/m;
-my %released = map { $_ => slurp_file("$root/sql/released/idgen--$_.sql") } qw(1.0 1.0--1.1 1.0--1.2 1.1--1.2);
-my $complete = slurp_file("$ext/idgen--$version.sql");
-my $delta = slurp_file("$ext/idgen--1.2--$version.sql");
+my %released = map { $_ => slurp_file("$root/sql/released/idgen--$_.sql") } qw(1.0 1.0--1.1 1.0--1.2);
+# (what ships: the complete script and the updates, as the build made them)
+my ($complete, $delta, $from11) = map { slurp_file("$ext/idgen--$_.sql") } $version, "1.2--$version", "1.1--$version";
 
 # The scripts without their guards; and with one comparison unqualified (a probe).
 sub strip {
@@ -60,17 +60,17 @@ install_old_releases(
 	'idgen--plant_body.sql' => $body,
 	'idgen--plant_body.control' => $idgen,
 	'idgen--1.0--plant_body.sql' => unguard($released{'1.0--1.2'}) . $delta,
-	'idgen--1.1--plant_body.sql' => unguard($released{'1.1--1.2'}) . $delta,
+	'idgen--1.1--plant_body.sql' => unguard($from11),
 	'idgen--plant_probe.sql' => probe(unprologue($complete), 'a.grantee OPERATOR(pg_catalog.=) 0::pg_catalog.oid', 'a.grantee = 0'),
 	'idgen--plant_probe.control' => $idgen,
-	'idgen--1.1--plant_probe.sql' => probe($released{'1.1--1.2'},
+	'idgen--1.1--plant_probe.sql' => probe($from11,
 		q{d.classid OPERATOR(pg_catalog.=) 'pg_catalog.pg_proc'::pg_catalog.regclass}, q{d.classid = 'pg_catalog.pg_proc'::pg_catalog.regclass}),
 	'idgen--plant_body_probe.sql' => probe($body, 'OPERATOR(pg_catalog.%) servers', '% servers'),
 	'idgen--plant_body_probe.control' => $idgen);
 $node->start;
 
 # ---- what the scripts use ----------------------------------------------------------------------
-my $all = join("\n", $complete, values %released);
+my $all = join("\n", $complete, $from11, values %released);
 my %f = map { lc($_) => 1 } ($all =~ /([A-Za-z_][A-Za-z0-9_\$]*)\s*\(/g);
 my %o = map { $_ => 1 } (($all =~ m{([-+*/<>=~!\@#%^&|`?]+)}g), qw(= <> < > <= >= ~~ !~~ ~~* !~~* ~ !~));
 my %made = map { lc($_) => 1 } ($all =~ /CREATE\s+(?:OR\s+REPLACE\s+)?(?:FUNCTION|AGGREGATE)\s+idgen\.([a-z0-9_]+)/gi);

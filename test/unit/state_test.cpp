@@ -129,5 +129,68 @@ TEST(StateWord, ADecimalCounterEndsOnceUnderARace) {
   EXPECT_EQ(refused.load(), 3000);
 }
 
+// A floor (a durable mark read after a restart) of which part is the server's own doing: every gap
+// up to that part more than max_regression is ridden out, the layouts waiting for the clock, and
+// counted as no regression; a clock further back is refused, and counted as it really stepped
+// back; once the clock passes the floor, the allowance is gone. (Issue 29.7.)
+TEST(StateWord, AFloorTheServerMadeItselfIsWaitedOutNotCountedAsARegression) {
+  const AdvanceRules rules{4, 15, 0, 0, true, 5, 1.0};  // a layout: 16 values a tick, 5 ticks of regression
+  const auto take = [&](StateWord& word, FamilyStats& stats, uint64_t now) {
+    return Advance(word, stats, rules, [now] { return now; });
+  };
+  // Raised to tick 1000, of which 10 ticks are the server's own (a lease): the clock at 992 is 8
+  // behind, all of it the server's.
+  StateWord word;
+  FamilyStats stats;
+  RaiseTo(word, uint64_t{1000} << 4);
+  SetFloor(stats, uint64_t{1000} << 4, uint64_t{10} << 4);
+  NextWord next = take(word, stats, 992);
+  ASSERT_EQ(next.kind, NextWord::kIssued);
+  EXPECT_EQ(next.word >> 4, 1000u);
+  EXPECT_EQ(next.wait_tick, 1000u);  // waits for the clock
+  EXPECT_EQ(stats.regressions.load(), 0u);
+  // The clock at 984 is 16 behind: 1 more than the server's 10 and the 5 allowed: refused, and the
+  // gap reported is the part that is not the server's own.
+  next = take(word, stats, 984);
+  ASSERT_EQ(next.kind, NextWord::kTooFarBehind);
+  EXPECT_EQ(next.regression, 6u);
+  // Without a floor the same gap is a regression of 14 ticks: refused.
+  StateWord plain;
+  FamilyStats plain_stats;
+  RaiseTo(plain, uint64_t{1000} << 4);
+  EXPECT_EQ(take(plain, plain_stats, 986).kind, NextWord::kTooFarBehind);
+  // A clock behind by a little more than the server's own part, within the limit: ridden out, and
+  // counted as the step back it is.
+  StateWord counted;
+  FamilyStats counted_stats;
+  RaiseTo(counted, uint64_t{1000} << 4);
+  SetFloor(counted_stats, uint64_t{1000} << 4, uint64_t{2} << 4);
+  next = take(counted, counted_stats, 994);
+  ASSERT_EQ(next.kind, NextWord::kIssued);
+  EXPECT_EQ(counted_stats.regressions.load(), 1u);
+  EXPECT_EQ(counted_stats.max_regression_us.load(), 4u);  // 6 behind, 2 of them the server's
+  // Once the clock has passed the floor, a step back is a step back.
+  StateWord later;
+  FamilyStats later_stats;
+  RaiseTo(later, uint64_t{2000} << 4);
+  SetFloor(later_stats, uint64_t{1000} << 4, uint64_t{1000} << 4);
+  EXPECT_EQ(take(later, later_stats, 1500).kind, NextWord::kTooFarBehind);
+}
+
+// The families that carry on (UUIDv7, ns_id) ride out a floor the server made itself by carrying
+// on, without counting a regression.
+TEST(StateWord, CarryingOnAboveAFloorTheServerMadeIsNoRegression) {
+  const AdvanceRules rules{4, 15, 16, 4, false, 100, 1.0};
+  StateWord word;
+  FamilyStats stats;
+  RaiseTo(word, uint64_t{5000} << 4);
+  SetFloor(stats, uint64_t{5000} << 4, uint64_t{1000} << 4);
+  const NextWord next = Advance(word, stats, rules, [] { return uint64_t{4200}; });
+  ASSERT_EQ(next.kind, NextWord::kIssued);
+  EXPECT_EQ(next.word >> 4, 5000u);  // carried on above the floor
+  EXPECT_EQ(next.wait_tick, 0u);     // without waiting
+  EXPECT_EQ(stats.regressions.load(), 0u);
+}
+
 }  // namespace
 }  // namespace idgen

@@ -1,0 +1,175 @@
+# What the durable marks promise when an operator or an owner does the unlucky thing (issue 29,
+# items 3, 4, 5, 7, 9 and 10): a restart and a promotion wait out the gap the server made itself;
+# restart_at_clock() moves back only the families with a node identity, and only an identity of
+# the server's; a restored copy survives DROP/CREATE EXTENSION; a DecimalId copy an owner sets moves
+# nothing of other databases'; a refusal to update ends with the update; a dump restored into a
+# pg_basebackup clone of its server is honored. Each part fails on idgen 1.2.
+use strict;
+use warnings;
+use PostgreSQL::Test::Cluster;
+use PostgreSQL::Test::Utils;
+use Test::More;
+use IdgenTest;
+
+sub ms_of
+{
+	my ($node, $db) = @_;
+	return $node->safe_psql($db // 'postgres', 'SELECT (extract(epoch FROM clock_timestamp()) * 1000)::bigint');
+}
+
+sub regressions
+{
+	my ($node) = @_;
+	return $node->safe_psql('postgres', 'SELECT sum(clock_regressions) FROM idgen.stats');
+}
+
+# ---- item 7: a restart's gap is the server's own ------------------------------------------------
+
+my $node = idgen_node('restart', allows_streaming => 1, conf => "idgen.node_id = 3\nidgen.launch_id = 5");
+$node->start;
+$node->safe_psql('postgres',
+	'CREATE EXTENSION idgen; CREATE TABLE t (phase int, s bigint UNIQUE DEFAULT idgen.snowflake_id(), '
+	  . 'u uuid UNIQUE DEFAULT idgen.uuidv7(), n text UNIQUE DEFAULT idgen.ns_id(0))');
+# Two seconds of generating: leases written a second ahead of the values, as in production.
+$node->safe_psql('postgres',
+	'DO $$ BEGIN FOR i IN 1 .. 40 LOOP INSERT INTO t (phase) SELECT 1 FROM generate_series(1, 200); '
+	  . 'PERFORM pg_sleep(0.05); END LOOP; END $$');
+$node->restart;
+my $lead_ms = $node->safe_psql('postgres',
+	'SELECT (extract(epoch FROM idgen.uuidv7_time(idgen.uuidv7()) - clock_timestamp()) * 1000)::int');
+cmp_ok($lead_ms, '<=', 1000, "after a restart, UUIDv7 runs at most the lease (1 s) ahead of the clock ($lead_ms ms)");
+$node->safe_psql('postgres', 'INSERT INTO t (phase) SELECT 2 FROM generate_series(1, 200)');
+is($node->safe_psql('postgres',
+		'SELECT min(s) FILTER (WHERE phase = 2) > max(s) FILTER (WHERE phase = 1) '
+		  . 'AND min(u::text) FILTER (WHERE phase = 2) > max(u::text) FILTER (WHERE phase = 1) FROM t'),
+	't', 'and every ID after it lies above every ID before');
+is(regressions($node), '0', 'idgen.stats counts no clock regression: the server made that gap itself');
+
+# ---- item 7: a promotion with the clock behind waits for the clock, it does not fail ------------
+
+$node->backup('b');
+my $standby = PostgreSQL::Test::Cluster->new('standby');
+$standby->init_from_backup($node, 'b', has_streaming => 1);
+$standby->start;
+$node->safe_psql('postgres', 'INSERT INTO t (phase) SELECT 3 FROM generate_series(1, 2000)');
+$node->wait_for_catchup($standby);
+my $primary_max = $node->safe_psql('postgres', 'SELECT max(s) FROM t');
+$node->stop('immediate');
+$standby->stop;
+with_clock_offset(-3, sub { $standby->start });
+$standby->promote;
+my ($state, $message) = sqlstate_of($standby, 'INSERT INTO t (phase) SELECT 4 FROM generate_series(1, 100)');
+is($state, '', 'promoted with its clock 3 s behind, default idgen.max_clock_regression (5 s): inserts wait, not fail'
+	  . ($message ? " ($message)" : ''));
+is($standby->safe_psql('postgres', "SELECT min(s) > $primary_max FROM t WHERE phase = 4"), 't',
+	'above every ID of the old primary');
+is($standby->safe_psql('postgres', "SELECT max(max_clock_regression) < interval '5 s' FROM idgen.stats"), 't',
+	'the regression counted is the clock\'s 3 s, not the failover margin\'s 10 s: the margin is the server\'s own');
+$standby->stop;
+
+# ---- item 3: restart_at_clock ---------------------------------------------------------------------
+
+my $jump = idgen_node('jump', conf => "idgen.node_id = 1\nidgen.max_clock_regression = '1s'");
+with_clock_offset(120, sub { $jump->start });
+$jump->safe_psql('postgres', 'CREATE EXTENSION idgen; CREATE DATABASE other');
+$jump->safe_psql('other', 'CREATE EXTENSION idgen');
+$jump->safe_psql('postgres',
+	'CREATE TABLE n (phase int, v text); INSERT INTO n SELECT 1, idgen.ns_id(0) FROM generate_series(1, 100000); '
+	  . 'SELECT idgen.snowflake_id()');
+$jump->stop;
+$jump->start;    # the clock right again, 2 minutes behind the marks
+is((sqlstate_of($jump, 'SELECT idgen.snowflake_id()'))[0], '55000', 'the clock 2 min behind: Snowflake refuses');
+$jump->safe_psql('postgres', 'ALTER SYSTEM SET idgen.node_id = 2; SELECT pg_reload_conf()');
+$jump->safe_psql('postgres', 'ALTER DATABASE other SET idgen.node_id = 1');
+($state, $message) = sqlstate_of($jump, 'SELECT idgen.restart_at_clock()');
+is($state, '55000', "an identity set per database: restart_at_clock refuses ($message)");
+like($message, qr/^idgen\.node_id is set for other, every role/, 'naming the setting and where');
+$jump->safe_psql('postgres', 'ALTER DATABASE other RESET idgen.node_id');
+$jump->poll_query_until('postgres', "SELECT current_setting('idgen.node_id') = '2'");
+like($jump->safe_psql('postgres', 'SELECT idgen.restart_at_clock()'), qr/carry on from the clock/, 'then it moves them back');
+is($jump->safe_psql('postgres', 'SELECT abs(extract(epoch FROM (idgen.snowflake_parse(idgen.snowflake_id())).ts - clock_timestamp())) < 1'),
+	't', 'Snowflake IDs of the clock');
+$jump->safe_psql('postgres', 'INSERT INTO n SELECT 2, idgen.ns_id(0) FROM generate_series(1, 100000)');
+is($jump->safe_psql('postgres', 'SELECT count(*) - count(DISTINCT v) FROM n'), '0',
+	'ns_id(0), which has no identity, repeats none of the 100,000 made ahead (1.2: it went back too)');
+is($jump->safe_psql('postgres', "SELECT min(v COLLATE \"C\") FILTER (WHERE phase = 2) > max(v COLLATE \"C\") FILTER (WHERE phase = 1) FROM n"),
+	't', 'it carried on above them');
+$jump->restart;
+is($jump->safe_psql('postgres', 'SELECT abs(extract(epoch FROM (idgen.snowflake_parse(idgen.snowflake_id())).ts - clock_timestamp())) < 2'),
+	't', 'after a restart, Snowflake IDs of the clock still (the identity lease is durable)');
+is($jump->safe_psql('other', 'SELECT (idgen.snowflake_parse(idgen.snowflake_id())).node'), '2',
+	'and in the other database, of the new node id');
+$jump->safe_psql('postgres', 'INSERT INTO n SELECT 3, idgen.ns_id(0) FROM generate_series(1, 1000)');
+is($jump->safe_psql('postgres', 'SELECT count(*) - count(DISTINCT v) FROM n'), '0', 'and ns_id(0) repeats none after it');
+$jump->stop;
+
+# ---- items 4 and 10: a dump restored into a clone, and DROP/CREATE EXTENSION after it ----------
+
+my $source = idgen_node('source', allows_streaming => 1, conf => "idgen.node_id = 9");
+$source->start;
+$source->safe_psql('postgres', 'CREATE EXTENSION idgen; CREATE DATABASE app');
+$source->safe_psql('app',
+	'CREATE EXTENSION idgen; CREATE TABLE r (phase int, s bigint DEFAULT idgen.snowflake_id(), i bigint DEFAULT idgen.instagram_id(7), '
+	  . 'u uuid DEFAULT idgen.uuidv7())');
+$source->backup('clone');
+# After the copy was taken, the source goes on, its clock 3 s ahead of the clone's.
+$source->restart;
+$source->safe_psql('app', 'INSERT INTO r (phase) SELECT 1 FROM generate_series(1, 50000)');
+my $dir = PostgreSQL::Test::Utils::tempdir;
+$source->command_ok([ 'pg_dump', '-Fc', '-d', 'app', '-f', "$dir/app.dump" ], 'pg_dump of the source');
+$source->stop;
+my $clone = PostgreSQL::Test::Cluster->new('clone');
+$clone->init_from_backup($source, 'clone');
+with_clock_offset(-3, sub { $clone->start });
+$clone->safe_psql('postgres', 'CREATE DATABASE app2');
+$clone->command_ok([ 'pg_restore', '--exit-on-error', '-d', 'app2', "$dir/app.dump" ], 'restored into the clone');
+isnt($clone->safe_psql('app2', 'SELECT last_value FROM idgen.mark_server'), '0', 'the copy came with the dump');
+# DROP EXTENSION would forget the copy while the clone's clock is behind it (item 4).
+($state, $message) = sqlstate_of($clone, 'DROP EXTENSION idgen CASCADE', db => 'app2');
+is($state, '55000', "DROP EXTENSION refused while the restored copy lies ahead ($message)");
+$clone->safe_psql('app2', 'INSERT INTO r (phase) SELECT 2 FROM generate_series(1, 50000)');
+is($clone->safe_psql('app2',
+		'SELECT count(*) - count(DISTINCT s), count(*) - count(DISTINCT i), count(*) - count(DISTINCT u) FROM r'),
+	'0|0|0', 'the clone, same node id, clock 3 s behind: no ID repeats a restored one (1.2: it took the copy for its own)');
+is($clone->safe_psql('app2', 'SELECT min(s) FILTER (WHERE phase = 2) > max(s) FILTER (WHERE phase = 1) FROM r'), 't',
+	'its IDs lie above them');
+# Once the clock has passed the copy, DROP and CREATE lose nothing: new IDs come from the clock.
+$clone->safe_psql('app2', 'SELECT pg_sleep(greatest(0, (last_value - extract(epoch FROM clock_timestamp()) * 1000 + 50) / 1000)) FROM idgen.mark');
+$clone->safe_psql('app2', 'ALTER TABLE r ALTER s DROP DEFAULT, ALTER i DROP DEFAULT, ALTER u DROP DEFAULT; DROP EXTENSION idgen; CREATE EXTENSION idgen');
+$clone->safe_psql('app2', 'INSERT INTO r (phase, s) SELECT 3, idgen.snowflake_id() FROM generate_series(1, 50000)');
+is($clone->safe_psql('app2', 'SELECT count(*) - count(DISTINCT s) FROM r'), '0', 'after DROP/CREATE EXTENSION: no repeat');
+$clone->stop;
+
+# ---- item 5: a DecimalId copy an owner sets moves nothing of other databases --------------------
+
+my $decimal = idgen_node('decimal', conf => 'idgen.launch_id = 7');
+$decimal->start;
+$decimal->safe_psql('postgres', 'CREATE ROLE owner LOGIN; CREATE DATABASE mine OWNER owner; CREATE DATABASE theirs');
+$decimal->safe_psql('mine', 'CREATE EXTENSION idgen', extra_params => [ '-U', 'owner' ]);
+$decimal->safe_psql('theirs', 'CREATE EXTENSION idgen; SELECT idgen.decimal_id()');
+$decimal->safe_psql('mine', "SELECT setval('idgen.decimal_id_generator', 7 * 100000 + 99999)", extra_params => [ '-U', 'owner' ]);
+$decimal->restart;
+is($decimal->safe_psql('theirs', 'SELECT idgen.decimal_id() > 0'), 't',
+	"after the owner set her copy and a restart, other databases make DecimalIds (1.2: every database refused)");
+is((sqlstate_of($decimal, 'SELECT idgen.decimal_id()', db => 'mine', user => 'owner'))[0], '55000',
+	'only her own refuses');
+$decimal->stop;
+
+# ---- item 9: a refusal to update ends with the update -------------------------------------------
+
+my $old = idgen_node('old');
+$old->start;
+install_released($old, scripts => [ 'idgen--1.0.sql', 'idgen--1.0--1.1.sql' ], versions => [ '1.0', '1.1' ]);
+$old->safe_psql('postgres', "CREATE EXTENSION idgen VERSION '1.1'");
+my $session = $old->background_psql('postgres', on_error_stop => 0);
+$session->query('SELECT idgen.uuidv7()');
+my $refused = $session->query('SELECT idgen.snowflake_id()');
+like($session->{stderr}, qr/ALTER EXTENSION idgen UPDATE/, 'a 1.1 database: Snowflake refuses, asking for the update');
+$old->safe_psql('postgres', 'ALTER EXTENSION idgen UPDATE');
+$session->{stderr} = '';
+my $after = $session->query('SELECT idgen.snowflake_id() > 0');
+is($after, 't', 'after the update in another session, the same session makes them (1.2: until it reconnected)');
+$session->quit;
+$old->stop;
+
+done_testing();
