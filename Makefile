@@ -59,13 +59,16 @@ UNIT_SRCS = $(sort $(wildcard test/unit/*_test.cpp))
 UNIT_CXXFLAGS = -std=c++20 -O1 -g -Wall -Wextra -Isrc -Itest/unit -fsanitize=address,undefined -fno-sanitize-recover=all
 UNIT_OBJS = $(patsubst src/core/%.cpp,build/unit/core/%.o,$(CORE_SRCS)) $(patsubst test/unit/%.cpp,build/unit/test/%.o,$(UNIT_SRCS))
 
+# (IDGEN_CCACHE=1, which test/run.sh sets: every compile through ccache, a cache per machine)
+CCACHE := $(if $(IDGEN_CCACHE),ccache)
+
 build/unit/core/%.o: src/core/%.cpp
 	@mkdir -p $(@D)
-	g++ $(UNIT_CXXFLAGS) -MMD -MP -c $< -o $@
+	$(CCACHE) g++ $(UNIT_CXXFLAGS) -MMD -MP -c $< -o $@
 
 build/unit/test/%.o: test/unit/%.cpp
 	@mkdir -p $(@D)
-	g++ $(UNIT_CXXFLAGS) -MMD -MP -c $< -o $@
+	$(CCACHE) g++ $(UNIT_CXXFLAGS) -MMD -MP -c $< -o $@
 
 build/unit_tests: $(UNIT_OBJS)
 	g++ $(UNIT_CXXFLAGS) $(UNIT_OBJS) -lgtest -lgtest_main -pthread -o $@
@@ -82,7 +85,7 @@ FUZZ_CORE_OBJS = $(patsubst src/core/%.cpp,build/fuzz/obj/%.o,$(CORE_SRCS))
 
 build/fuzz/obj/%.o: src/core/%.cpp
 	@mkdir -p $(@D)
-	@$(FUZZ_CXX) $(FUZZ_FLAGS) -fsanitize=fuzzer-no-link -MMD -MP -c $< -o $@
+	@$(CCACHE) $(FUZZ_CXX) $(FUZZ_FLAGS) -fsanitize=fuzzer-no-link -MMD -MP -c $< -o $@
 
 build/fuzz/%_fuzz: test/fuzz/%_fuzz.cpp $(FUZZ_CORE_OBJS)
 	@$(FUZZ_CXX) $(FUZZ_FLAGS) -fsanitize=fuzzer -MMD -MP $< $(FUZZ_CORE_OBJS) -o $@
@@ -203,6 +206,9 @@ override CONTRIB_TESTDB = idgen_regression
 VPATH := $(SRC)
 PGXS := $(shell $(PG_CONFIG) --pgxs)
 include $(PGXS)
+ifneq ($(IDGEN_CCACHE),)
+CXX := ccache $(CXX)
+endif
 
 # make prove_installcheck: the TAP tests of test/t (PostgreSQL::Test::Cluster: servers of their
 # own, of the PostgreSQL of PG_CONFIG, idgen installed in it); make prove_check: the same with a

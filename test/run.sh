@@ -27,6 +27,13 @@ FULL="${MAJORS%% *} ${MAJORS##* }"  # the oldest and the newest major: every sui
 R=$ROOT/build/run${IDGEN_NESTED:+-nested}
 mkdir -p "$R" && : >"$R/failures" && : >"$R/times" && : >"$R/counts" && : >"$R/not-run"
 
+# Every compile goes through ccache (make test-deps installs it), its cache per machine beside the
+# builds from source: a run compiles only what changed since one before, in any clone.
+if command -v ccache >/dev/null; then
+  export IDGEN_CCACHE=1 CCACHE_BASEDIR=$ROOT CCACHE_NOHASHDIR=1 CCACHE_MAXSIZE=2G
+  export CCACHE_DIR=${IDGEN_CACHE:-$([ "$(id -u)" -eq 0 ] && echo /var/cache/idgen || echo "$HOME/.cache/idgen")}/ccache
+fi
+
 step() { printf '\n== %s\n' "$*"; }
 failed() { echo "$*" >>"$R/failures"; }
 not_run() { echo "$*" >>"$R/not-run"; }
