@@ -244,6 +244,38 @@ sub session_order_violations {
 		"SELECT count(*) FROM (SELECT id, lag(id) OVER (PARTITION BY client ORDER BY witness) AS prev FROM $table) s WHERE id <= prev");
 }
 
+# The database's copy of the durable mark (hash ref of idgen.mark, mark_identity, mark_server,
+# decimal_id_generator), read by the role that installed idgen (SELECT is granted).
+sub mark_copy {
+	my ($node, $db, $role) = @_;
+	my @seq = qw(mark mark_identity mark_server decimal_id_generator);
+	my %copy;
+	@copy{@seq} = split /\|/, $node->safe_psql($db, 'SELECT ' . join(', ', map { "(SELECT last_value FROM idgen.$_)" } @seq),
+		extra_params => [ '-U', $role ]);
+	return \%copy;
+}
+
+# The Unix milliseconds of a server's clock.
+sub clock_ms { return $_[0]->safe_psql('postgres', 'SELECT (extract(epoch FROM clock_timestamp()) * 1000)::bigint') }
+
+# Every family: no repeat among the rows of table r of database db.
+sub no_repeat {
+	my ($node, $db, $what) = @_;
+	my %columns = families();
+	my ($count, %dup) = duplicates($node, $db);
+	is($dup{$_}, '0', "$what: no repeat among $count rows: $columns{$_}[1]") for sort keys %columns;
+	return;
+}
+
+# Every family but DecimalId (ordered per generator only): the IDs of the phase above every earlier one.
+sub above_before {
+	my ($node, $db, $phase, $what) = @_;
+	my %columns = families();
+	my %gaps = family_gaps($node, $db, $phase);
+	cmp_ok($gaps{$_}, '>', 0, "$what: $columns{$_}[1] above every ID made before (gap $gaps{$_})") for sort keys %gaps;
+	return;
+}
+
 # Makes earlier releases installable in the PostgreSQL of this node, to make the databases users
 # have (CREATE EXTENSION idgen VERSION '1.1'): the frozen scripts of sql/released/ (by file name,
 # such as 'idgen--1.0.sql', 'idgen--1.0--1.1.sql'), for each version a secondary control file that
@@ -271,11 +303,14 @@ sub install_released {
 	return $dir;
 }
 
-# Every release before this one: 1.0, 1.1 (through 1.0) and 1.2, and more files (name => content).
+# Every release before this one, 1.0, 1.1 and 1.2, and more files (name => content). 1.1 installs
+# from one script, 1.0's and its update: with no update from 1.0 to 1.1 on the way, an update from
+# 1.0 takes the path a user's takes (1.0 -> 1.2 -> 1.3, not 1.0 -> 1.1 -> 1.3, as long).
 sub install_old_releases {
 	my ($node, %more) = @_;
-	return install_released($node, scripts => [qw(idgen--1.0.sql idgen--1.0--1.1.sql idgen--1.2.sql)],
-		versions => [qw(1.0 1.1 1.2)], more => \%more);
+	my $released = dirname(__FILE__) . '/../../sql/released';
+	return install_released($node, scripts => [qw(idgen--1.0.sql idgen--1.2.sql)], versions => [qw(1.0 1.1 1.2)],
+		more => { 'idgen--1.1.sql' => slurp_file("$released/idgen--1.0.sql") . slurp_file("$released/idgen--1.0--1.1.sql"), %more });
 }
 END { unlink @added; }
 
