@@ -136,7 +136,7 @@ for my $bindir (@from[ 1 .. $#from ], undef) {
 	my $tag = as_owner($new, 'SELECT last_value FROM idgen.mark_server');
 	ok($tag < 0 && $tag != $copy{mark_server}, "$hop: the copy is the new server's now ($tag)");
 	my $dir = PostgreSQL::Test::Utils::tempdir;
-	$new->command_ok([ 'pg_dump', '-Fc', '-U', 'owner', '-d', 'app', '-f', "$dir/app.dump" ], "$hop: the owner's pg_dump");
+	$new->command_ok([ "$new_bindir/pg_dump", '-Fc', '-U', 'owner', '-d', 'app', '-f', "$dir/app.dump" ], "$hop: the owner's pg_dump");
 	$new->stop;
 	($old, $old_major) = ($new, $new_major);
 }
