@@ -3,7 +3,7 @@
 # under .clang-format. Lists the files that are not, and fails; `scripts/format-check.sh --fix`
 # formats them in place. clang-format 14 (Debian 12's; make test-deps installs it): another
 # version formats some constructs differently. And every commit since the rule began (after
-# bea4c7d) has a subject of at most 72 characters, a blank line, then a body that says why.
+# 5722f75) has a subject of at most 72 characters, a blank line, then a body that says why.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 format=$(command -v clang-format-14 || command -v clang-format) ||
@@ -19,8 +19,8 @@ if [ "${1:-}" = --fix ]; then
   exec "$format" -i "${files[@]}"
 fi
 bad_commits=0
-if git rev-parse -q --verify bea4c7d^{commit} >/dev/null 2>&1; then
-  for c in $(git rev-list --no-merges bea4c7d..HEAD); do
+if git rev-parse -q --verify 5722f75^{commit} >/dev/null 2>&1; then
+  for c in $(git rev-list --no-merges 5722f75..HEAD); do
     msg=$(git log -1 --format=%B "$c")
     subject=$(head -n 1 <<<"$msg")
     if [ ${#subject} -gt 72 ] || [ -n "$(sed -n 2p <<<"$msg")" ] || [ -z "$(sed -n 3p <<<"$msg")" ]; then
