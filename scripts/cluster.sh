@@ -61,7 +61,7 @@ CONF
     cluster_stop
   fi
   shift
-  { [ "$preload" = preload ] && echo "shared_preload_libraries = 'idgen'"; printf '%s\n' "$@"; } >"$CLUSTER_DIR/data/idgen.conf"
+  { [ "$preload" != preload ] || echo "shared_preload_libraries = 'idgen'"; [ $# -eq 0 ] || printf '%s\n' "$@"; } >"$CLUSTER_DIR/data/idgen.conf"
   chown "$CLUSTER_OWNER" "$CLUSTER_DIR/data/idgen.conf"
   if ! as_owner "$PG_BIN/pg_ctl" -D "$CLUSTER_DIR/data" -l "$CLUSTER_DIR/server.log" -w start >/dev/null; then
     echo "the server did not start; its log:" >&2
@@ -75,7 +75,7 @@ CONF
   lease_ms=$("$PG_BIN/psql" -X -At -d postgres -c "
     SELECT (('x' || lpad(split_part(p, '/', 1), 8, '0') || lpad(split_part(p, '/', 2), 8, '0'))::bit(64)::bigint >> 24) * 10
       - (extract(epoch FROM clock_timestamp()) * 1000)::bigint
-    FROM (SELECT pg_replication_origin_progress('idgen_mark', false)::text AS p) s WHERE p IS NOT NULL" 2>/dev/null)
+    FROM (SELECT pg_replication_origin_progress('idgen_mark', false)::text AS p) s WHERE p IS NOT NULL" 2>/dev/null || true)
   if [ -n "$lease_ms" ] && [ "$lease_ms" -gt 0 ]; then
     sleep "$(awk -v ms="$lease_ms" 'BEGIN { s = ms / 1000 + 0.05; if (s > 60) s = 60; print s }')"
   fi
