@@ -119,6 +119,7 @@ fi
 # ---- each major --------------------------------------------------------------------------------
 
 regress() {  # regress <major> <pg_config>: make installcheck, preloaded, then not and configured
+  PG_CONFIG=$2  # (the server of scripts/cluster.sh: this major's; run in a subshell)
   source scripts/cluster.sh
   local label
   for label in "preloaded" "not preloaded, configured"; do
