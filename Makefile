@@ -2,7 +2,7 @@
 #
 #   make demo   build, install, and show idgen on a throwaway cluster
 #   make test   unit tests, fuzzing, then installcheck and TAP tests on PostgreSQL 15 to 19 (test/run.sh)
-#   make reference   regenerate the README's reference of every SQL function from the catalog
+#   make reference   regenerate docs/reference.md, every SQL function, from the catalog
 #
 # Both install the build dependencies when they are missing (apt-get), so that a fresh Debian
 # machine with PostgreSQL needs nothing else. The rest is plain PGXS: make, make install,
@@ -18,7 +18,7 @@ SRC := $(dir $(firstword $(MAKEFILE_LIST)))
 # server from 17 on); the one for a server that does not preload idgen; the one that needs a build
 # for the tests (IDGEN_DEBUG=1: the idgen.debug_fault setting, unknown to a release build). The
 # tests that set the server's secrets (ALTER SYSTEM) run on a server of their own: t/regress_secrets.pl.
-REGRESS_ANY = extension guard uuidv7 uuidv7_core typeid codec objectid ticket ulid
+REGRESS_ANY = extension guard uuidv7 uuidv7_core typeid type_id codec objectid ticket ulid
 REGRESS_SHARED = layout instagram_shard decimal_id marks uid20 ns_id convert_column
 REGRESS_NOT_PRELOADED = not_preloaded
 REGRESS_DEBUG = debug_fault
@@ -127,7 +127,7 @@ bench: deps
 	@$(MAKE) --no-print-directory install
 	@PG_CONFIG=$(PG_CONFIG) scripts/bench.sh
 
-# The README's reference of every SQL function, from the catalog of a throwaway cluster and
+# docs/reference.md, every SQL function, from the catalog of a throwaway cluster and
 # docs/functions.tsv (scripts/reference.sh; test/t/docs.pl checks it).
 reference: deps
 	@$(MAKE) --no-print-directory install
@@ -153,27 +153,28 @@ else
 # ---- out of tree (build/pg<major>-idgen): plain PGXS -------------------------------------------
 
 # idgen_uuidv7: the opt-in bare uuidv7() for PostgreSQL 15 to 17 (ORM defaults), a second small
-# extension on idgen's library; its script refuses to install on 18, which has its own uuidv7().
+# extension on idgen's library; on 18 and later, which have their own uuidv7(), its script defines nothing.
 EXTENSION  = idgen idgen_uuidv7
 MODULE_big = idgen
 # The scripts that ship: the complete install script of this release, which the build makes from the
-# previous release's and the one update script written for this release, that update, and updates
-# from earlier releases (scripts/chain-scripts.sh). The released scripts are frozen in
-# sql/released/: 1.0 -> 1.2 ships as it is; 1.1 -> 1.2 moved domains into the wrong schema, so 1.1
-# updates through idgen--1.1--1.3.sql, made from it with the fix of idgen--1.1--1.2.sed. The
-# released complete scripts of 1.0, 1.1 and 1.2 are not installed: they ran in a schema the
-# installer may have made (the upgrade tests install them to make the databases users have).
+# previous release's and the one update script written for this release, that update, and a direct
+# update from each earlier release, made of its frozen update to 1.2 and that update
+# (scripts/chain-scripts.sh): an update can stop at no release between, so none can stop at 1.2,
+# whose schema its owner could have planted in. The released scripts are frozen in sql/released/
+# and not installed: the upgrade tests install them to make the databases users have.
 IDGEN_VERSION := $(shell sed -n "s/^default_version = '\(.*\)'/\1/p" $(SRC)idgen.control)
-DATA       = sql/released/idgen--1.0--1.2.sql sql/idgen--1.2--1.3.sql sql/idgen_uuidv7--1.0.sql
-DATA_built = idgen--$(IDGEN_VERSION).sql idgen--1.1--1.3.sql
+DATA       = sql/idgen--1.2--1.3.sql sql/idgen_uuidv7--1.0.sql
+DATA_built = idgen--$(IDGEN_VERSION).sql idgen--1.0--1.3.sql idgen--1.1--1.3.sql
 idgen--1.3.sql: sql/idgen--1.3.prologue.sql sql/released/idgen--1.2.sql sql/idgen--1.2--1.3.sql scripts/chain-scripts.sh
 	$(SRC)scripts/chain-scripts.sh --create --prologue $(filter %.sql,$^) >$@
-idgen--1.1--1.3.sql: sql/released/idgen--1.1--1.2.sed sql/released/idgen--1.1--1.2.sql sql/idgen--1.2--1.3.sql scripts/chain-scripts.sh
-	$(SRC)scripts/chain-scripts.sh --update 1.1 --fix $(filter-out %.sh,$^) >$@
+idgen--1.0--1.3.sql: sql/released/idgen--1.0--1.2.sql sql/idgen--1.2--1.3.sql scripts/chain-scripts.sh
+	$(SRC)scripts/chain-scripts.sh --update 1.0 $(filter %.sql,$^) >$@
+idgen--1.1--1.3.sql: sql/idgen--1.1--1.3.prologue.sql sql/released/idgen--1.1--1.2.sql sql/idgen--1.2--1.3.sql scripts/chain-scripts.sh
+	$(SRC)scripts/chain-scripts.sh --update 1.1 --prologue $(filter %.sql,$^) >$@
 OBJS       = $(patsubst $(SRC)%.cpp,%.o,$(sort $(wildcard $(SRC)src/core/*.cpp $(SRC)src/pg/*.cpp)))
 # ... and an install over an earlier release takes them away (found by the adversarial pass: left in
 # the extension directory, they let an owner install 1.0 and update to 1.1 through them).
-STALE_SCRIPTS = idgen--1.0.sql idgen--1.0--1.1.sql idgen--1.1.sql idgen--1.2.sql idgen--1.1--1.2.sql
+STALE_SCRIPTS = idgen--1.0.sql idgen--1.0--1.1.sql idgen--1.1.sql idgen--1.2.sql idgen--1.0--1.2.sql idgen--1.1--1.2.sql
 install: remove-stale-scripts
 remove-stale-scripts:
 	rm -f $(addprefix '$(DESTDIR)$(datadir)/extension/',$(STALE_SCRIPTS))

@@ -98,11 +98,20 @@ for round in $(seq 1 "$PGBENCH_ROUNDS"); do
   say "  round $round done"
 done
 
+# ---- 4. idgen.type_id against a text typeid and uuid: sizes at 10 M rows, instructions a call ----
+say "idgen.type_id (bench/type_id.sh)..."
+TYPE_ID_BENCH_IN_CLUSTER=1 OUT="$OUT" bench/type_id.sh $([ "$SMOKE" = 1 ] && echo --smoke) >/dev/null
+
 # ---- the report ---------------------------------------------------------------------------------
 machine="$(nproc) cores ($(sed -n 's/^model name\s*: //p' /proc/cpuinfo | head -n 1)), $(q -c 'SHOW server_version'), \
 throwaway cluster (fsync off), $(date -u +%Y-%m-%d)"
 q -v calls="$CALLS" -v rows="$ROWS" -v machine="$machine" -f bench/report.sql >"$OUT/results.md"
+cat "$OUT/type_id.md" >>"$OUT/results.md"
 cat "$OUT/results.md"
+
+# ---- Instagram's logical shards: a row through the trigger (bench/instagram_shard.sh: clusters of its own)
+say "Instagram's logical shards: a row through the trigger..."
+IDGEN_BENCH_PORT=$((PGPORT + 10)) bench/instagram_shard.sh $([ "$SMOKE" = 1 ] && echo --smoke) | tee -a "$OUT/results.md"
 
 if [ "$SMOKE" = 0 ]; then
   q -v calls="$CALLS" -F $'\t' -c "

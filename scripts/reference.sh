@@ -1,14 +1,14 @@
 #!/usr/bin/env bash
-# The README's reference of every SQL function of idgen, generated from the catalog: each function
-# that is a member of extension idgen (pg_depend, deptype 'e'), with its arguments (and defaults)
-# and what it returns, joined with its one line in docs/functions.tsv.
+# The reference of every SQL function of idgen (docs/reference.md), generated from the catalog: each
+# function that is a member of extension idgen (pg_depend, deptype 'e'), with its arguments (and
+# defaults) and what it returns, joined with its one line in docs/functions.tsv.
 #
 #   scripts/reference.sh            print the Markdown table
 #   scripts/reference.sh --check    fail, saying what to do, when a function has no line in
-#                                   docs/functions.tsv, a line names no function, or the README's
-#                                   section (between <!-- reference:begin --> and
+#                                   docs/functions.tsv, a line names no function, or the section of
+#                                   docs/reference.md (between <!-- reference:begin --> and
 #                                   <!-- reference:end -->) is not what this prints
-#   scripts/reference.sh --update   rewrite the README's section (what make reference runs)
+#   scripts/reference.sh --update   rewrite that section (what make reference runs)
 #
 # It connects with psql to PGHOST/PGPORT/PGUSER/PGDATABASE: a database where idgen is installed.
 # With --own-cluster first, it starts a throwaway cluster of PG_CONFIG (idgen installed there),
@@ -23,7 +23,8 @@ cd "$(dirname "$0")/.."
 ROOT=$PWD
 # (other files, for the test that shows the check fails: test/multi/reference.sh)
 TSV=${IDGEN_REFERENCE_TSV:-$ROOT/docs/functions.tsv}
-README=${IDGEN_REFERENCE_README:-$ROOT/README.md}
+PAGE=${IDGEN_REFERENCE_FILE:-$ROOT/docs/reference.md}
+PAGE_NAME=${PAGE#"$ROOT"/}
 BEGIN_MARK='<!-- reference:begin -->'
 END_MARK='<!-- reference:end -->'
 
@@ -113,12 +114,12 @@ while IFS=$'\t' read -r kind a b; do
   esac
 done < <(grep -E '^(missing|stale|twice)' "$WORK/out" || true)
 
-# The README's section: the lines between the markers.
-readme_section() {
-  awk -v b="$BEGIN_MARK" -v e="$END_MARK" '$0 == e { inside = 0 } inside { print } $0 == b { inside = 1 }' "$README"
+# The page's section: the lines between the markers.
+page_section() {
+  awk -v b="$BEGIN_MARK" -v e="$END_MARK" '$0 == e { inside = 0 } inside { print } $0 == b { inside = 1 }' "$PAGE"
 }
 markers_ok() {
-  [ "$(grep -cxF "$BEGIN_MARK" "$README")" = 1 ] && [ "$(grep -cxF "$END_MARK" "$README")" = 1 ]
+  [ "$(grep -cxF "$BEGIN_MARK" "$PAGE")" = 1 ] && [ "$(grep -cxF "$END_MARK" "$PAGE")" = 1 ]
 }
 
 case $mode in
@@ -127,10 +128,10 @@ case $mode in
     [ "$problems" -eq 0 ] ;;
   --check)
     if ! markers_ok; then
-      echo "README.md must hold one line '$BEGIN_MARK' and one line '$END_MARK' around the reference" >&2
+      echo "$PAGE_NAME must hold one line '$BEGIN_MARK' and one line '$END_MARK' around the reference" >&2
       problems=$((problems + 1))
-    elif ! diff -u <(readme_section) "$WORK/table.md" >"$WORK/diff"; then
-      echo "README.md's reference is not what the catalog and docs/functions.tsv give: run make reference (the difference, README first):" >&2
+    elif ! diff -u <(page_section) "$WORK/table.md" >"$WORK/diff"; then
+      echo "$PAGE_NAME is not what the catalog and docs/functions.tsv give: run make reference (the difference, the page first):" >&2
       cat "$WORK/diff" >&2
       problems=$((problems + 1))
     fi
@@ -138,16 +139,16 @@ case $mode in
       echo "the reference: $problems problem(s), $count functions in the catalog" >&2
       exit 1
     fi
-    echo "the reference: $count functions, each with its line, README.md up to date" ;;
+    echo "the reference: $count functions, each with its line, $PAGE_NAME up to date" ;;
   --update)
-    [ "$problems" -eq 0 ] || { echo "not updating README.md: fix docs/functions.tsv first" >&2; exit 1; }
-    markers_ok || { echo "README.md must hold one line '$BEGIN_MARK' and one line '$END_MARK'" >&2; exit 1; }
+    [ "$problems" -eq 0 ] || { echo "not updating $PAGE_NAME: fix docs/functions.tsv first" >&2; exit 1; }
+    markers_ok || { echo "$PAGE_NAME must hold one line '$BEGIN_MARK' and one line '$END_MARK'" >&2; exit 1; }
     awk -v b="$BEGIN_MARK" -v e="$END_MARK" -v table="$WORK/table.md" '
       $0 == b { print; while ((getline l < table) > 0) print l; skip = 1; next }
       $0 == e { skip = 0 }
-      !skip { print }' "$README" >"$WORK/README.md"
-    cat "$WORK/README.md" >"$README"
-    echo "README.md: the reference of $count functions" ;;
+      !skip { print }' "$PAGE" >"$WORK/page.md"
+    cat "$WORK/page.md" >"$PAGE"
+    echo "$PAGE_NAME: the reference of $count functions" ;;
   *)
     echo "usage: scripts/reference.sh [--own-cluster] [--check|--update]" >&2
     exit 2 ;;

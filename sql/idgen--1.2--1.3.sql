@@ -148,3 +148,422 @@ COMMENT ON SEQUENCE idgen.mark_server IS
 'this database''s copy of the durable mark: who wrote idgen.mark and idgen.mark_identity (a run of a server and the node identity it had; idgen 1.2: the system identifier)';
 COMMENT ON SEQUENCE idgen.decimal_id_generator IS
 'this database''s copy of the DecimalId generator: run * 10^10 + launch id * 10^5 + the generator id of its last DecimalId (idgen 1.2: without the run)';
+
+---------------------------------------------------------------------------------------------------
+-- The native typeid type, idgen.type_id: a TypeID's prefix and UUID in 24 bytes on disk (a prefix of
+-- up to 12 characters, a UUIDv7 or v4; 25 for other UUIDs, 17 + the length for longer prefixes),
+-- written as the TypeID spec's text (prefix, "_", 26 base32 digits) and read in it or in idgen's
+-- base36 form. Ordered as its text under the C collation: prefix, then UUID. It is not named
+-- typeid: PostgreSQL reads typename('literal') as a cast, and idgen.typeid('user') must stay the
+-- generator of 1.2. Its operators and aggregates live in pg_catalog, as objectid's do.
+---------------------------------------------------------------------------------------------------
+
+CREATE TYPE idgen.type_id;
+
+CREATE FUNCTION idgen.type_id_in(cstring) RETURNS idgen.type_id
+AS 'MODULE_PATHNAME', 'idgen_type_id_in' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION idgen.type_id_in(cstring) IS
+'input of type_id: the TypeID spec''s text (prefix, "_", 26 base32 digits), lowercase';
+CREATE FUNCTION idgen.type_id_out(idgen.type_id) RETURNS cstring
+AS 'MODULE_PATHNAME', 'idgen_type_id_out' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION idgen.type_id_out(idgen.type_id) IS 'output of type_id: the TypeID spec''s text';
+CREATE FUNCTION idgen.type_id_recv(internal) RETURNS idgen.type_id
+AS 'MODULE_PATHNAME', 'idgen_type_id_recv' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION idgen.type_id_recv(internal) IS 'binary input of type_id: the 16 bytes of the UUID, then the prefix';
+CREATE FUNCTION idgen.type_id_send(idgen.type_id) RETURNS bytea
+AS 'MODULE_PATHNAME', 'idgen_type_id_send' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION idgen.type_id_send(idgen.type_id) IS 'binary output of type_id: the 16 bytes of the UUID, then the prefix';
+
+-- A varlena whose bytes are never compared with PostgreSQL's own functions. STORAGE main: a short
+-- (1-byte) header on disk, and no move out of the row unless the row cannot fit otherwise.
+CREATE TYPE idgen.type_id (
+  INPUT = idgen.type_id_in, OUTPUT = idgen.type_id_out,
+  RECEIVE = idgen.type_id_recv, SEND = idgen.type_id_send,
+  INTERNALLENGTH = VARIABLE, STORAGE = main
+);
+COMMENT ON TYPE idgen.type_id IS
+'a TypeID: prefix and UUID, 24 bytes on disk for a prefix of up to 12 characters and a UUIDv7 (idgen.define_id_type(prefix, name, native => true) makes a domain for one prefix)';
+
+CREATE FUNCTION idgen.type_id_cmp(idgen.type_id, idgen.type_id) RETURNS integer
+AS 'MODULE_PATHNAME', 'idgen_type_id_cmp' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION idgen.type_id_cmp(idgen.type_id, idgen.type_id) IS 'btree comparison of type_ids (prefix, then UUID)';
+CREATE FUNCTION idgen.type_id_sortsupport(internal) RETURNS void
+AS 'MODULE_PATHNAME', 'idgen_type_id_sortsupport' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION idgen.type_id_sortsupport(internal) IS 'sort support of type_id, with abbreviated keys';
+CREATE FUNCTION idgen.type_id_hash(idgen.type_id) RETURNS integer
+AS 'MODULE_PATHNAME', 'idgen_type_id_hash' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION idgen.type_id_hash(idgen.type_id) IS 'hash of a type_id';
+CREATE FUNCTION idgen.type_id_hash_extended(idgen.type_id, bigint) RETURNS bigint
+AS 'MODULE_PATHNAME', 'idgen_type_id_hash_extended' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION idgen.type_id_hash_extended(idgen.type_id, bigint) IS '64-bit seeded hash of a type_id';
+
+CREATE FUNCTION idgen.type_id_lt(idgen.type_id, idgen.type_id) RETURNS boolean
+AS 'MODULE_PATHNAME', 'idgen_type_id_lt' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF;
+COMMENT ON FUNCTION idgen.type_id_lt(idgen.type_id, idgen.type_id) IS 'implementation of < for type_id';
+CREATE FUNCTION idgen.type_id_le(idgen.type_id, idgen.type_id) RETURNS boolean
+AS 'MODULE_PATHNAME', 'idgen_type_id_le' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF;
+COMMENT ON FUNCTION idgen.type_id_le(idgen.type_id, idgen.type_id) IS 'implementation of <= for type_id';
+CREATE FUNCTION idgen.type_id_eq(idgen.type_id, idgen.type_id) RETURNS boolean
+AS 'MODULE_PATHNAME', 'idgen_type_id_eq' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF;
+COMMENT ON FUNCTION idgen.type_id_eq(idgen.type_id, idgen.type_id) IS 'implementation of = for type_id';
+CREATE FUNCTION idgen.type_id_ne(idgen.type_id, idgen.type_id) RETURNS boolean
+AS 'MODULE_PATHNAME', 'idgen_type_id_ne' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF;
+COMMENT ON FUNCTION idgen.type_id_ne(idgen.type_id, idgen.type_id) IS 'implementation of <> for type_id';
+CREATE FUNCTION idgen.type_id_ge(idgen.type_id, idgen.type_id) RETURNS boolean
+AS 'MODULE_PATHNAME', 'idgen_type_id_ge' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF;
+COMMENT ON FUNCTION idgen.type_id_ge(idgen.type_id, idgen.type_id) IS 'implementation of >= for type_id';
+CREATE FUNCTION idgen.type_id_gt(idgen.type_id, idgen.type_id) RETURNS boolean
+AS 'MODULE_PATHNAME', 'idgen_type_id_gt' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF;
+COMMENT ON FUNCTION idgen.type_id_gt(idgen.type_id, idgen.type_id) IS 'implementation of > for type_id';
+
+-- The estimators are core's: eqsel counts a unique column's equality as one row (an index scan),
+-- the scalar ones read the column's histogram with the type's own < (no built-in interpolation).
+CREATE OPERATOR pg_catalog.< (
+  LEFTARG = idgen.type_id, RIGHTARG = idgen.type_id, FUNCTION = idgen.type_id_lt,
+  COMMUTATOR = OPERATOR(pg_catalog.>), NEGATOR = OPERATOR(pg_catalog.>=),
+  RESTRICT = pg_catalog.scalarltsel, JOIN = pg_catalog.scalarltjoinsel
+);
+COMMENT ON OPERATOR pg_catalog.< (idgen.type_id, idgen.type_id) IS '< for type_id (prefix, then UUID: the order of the text under the C collation)';
+CREATE OPERATOR pg_catalog.<= (
+  LEFTARG = idgen.type_id, RIGHTARG = idgen.type_id, FUNCTION = idgen.type_id_le,
+  COMMUTATOR = OPERATOR(pg_catalog.>=), NEGATOR = OPERATOR(pg_catalog.>),
+  RESTRICT = pg_catalog.scalarlesel, JOIN = pg_catalog.scalarlejoinsel
+);
+COMMENT ON OPERATOR pg_catalog.<= (idgen.type_id, idgen.type_id) IS '<= for type_id (prefix, then UUID: the order of the text under the C collation)';
+CREATE OPERATOR pg_catalog.= (
+  LEFTARG = idgen.type_id, RIGHTARG = idgen.type_id, FUNCTION = idgen.type_id_eq,
+  COMMUTATOR = OPERATOR(pg_catalog.=), NEGATOR = OPERATOR(pg_catalog.<>),
+  RESTRICT = pg_catalog.eqsel, JOIN = pg_catalog.eqjoinsel, HASHES, MERGES
+);
+COMMENT ON OPERATOR pg_catalog.= (idgen.type_id, idgen.type_id) IS '= for type_id (same prefix and UUID)';
+CREATE OPERATOR pg_catalog.<> (
+  LEFTARG = idgen.type_id, RIGHTARG = idgen.type_id, FUNCTION = idgen.type_id_ne,
+  COMMUTATOR = OPERATOR(pg_catalog.<>), NEGATOR = OPERATOR(pg_catalog.=),
+  RESTRICT = pg_catalog.neqsel, JOIN = pg_catalog.neqjoinsel
+);
+COMMENT ON OPERATOR pg_catalog.<> (idgen.type_id, idgen.type_id) IS '<> for type_id';
+CREATE OPERATOR pg_catalog.>= (
+  LEFTARG = idgen.type_id, RIGHTARG = idgen.type_id, FUNCTION = idgen.type_id_ge,
+  COMMUTATOR = OPERATOR(pg_catalog.<=), NEGATOR = OPERATOR(pg_catalog.<),
+  RESTRICT = pg_catalog.scalargesel, JOIN = pg_catalog.scalargejoinsel
+);
+COMMENT ON OPERATOR pg_catalog.>= (idgen.type_id, idgen.type_id) IS '>= for type_id (prefix, then UUID: the order of the text under the C collation)';
+CREATE OPERATOR pg_catalog.> (
+  LEFTARG = idgen.type_id, RIGHTARG = idgen.type_id, FUNCTION = idgen.type_id_gt,
+  COMMUTATOR = OPERATOR(pg_catalog.<), NEGATOR = OPERATOR(pg_catalog.<=),
+  RESTRICT = pg_catalog.scalargtsel, JOIN = pg_catalog.scalargtjoinsel
+);
+COMMENT ON OPERATOR pg_catalog.> (idgen.type_id, idgen.type_id) IS '> for type_id (prefix, then UUID: the order of the text under the C collation)';
+
+-- btequalimage: equal values have equal bytes, so the b-tree deduplicates them.
+CREATE OPERATOR CLASS idgen.type_id_ops DEFAULT FOR TYPE idgen.type_id USING btree AS
+  OPERATOR 1 pg_catalog.< (idgen.type_id, idgen.type_id),
+  OPERATOR 2 pg_catalog.<= (idgen.type_id, idgen.type_id),
+  OPERATOR 3 pg_catalog.= (idgen.type_id, idgen.type_id),
+  OPERATOR 4 pg_catalog.>= (idgen.type_id, idgen.type_id),
+  OPERATOR 5 pg_catalog.> (idgen.type_id, idgen.type_id),
+  FUNCTION 1 idgen.type_id_cmp(idgen.type_id, idgen.type_id),
+  FUNCTION 2 idgen.type_id_sortsupport(internal),
+  FUNCTION 4 pg_catalog.btequalimage(oid);
+COMMENT ON OPERATOR CLASS idgen.type_id_ops USING btree IS 'default btree operator class of type_id';
+COMMENT ON OPERATOR FAMILY idgen.type_id_ops USING btree IS 'btree operators of type_id';
+
+CREATE OPERATOR CLASS idgen.type_id_hash_ops DEFAULT FOR TYPE idgen.type_id USING hash AS
+  OPERATOR 1 pg_catalog.= (idgen.type_id, idgen.type_id),
+  FUNCTION 1 idgen.type_id_hash(idgen.type_id),
+  FUNCTION 2 idgen.type_id_hash_extended(idgen.type_id, bigint);
+COMMENT ON OPERATOR CLASS idgen.type_id_hash_ops USING hash IS 'default hash operator class of type_id';
+COMMENT ON OPERATOR FAMILY idgen.type_id_hash_ops USING hash IS 'hash operators of type_id';
+
+CREATE OPERATOR CLASS idgen.type_id_minmax_ops DEFAULT FOR TYPE idgen.type_id USING brin AS
+  OPERATOR 1 pg_catalog.< (idgen.type_id, idgen.type_id),
+  OPERATOR 2 pg_catalog.<= (idgen.type_id, idgen.type_id),
+  OPERATOR 3 pg_catalog.= (idgen.type_id, idgen.type_id),
+  OPERATOR 4 pg_catalog.>= (idgen.type_id, idgen.type_id),
+  OPERATOR 5 pg_catalog.> (idgen.type_id, idgen.type_id),
+  FUNCTION 1 pg_catalog.brin_minmax_opcinfo(internal),
+  FUNCTION 2 pg_catalog.brin_minmax_add_value(internal, internal, internal, internal),
+  FUNCTION 3 pg_catalog.brin_minmax_consistent(internal, internal, internal),
+  FUNCTION 4 pg_catalog.brin_minmax_union(internal, internal, internal);
+COMMENT ON OPERATOR CLASS idgen.type_id_minmax_ops USING brin IS
+'default BRIN (minmax) operator class of type_id: a tiny index for time ranges of an append-only table of one prefix';
+COMMENT ON OPERATOR FAMILY idgen.type_id_minmax_ops USING brin IS 'BRIN minmax operators of type_id';
+
+CREATE FUNCTION idgen.type_id_smaller(idgen.type_id, idgen.type_id) RETURNS idgen.type_id
+AS 'MODULE_PATHNAME', 'idgen_type_id_smaller' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION idgen.type_id_smaller(idgen.type_id, idgen.type_id) IS 'the smaller of two type_ids, for min()';
+CREATE FUNCTION idgen.type_id_larger(idgen.type_id, idgen.type_id) RETURNS idgen.type_id
+AS 'MODULE_PATHNAME', 'idgen_type_id_larger' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION idgen.type_id_larger(idgen.type_id, idgen.type_id) IS 'the larger of two type_ids, for max()';
+
+CREATE AGGREGATE pg_catalog.min(idgen.type_id) (
+  SFUNC = idgen.type_id_smaller, STYPE = idgen.type_id, COMBINEFUNC = idgen.type_id_smaller,
+  SORTOP = OPERATOR(pg_catalog.<), PARALLEL = SAFE
+);
+COMMENT ON AGGREGATE pg_catalog.min(idgen.type_id) IS 'the smallest type_id (of one prefix: the earliest); can use a btree index';
+CREATE AGGREGATE pg_catalog.max(idgen.type_id) (
+  SFUNC = idgen.type_id_larger, STYPE = idgen.type_id, COMBINEFUNC = idgen.type_id_larger,
+  SORTOP = OPERATOR(pg_catalog.>), PARALLEL = SAFE
+);
+COMMENT ON AGGREGATE pg_catalog.max(idgen.type_id) IS 'the largest type_id (of one prefix: the latest); can use a btree index';
+
+CREATE FUNCTION idgen.type_id_uuid(value idgen.type_id) RETURNS uuid
+AS 'MODULE_PATHNAME', 'idgen_type_id_uuid' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION idgen.type_id_uuid(idgen.type_id) IS 'the UUID of a type_id (the cast to uuid)';
+CREATE FUNCTION idgen.type_id_of_uuid(id uuid) RETURNS idgen.type_id
+AS 'MODULE_PATHNAME', 'idgen_type_id_of_uuid' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION idgen.type_id_of_uuid(uuid) IS 'the type_id of a UUID with the empty prefix (the cast from uuid; idgen.type_id_from_uuid names a prefix)';
+
+CREATE FUNCTION idgen.type_id_of_text(value text) RETURNS idgen.type_id
+AS 'MODULE_PATHNAME', 'idgen_type_id_of_text' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION idgen.type_id_of_text(text) IS
+'the type_id of the TypeID spec''s text or of idgen''s base36 form (the cast from text)';
+
+-- Explicit casts only: implicit ones make "operator is not unique". The type's input reads the
+-- TypeID text only (26 digits: a literal of 25 is more likely a TypeID that lost one than idgen's
+-- base36 form); the cast from text reads both, for a column of idgen.typeid() values.
+CREATE CAST (idgen.type_id AS text) WITH INOUT;
+COMMENT ON CAST (idgen.type_id AS text) IS 'the TypeID spec''s text of a type_id';
+CREATE CAST (text AS idgen.type_id) WITH FUNCTION idgen.type_id_of_text(text);
+COMMENT ON CAST (text AS idgen.type_id) IS 'a type_id from the TypeID spec''s text or idgen''s base36 form';
+CREATE CAST (idgen.type_id AS uuid) WITH FUNCTION idgen.type_id_uuid(idgen.type_id);
+COMMENT ON CAST (idgen.type_id AS uuid) IS 'the UUID inside a type_id';
+CREATE CAST (uuid AS idgen.type_id) WITH FUNCTION idgen.type_id_of_uuid(uuid);
+COMMENT ON CAST (uuid AS idgen.type_id) IS 'the type_id of a UUID with the empty prefix';
+
+CREATE FUNCTION idgen.type_id_generate(prefix text, ordered boolean DEFAULT true) RETURNS idgen.type_id
+AS 'MODULE_PATHNAME', 'idgen_type_id_generate' LANGUAGE C VOLATILE STRICT PARALLEL RESTRICTED;
+COMMENT ON FUNCTION idgen.type_id_generate(text, boolean) IS
+'a new type_id with the prefix: its UUID a UUIDv7 from the server''s UUIDv7 state (ordered across sessions, as idgen.typeid), or 122 random bits (ordered => false)';
+
+CREATE FUNCTION idgen.type_id_from_uuid(prefix text, id uuid) RETURNS idgen.type_id
+AS 'MODULE_PATHNAME', 'idgen_type_id_from_uuid' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION idgen.type_id_from_uuid(text, uuid) IS 'the type_id of a UUID with the given prefix';
+
+CREATE FUNCTION idgen.type_id_min(prefix text, "at" timestamptz) RETURNS idgen.type_id
+AS 'MODULE_PATHNAME', 'idgen_type_id_min' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION idgen.type_id_min(text, timestamptz) IS
+'the smallest ordered type_id with the prefix at the instant: the bound of a range scan (id >= type_id_min(p, t1) AND id < type_id_min(p, t2))';
+
+CREATE FUNCTION idgen.type_id_time(value idgen.type_id) RETURNS timestamptz
+AS 'MODULE_PATHNAME', 'idgen_type_id_time' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION idgen.type_id_time(idgen.type_id) IS 'the instant of an ordered type_id (its UUID a UUIDv7); 22023 for another UUID';
+
+CREATE FUNCTION idgen.type_id_prefix(value idgen.type_id) RETURNS text
+AS 'MODULE_PATHNAME', 'idgen_type_id_prefix' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION idgen.type_id_prefix(idgen.type_id) IS 'the prefix of a type_id (empty for the spec''s bare body)';
+
+CREATE FUNCTION idgen.type_id_text(value idgen.type_id, encoding text DEFAULT 'base32') RETURNS text
+AS 'MODULE_PATHNAME', 'idgen_type_id_text' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION idgen.type_id_text(idgen.type_id, text) IS
+'the text of a type_id: the TypeID spec''s (base32, the cast to text) or idgen''s base36 form, as idgen.typeid writes it';
+
+CREATE FUNCTION idgen.type_id_check(value idgen.type_id, prefix text) RETURNS boolean
+AS 'MODULE_PATHNAME', 'idgen_type_id_check' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION idgen.type_id_check(idgen.type_id, text) IS
+'true when the type_id has the prefix; otherwise 22P02 naming both prefixes (the check of a domain made by idgen.define_id_type(..., native => true))';
+
+-- A domain per prefix: idgen.define_id_type(prefix, name, native => true) makes one over
+-- idgen.type_id whose check refuses another prefix with 22P02 naming both, and whose default makes
+-- a value of its prefix. The body of 1.2's define_id_type(prefix, type_name) moves here, and that
+-- function makes the text domain through it, as before. Neither pins search_path: the domain goes
+-- in the caller's current schema (see 1.2's comment above define_id_type); every name is qualified.
+CREATE FUNCTION idgen.define_id_type(prefix text, type_name text, native boolean) RETURNS regtype
+LANGUAGE plpgsql VOLATILE STRICT AS $$
+DECLARE
+  parts pg_catalog.text[] := pg_catalog.parse_ident(type_name);
+  target pg_catalog.text;
+BEGIN
+  PERFORM idgen.typeid_from_uuid(prefix, '00000000-0000-0000-0000-000000000000'::pg_catalog.uuid);  -- checks the prefix rule
+  IF pg_catalog.cardinality(parts) OPERATOR(pg_catalog.>) 2 THEN
+    RAISE EXCEPTION 'type name "%" has too many dots', type_name
+      USING ERRCODE = 'invalid_parameter_value', HINT = 'Name the domain as name or schema.name.';
+  END IF;
+  IF pg_catalog.cardinality(parts) OPERATOR(pg_catalog.=) 1 THEN
+    IF pg_catalog.current_schema() IS NULL THEN
+      RAISE EXCEPTION 'no schema has been selected to create in'
+        USING ERRCODE = 'invalid_schema_name',
+              HINT = 'Name the schema with the type (schema.name), or set search_path to a schema that exists.';
+    END IF;
+    parts := pg_catalog.array_prepend(pg_catalog.current_schema()::pg_catalog.text, parts);
+  END IF;
+  IF parts[1] OPERATOR(pg_catalog.=) ANY ('{pg_catalog,idgen,information_schema,pg_toast}'::pg_catalog.text[]) THEN
+    RAISE EXCEPTION 'idgen does not create types in schema "%"', parts[1]
+      USING ERRCODE = 'invalid_schema_name',
+            HINT = 'Create the type in one of your own schemas: pg_dump does not dump system schemas, and schema idgen holds idgen''s objects only.';
+  END IF;
+  target := pg_catalog.quote_ident(parts[1]) OPERATOR(pg_catalog.||) '.' OPERATOR(pg_catalog.||) pg_catalog.quote_ident(parts[2]);
+  IF native THEN
+    EXECUTE pg_catalog.format('CREATE DOMAIN %s AS idgen.type_id CHECK (idgen.type_id_check(VALUE, %L)) DEFAULT idgen.type_id_generate(%L)',
+                              target, prefix, prefix);
+    EXECUTE pg_catalog.format('COMMENT ON DOMAIN %s IS %L', target,
+                              'type_id with prefix ' OPERATOR(pg_catalog.||) prefix OPERATOR(pg_catalog.||) ' (idgen.define_id_type)');
+  ELSE
+    -- The domain stores one text per ID: idgen's lowercase base36 form only, so that a unique index
+    -- on the text is unique on the ID; in the C collation, so that its order is the IDs' time order.
+    EXECUTE pg_catalog.format('CREATE DOMAIN %s AS pg_catalog.text COLLATE pg_catalog."C" CHECK (VALUE OPERATOR(pg_catalog.~) %L AND idgen.typeid_is_valid(VALUE, %L)) DEFAULT idgen.typeid(%L)',
+                              target, '^' OPERATOR(pg_catalog.||) prefix OPERATOR(pg_catalog.||) '_[0-9a-z]{25}$', prefix, prefix);
+    EXECUTE pg_catalog.format('COMMENT ON DOMAIN %s IS %L', target,
+                              'typeid with prefix ' OPERATOR(pg_catalog.||) prefix OPERATOR(pg_catalog.||) ' (idgen.define_id_type)');
+  END IF;
+  RETURN pg_catalog.to_regtype(target);
+END
+$$;
+COMMENT ON FUNCTION idgen.define_id_type(text, text, boolean) IS
+'creates a domain for IDs with this prefix, in the named schema or the caller''s current one, owned by the caller: over idgen.type_id (native => true: its check refuses another prefix, its default is idgen.type_id_generate(prefix)) or over text (as define_id_type(prefix, type_name))';
+
+CREATE OR REPLACE FUNCTION idgen.define_id_type(prefix text, type_name text) RETURNS regtype
+LANGUAGE plpgsql VOLATILE STRICT AS $$
+BEGIN
+  RETURN idgen.define_id_type(prefix, type_name, false);
+END
+$$;
+
+---------------------------------------------------------------------------------------------------
+-- base32hex of a UUID, as PostgreSQL 19 writes it (rtrim(encode(u::bytea, 'base32hex'), '='): the
+-- 26-character sortable form its documentation recommends), and back, on every major.
+---------------------------------------------------------------------------------------------------
+
+CREATE FUNCTION idgen.base32hex_encode(value uuid) RETURNS text
+AS 'MODULE_PATHNAME', 'idgen_base32hex_encode_uuid'
+LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION idgen.base32hex_encode(uuid) IS
+'the 26-character base32hex text of a uuid (RFC 4648, 0-9 and A-V, sorts like the uuid): what PostgreSQL 19''s rtrim(encode(value::bytea, ''base32hex''), ''='') writes';
+
+CREATE FUNCTION idgen.base32hex_decode_uuid(value text) RETURNS uuid
+AS 'MODULE_PATHNAME', 'idgen_base32hex_decode_uuid'
+LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION idgen.base32hex_decode_uuid(text) IS
+'the uuid of a base32hex text: 26 characters of either case, with or without its ''='' padding (what encode(value::bytea, ''base32hex'') writes)';
+
+---------------------------------------------------------------------------------------------------
+-- convert_column sees every row, or refuses (issue 29, item 11). Before, it took the maximum of the
+-- rows that row-level security let the caller see (a policy forced on the table's owner could hide
+-- a row above the first new ID), and of the rows a view's WHERE kept. It runs as its caller, who
+-- must own the table (ALTER TABLE): now it refuses (42501) where row-level security applies to that
+-- role, runs with row_security off (PostgreSQL then fails any query that a policy would filter,
+-- rather than filter it), and converts a table's column only (42809 for a view or a foreign table).
+---------------------------------------------------------------------------------------------------
+
+CREATE OR REPLACE FUNCTION idgen.convert_column(tbl regclass, col name, family text, shard int DEFAULT NULL) RETURNS text
+LANGUAGE plpgsql VOLATILE SET search_path = pg_catalog, pg_temp SET row_security = off AS $$
+DECLARE
+  att record;
+  generator text;
+  current_max bigint;
+  first_id bigint;
+  floor_id bigint;
+BEGIN
+  IF tbl IS NULL OR col IS NULL OR family IS NULL THEN
+    RAISE EXCEPTION 'table, column and family are required' USING ERRCODE = 'null_value_not_allowed';
+  END IF;
+  -- A table's column only: the maximum through a view (its WHERE) or a foreign table need not be
+  -- the maximum of the rows that new IDs must stay above.
+  IF (SELECT c.relkind FROM pg_class c WHERE c.oid = tbl) NOT IN ('r', 'p') THEN
+    RAISE EXCEPTION '% is not a table', tbl
+      USING ERRCODE = 'wrong_object_type',
+            HINT = 'Convert the column of the table that holds the rows.';
+  END IF;
+  SELECT a.atttypid, a.attidentity, a.attgenerated INTO att
+  FROM pg_attribute a WHERE a.attrelid = tbl AND a.attname = col AND a.attnum > 0 AND NOT a.attisdropped;
+  IF NOT FOUND THEN
+    RAISE EXCEPTION 'column "%" of % does not exist', col, tbl USING ERRCODE = 'undefined_column';
+  END IF;
+  IF att.atttypid <> 'bigint'::regtype THEN
+    RAISE EXCEPTION 'column "%" of % is %, not bigint', col, tbl, att.atttypid::regtype
+      USING ERRCODE = 'datatype_mismatch', HINT = 'idgen''s IDs need 64 bits: ALTER TABLE ... ALTER COLUMN ... TYPE bigint first.';
+  END IF;
+  IF att.attgenerated <> '' THEN
+    RAISE EXCEPTION 'column "%" of % is a generated column', col, tbl USING ERRCODE = 'object_not_in_prerequisite_state';
+  END IF;
+  IF (family = 'instagram') <> (shard IS NOT NULL) THEN
+    RAISE EXCEPTION 'family % %', family, CASE WHEN shard IS NULL THEN 'needs a shard' ELSE 'takes no shard' END
+      USING ERRCODE = 'invalid_parameter_value';
+  END IF;
+  IF family = 'trace' THEN
+    RAISE EXCEPTION 'TraceIds cannot key a column'
+      USING ERRCODE = 'invalid_parameter_value',
+            DETAIL = 'Their 25-bit seconds wrap every 388 days: a key of TraceIds would repeat itself 388 days after its first row.',
+            HINT = 'Choose snowflake, sonyflake, js or uid20 for a node-wide key, or instagram with a shard.';
+  END IF;
+  generator := CASE family
+    WHEN 'instagram' THEN format('idgen.instagram_id(%s)', shard)
+    WHEN 'snowflake' THEN 'idgen.snowflake_id()'
+    WHEN 'sonyflake' THEN 'idgen.sonyflake_id()'
+    WHEN 'js' THEN 'idgen.js_id()'
+    WHEN 'uid20' THEN 'idgen.uid20()'
+    WHEN 'decimal_id' THEN 'idgen.decimal_id()'
+  END;
+  IF generator IS NULL THEN
+    RAISE EXCEPTION 'unknown family "%"', family
+      USING ERRCODE = 'invalid_parameter_value',
+            HINT = 'The families with bigint IDs that can key a column: instagram (with a shard), snowflake, sonyflake, js, uid20, decimal_id.';
+  END IF;
+  -- No row can arrive until this transaction ends: the check and the new default hold together.
+  EXECUTE format('LOCK TABLE %s IN EXCLUSIVE MODE', tbl);
+  -- The maximum of every row, as this role reads the table: row-level security that applies to it
+  -- would hide rows that new IDs could repeat. Refused then; and the function runs with
+  -- row_security off, so that any policy that still applied would make the query fail (42501)
+  -- rather than hide rows. (The lock keeps policies from changing meanwhile.)
+  IF pg_catalog.row_security_active(tbl) THEN
+    RAISE EXCEPTION 'row-level security hides rows of % from role %', tbl, current_user
+      USING ERRCODE = 'insufficient_privilege',
+            DETAIL = 'New IDs must start above every existing value, the hidden ones too.',
+            HINT = 'Run idgen.convert_column as a role that bypasses row-level security (a superuser, or a role with BYPASSRLS), or as the table''s owner after ALTER TABLE ... NO FORCE ROW LEVEL SECURITY.';
+  END IF;
+  EXECUTE format('SELECT max(%I) FROM %s', col, tbl) INTO current_max;
+  -- The first new ID: the generator's next, above which it only goes (DecimalIds only per generator:
+  -- their floor is the smallest DecimalId).
+  EXECUTE 'SELECT ' || generator INTO first_id;
+  floor_id := CASE WHEN family = 'decimal_id' THEN 10000000000 ELSE first_id END;
+  IF current_max IS NOT NULL AND current_max >= floor_id THEN
+    RAISE EXCEPTION 'column "%" of % holds values up to %, not below the first new ID of % (%)', col, tbl, current_max, family, floor_id
+      USING ERRCODE = 'object_not_in_prerequisite_state',
+            DETAIL = 'New IDs could repeat existing values.',
+            HINT = 'Choose a family whose IDs start above the existing values, or renumber them first.';
+  END IF;
+  IF att.attidentity <> '' THEN
+    EXECUTE format('ALTER TABLE %s ALTER COLUMN %I DROP IDENTITY', tbl, col);
+  END IF;
+  EXECUTE format('ALTER TABLE %s ALTER COLUMN %I SET DEFAULT %s', tbl, col, generator);
+  RETURN format('%s.%I: values up to %s; the default is now %s, whose IDs start at %s', tbl, col,
+                coalesce(current_max::text, 'none'), generator, first_id);
+END
+$$;
+
+---------------------------------------------------------------------------------------------------
+-- Instagram's logical shards at production speed (docs/citus.md). The trigger is C: what 1.2 redid
+-- for every row (the ID and shard columns, the marks table and its owner, the plan of its queries) is
+-- done once per table and kept until the catalog changes. No insert waits for another: a transaction
+-- whose IDs pass the committed marks inserts a mark of its own into the schema's table (the shard,
+-- the ID, a mark a second beyond it, the server run), committed with its IDs; no mark row is ever
+-- updated, and the marks are read as committed, not through the transaction's snapshot (so
+-- REPEATABLE READ and SERIALIZABLE inserts never fail on them). One maker per shard: the registry
+-- idgen.instagram_shard_schemas says which schema holds each bound shard (on Citus a reference
+-- table, read on every node), binding a second schema to a bound shard is refused, and
+-- idgen.instagram_id(shard) of a bound shard is made only on the node that holds its schema, under its
+-- marks. idgen.bind_instagram_shard converts a marks table of 1.2 (one row per shard, which the
+-- trigger of 1.3 still updates in the inserting transaction until then) and leaves its writes to its
+-- owner: the inserting role needs no right on the marks.
+---------------------------------------------------------------------------------------------------
+
+CREATE TABLE idgen.instagram_shard_schemas (
+  shard pg_catalog.int4 PRIMARY KEY CHECK (shard OPERATOR(pg_catalog.>=) 0 AND shard OPERATOR(pg_catalog.<=) 8191),
+  schema_name pg_catalog.name NOT NULL
+);
+COMMENT ON TABLE idgen.instagram_shard_schemas IS
+'the schema each bound Instagram shard lives in (idgen.bind_instagram_shard): its IDs are made only where that schema is, by the trigger idgen.instagram_shard_id() or idgen.instagram_id(shard); on Citus a reference table';
+GRANT SELECT ON idgen.instagram_shard_schemas TO PUBLIC;
+SELECT pg_catalog.pg_extension_config_dump('idgen.instagram_shard_schemas', '');
+
+CREATE OR REPLACE FUNCTION idgen.instagram_shard_id() RETURNS pg_catalog.trigger
+AS 'MODULE_PATHNAME', 'idgen_instagram_shard_id'
+LANGUAGE C;
+COMMENT ON FUNCTION idgen.instagram_shard_id() IS
+'trigger (BEFORE INSERT, FOR EACH ROW; arguments: the ID column, default id, and optionally the column holding the row''s shard): fills a NULL ID with an Instagram ID of the shard bound to its schema (idgen.bind_instagram_shard) or named by the row, where the row is stored, after the marks of the servers that held the shard before; a transaction whose IDs pass the marks adds a mark of its own, so that no insert waits for another';
+
+CREATE OR REPLACE FUNCTION idgen.bind_instagram_shard(schema pg_catalog.regnamespace, shard pg_catalog.int4) RETURNS pg_catalog.void
+AS 'MODULE_PATHNAME', 'idgen_bind_instagram_shard'
+LANGUAGE C VOLATILE STRICT SET search_path = pg_catalog, pg_temp;
+COMMENT ON FUNCTION idgen.bind_instagram_shard(pg_catalog.regnamespace, pg_catalog.int4) IS
+'binds an Instagram shard to a schema its caller owns: a row of the schema''s table idgen_instagram_shard (created on first use, or converted from idgen 1.2''s, writable by its owner only), which idgen.instagram_shard_id() reads, and of idgen.instagram_shard_schemas (a shard bound to another schema is refused); on Citus, on the coordinator, before citus_schema_distribute, so that the table moves with the schema''s';

@@ -4,25 +4,30 @@
 --
 --   CREATE EXTENSION idgen_uuidv7 SCHEMA public CASCADE;   -- CASCADE installs idgen too
 --
--- PostgreSQL 18 has its own pg_catalog.uuidv7() (ordered per session): this script refuses to
--- install there (0A000), so that idgen never stands beside core's under the same name. Write
+-- PostgreSQL 18 has its own pg_catalog.uuidv7() (ordered per session), which a bare uuidv7() finds
+-- first: there this script defines nothing and says so (a warning), so that idgen never stands
+-- beside core's under the same name, and a migration history that installs the extension replays
+-- on every major (it was refused, 0A000, and the migrations after it never ran). Write
 -- idgen.uuidv7() in the default for idgen's order on every major.
 --
 -- It runs as a superuser (a trusted install included), with search_path set to the schema the
 -- installer chose (a relocatable extension: CREATE EXTENSION puts that schema first, and the
 -- unqualified CREATE FUNCTION below creates in it): everything the script calls is qualified
 -- (pg_catalog.*, OPERATOR(pg_catalog.=)), and a uuidv7() already in that schema is refused before
--- anything is created.
+-- anything is created. The function is created by EXECUTE in the block that checks, so that 18 and
+-- later skip it.
 \echo Use "CREATE EXTENSION idgen_uuidv7" to load this file. \quit
 
 DO $guard$
 BEGIN
   IF pg_catalog.current_setting('server_version_num')::pg_catalog.int4 OPERATOR(pg_catalog.>=) 180000 THEN
-    RAISE EXCEPTION 'idgen_uuidv7 is for PostgreSQL 15 to 17: PostgreSQL % has its own uuidv7()',
+    -- (a WARNING: CREATE EXTENSION raises client_min_messages to WARNING while its script runs, so a
+    -- NOTICE here would never reach the client; both travel as the protocol's notice message)
+    RAISE WARNING 'idgen_uuidv7 defines nothing on PostgreSQL %: a bare uuidv7() is core''s pg_catalog.uuidv7()',
       pg_catalog.current_setting('server_version')
-      USING ERRCODE = 'feature_not_supported',
-            DETAIL = 'Core''s pg_catalog.uuidv7() orders the UUIDs of one session only; this extension would not be found before it.',
-            HINT = 'For idgen''s order across every session, write idgen.uuidv7() in the column default (DEFAULT idgen.uuidv7()); a bare uuidv7() is core''s.';
+      USING DETAIL = 'Core''s uuidv7() orders the UUIDs of one session only. The extension is installed, empty, so that migrations that install it run on every major.',
+            HINT = 'For idgen''s order across every session, write idgen.uuidv7() in the column default (DEFAULT idgen.uuidv7()).';
+    RETURN;
   END IF;
   -- pg_catalog is searched first: a uuidv7() there would stand in core's place once the cluster is
   -- upgraded to 18 (pg_upgrade keeps extensions' objects, and would fail on core's own).
@@ -55,11 +60,14 @@ BEGIN
       USING ERRCODE = 'duplicate_function',
             HINT = 'Install idgen_uuidv7 into another schema (CREATE EXTENSION idgen_uuidv7 SCHEMA ...), or drop that function first.';
   END IF;
+  EXECUTE $create$
+    CREATE FUNCTION uuidv7() RETURNS uuid
+    AS 'MODULE_PATHNAME', 'idgen_uuidv7'
+    LANGUAGE C VOLATILE STRICT PARALLEL RESTRICTED
+  $create$;
+  EXECUTE $comment$
+    COMMENT ON FUNCTION uuidv7() IS
+    'a new UUIDv7 from idgen (the same generator as idgen.uuidv7()): strictly increasing across the server when its state is shared'
+  $comment$;
 END
 $guard$;
-
-CREATE FUNCTION uuidv7() RETURNS uuid
-AS 'MODULE_PATHNAME', 'idgen_uuidv7'
-LANGUAGE C VOLATILE STRICT PARALLEL RESTRICTED;
-COMMENT ON FUNCTION uuidv7() IS
-'a new UUIDv7 from idgen (the same generator as idgen.uuidv7()): strictly increasing across the server when its state is shared';

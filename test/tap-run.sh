@@ -20,7 +20,8 @@ if [ "$(id -u)" -eq 0 ]; then
   case $pg_config in "$dir/tmp_install/"*) chown -R postgres "$("$pg_config" --sharedir)/extension" ;; esac
   as=(runuser -u postgres --)
 fi
+major=$("$pg_config" --version | sed -E 's/^PostgreSQL ([0-9]+).*/\1/')  # (IDGEN_MAJOR: what a test does differs by major)
 # shellcheck disable=SC2086 # (lists, as PGXS passes them)
-exec "${as[@]}" env PATH="$("$pg_config" --bindir):$PATH" TESTDIR="$dir" TESTDATADIR="$dir/tmp_check" \
+exec "${as[@]}" env PATH="$("$pg_config" --bindir):$PATH" IDGEN_MAJOR="$major" TESTDIR="$dir" TESTDATADIR="$dir/tmp_check" \
   TESTLOGDIR="$dir/tmp_check/log" PG_REGRESS="$pgxs/test/regress/pg_regress" \
   prove -I "$pgxs/test/perl" -I test/t ${PROVE_FLAGS:-} ${PROVE_TESTS:-test/t/*.pl}

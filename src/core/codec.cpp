@@ -203,4 +203,96 @@ int64_t DecodeBigint(std::string_view text, Base base) {
   return static_cast<int64_t>(value);
 }
 
+namespace {
+constexpr char kBase32HexDigits[] = "0123456789ABCDEFGHIJKLMNOPQRSTUV";
+int Base32HexValue(char c) {
+  if (c >= '0' && c <= '9') return c - '0';
+  if (c >= 'A' && c <= 'V') return c - 'A' + 10;
+  if (c >= 'a' && c <= 'v') return c - 'a' + 10;
+  return -1;
+}
+}  // namespace
+
+void Base32HexEncode(std::span<const uint8_t> bytes, std::span<char> out) {
+  uint32_t buffer = 0;
+  int bits = 0;
+  size_t at = 0;
+  for (const uint8_t byte : bytes) {
+    buffer = (buffer << 8) | byte;
+    bits += 8;
+    while (bits >= 5) {
+      bits -= 5;
+      out[at++] = kBase32HexDigits[(buffer >> bits) & 0x1F];
+    }
+    buffer &= (1u << bits) - 1;
+  }
+  if (bits > 0) out[at++] = kBase32HexDigits[(buffer << (5 - bits)) & 0x1F];
+}
+
+ParseProblem Base32HexDecode(std::string_view text, std::span<uint8_t> out, char* bad_digit) {
+  if (text.empty()) return ParseProblem::kEmpty;
+  const size_t width = Base32HexWidth(out.size());
+  const size_t padded = (width + 7) / 8 * 8;
+  if (text.size() != width && text.size() != padded) return ParseProblem::kBadLength;
+  for (size_t i = width; i < text.size(); ++i) {
+    if (text[i] != '=') {
+      if (bad_digit != nullptr) *bad_digit = text[i];
+      return ParseProblem::kBadDigit;
+    }
+  }
+  uint32_t buffer = 0;
+  int bits = 0;
+  size_t at = 0;
+  for (size_t i = 0; i < width; ++i) {
+    const int v = Base32HexValue(text[i]);
+    if (v < 0) {
+      if (bad_digit != nullptr) *bad_digit = text[i];
+      return ParseProblem::kBadDigit;
+    }
+    buffer = (buffer << 5) | static_cast<uint32_t>(v);
+    bits += 5;
+    if (bits >= 8) {
+      bits -= 8;
+      out[at++] = static_cast<uint8_t>(buffer >> bits);
+      buffer &= (1u << bits) - 1;
+    }
+  }
+  if (buffer != 0) {  // the unused low bits of the last character
+    if (bad_digit != nullptr) *bad_digit = text[width - 1];
+    return ParseProblem::kOverflow;
+  }
+  return ParseProblem::kNone;
+}
+
+void Base32HexDecodeOrThrow(std::string_view text, std::span<uint8_t> out, const char* target) {
+  char bad = 0;
+  const std::string intro = std::string("invalid base32hex text for ") + target + ": " + Quote(text);
+  const std::string width = std::to_string(Base32HexWidth(out.size()));
+  switch (Base32HexDecode(text, out, &bad)) {
+    case ParseProblem::kNone:
+      return;
+    case ParseProblem::kEmpty:
+      throw Error(ErrorKind::kBadText, intro, "The text is empty.");
+    case ParseProblem::kBadLength:
+      throw Error(ErrorKind::kBadText, intro,
+                  "It has " + std::to_string(text.size()) + " characters; a " + target + " has " + width +
+                      ", then none or all of its '=' padding.",
+                  "encode(value::bytea, 'base32hex') writes it; rtrim(..., '=') the form without padding.");
+    case ParseProblem::kBadDigit: {
+      const std::string what = (bad >= 0x20 && bad < 0x7F) ? "\"" + std::string(1, bad) + "\""
+                                                           : "byte " + std::to_string(static_cast<unsigned char>(bad));
+      throw Error(ErrorKind::kBadText, intro, what + " is not a base32hex digit.",
+                  "base32hex digits are 0-9 and A-V, in either case.");
+    }
+    case ParseProblem::kOverflow:
+      throw Error(ErrorKind::kBadText, intro,
+                  "Its last character holds bits beyond the " + std::to_string(out.size() * 8) + " of a " + target +
+                      ", which must be 0.",
+                  out.size() == 16 ? "The base32hex text of a uuid ends in 0, 4, 8, C, G, K, O or S." : "");
+    default:
+      break;
+  }
+  throw Error(ErrorKind::kInternal, "unexpected problem decoding " + Quote(text));
+}
+
 }  // namespace idgen::codec

@@ -40,6 +40,22 @@ ParseProblem Decode(std::string_view text, Base base, std::span<uint8_t> out, ch
 // with messages that name the target ("bigint", "uuid").
 void DecodeOrThrow(std::string_view text, Base base, std::span<uint8_t> out, const char* target);
 
+// base32hex (RFC 4648 section 7: 0-9 then A-V, five bits a character, most significant first): a
+// byte string, not a number, as PostgreSQL 19 writes encode(bytes, 'base32hex') without its '='
+// padding. Sorts like the bytes. 16 bytes -> 26 characters, the last of which holds 3 bits and two
+// zero bits.
+inline constexpr size_t Base32HexWidth(size_t nbytes) { return (nbytes * 8 + 4) / 5; }
+void Base32HexEncode(std::span<const uint8_t> bytes, std::span<char> out);  // out.size() == Base32HexWidth
+
+// Reads exactly out.size() bytes: Base32HexWidth(out.size()) characters of either case, then the
+// '=' padding to a multiple of 8 characters or none (what encode() writes, and what it writes
+// without the padding). The unused low bits of the last character must be 0 (one text for each
+// value). Never throws: kEmpty, kBadLength, kBadDigit (*bad_digit: the character).
+ParseProblem Base32HexDecode(std::string_view text, std::span<uint8_t> out, char* bad_digit = nullptr);
+
+// Base32HexDecode for SQL functions: throws kBadText with a message that names the target.
+void Base32HexDecodeOrThrow(std::string_view text, std::span<uint8_t> out, const char* target);
+
 // A non-negative bigint, shortest form; a negative one is kNumericOutOfRange.
 size_t EncodeBigint(int64_t value, Base base, std::span<char> out);
 

@@ -125,7 +125,7 @@ int64_t MinAt(const Layout& layout, int64_t epoch_ms, int64_t unix_us) {
 }
 
 Generated<int64_t> Next(const Layout& layout, const EpochSettings& settings, std::span<StateWord> words,
-                        FamilyStats& stats, Clock& clock, int64_t node) {
+                        FamilyStats& stats, Clock& clock, int64_t node, uint64_t callers) {
   CheckNode(layout, node);
   StateWord& word = words.size() == 1 ? words[0] : words[static_cast<size_t>(node)];
   const AdvanceRules rules{layout.seq_bits,
@@ -133,7 +133,7 @@ Generated<int64_t> Next(const Layout& layout, const EpochSettings& settings, std
                            0,
                            0,
                            true,
-                           static_cast<uint64_t>(ToTicks(layout, std::max<int64_t>(settings.max_regression_ms, 0))),
+                           RegressionTicks(settings.max_regression_ms, layout.unit_ms, layout.max_seq() + 1, callers),
                            static_cast<double>(layout.unit_ms) * 1000.0};
   const NextWord next =
       Advance(word, stats, rules, [&] { return TickAt(layout, settings.epoch_ms, FloorDiv(clock.NowNs(), 1000000)); });

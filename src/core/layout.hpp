@@ -56,7 +56,7 @@ inline constexpr Layout kSonyflake{"sonyflake", "Sonyflake", "machine id", 14095
 inline constexpr Layout kTrace{"trace", "TraceId", "node", 0, 1000, 25, 16, 22, false, true};
 // JS-safe: IDs from 1 to 2^53 - 1, so that they survive JSON.parse() and JavaScript numbers: 38 bits
 // of 10 ms since 2026-01-01 (87 years, to 2113), 5-bit node (32 servers), 10-bit sequence (1024
-// per 10 ms: 102,400 IDs a second per server). The README weighs the other splits.
+// per 10 ms: 102,400 IDs a second per server). docs/families.md weighs the other splits.
 inline constexpr Layout kJs{"js", "JS-safe", "node", 1767225600000, 10, 38, 5, 10, false, false};
 inline constexpr int64_t kJsMaxSafe = (int64_t{1} << 53) - 1;
 
@@ -87,12 +87,28 @@ Parts Decompose(const Layout& layout, int64_t epoch_ms, int64_t id, int64_t refe
 // The smallest ID at the instant unix_us: node 0, sequence 0.
 int64_t MinAt(const Layout& layout, int64_t epoch_ms, int64_t unix_us);
 
+// How many ticks ahead of a clock that is fine the word of a generator that never runs ahead can
+// lie: the tick after one whose sequence ran out, and one more for every `capacity` values that
+// callers took beyond it (each caller holds one while it waits for the clock). callers: the
+// processes that may generate at once (the server's MaxBackends).
+constexpr uint64_t RunAheadTicks(uint64_t capacity, uint64_t callers) {
+  return 1 + (callers + capacity - 1) / capacity;
+}
+
+// The regression limit in ticks: a clock behind the word by more than this stepped back by more
+// than max_regression_ms. A step back of up to max_regression_ms is never refused, whatever the
+// length of the tick (the limit rounds up to whole ticks) and whatever the word's run-ahead.
+constexpr uint64_t RegressionTicks(int64_t max_regression_ms, int64_t unit_ms, uint64_t capacity, uint64_t callers) {
+  const auto ms = static_cast<uint64_t>(max_regression_ms < 0 ? 0 : max_regression_ms);
+  return (ms + static_cast<uint64_t>(unit_ms) - 1) / static_cast<uint64_t>(unit_ms) + RunAheadTicks(capacity, callers);
+}
+
 // The next ID for this node. words holds the generator's state: one word shared by every node
 // (this server is one node), or one word per node (Instagram: the sequence is per shard). Throws
 // kClockRegression when the clock is further behind the last ID issued than
-// settings.max_regression_ms allows, and says whether an epoch change explains it.
+// settings.max_regression_ms allows (RegressionTicks), and says whether an epoch change explains it.
 Generated<int64_t> Next(const Layout& layout, const EpochSettings& settings, std::span<StateWord> words,
-                        FamilyStats& stats, Clock& clock, int64_t node);
+                        FamilyStats& stats, Clock& clock, int64_t node, uint64_t callers = 1);
 
 // The state word of a durable mark: tick taken as the last tick issued, so that every next ID is
 // in that tick (sequence 1 on) or later, above every ID issued before the mark was written.

@@ -4,6 +4,7 @@
 #include <string>
 
 #include "core/error.hpp"
+#include "core/layout.hpp"
 
 namespace idgen::uid20 {
 
@@ -106,14 +107,11 @@ int64_t ToBigint(const Variant& v, int64_t epoch_ms, Value value) {
 }
 
 Generated<Value> Next(const Variant& v, const EpochSettings& settings, StateWord& word, FamilyStats& stats,
-                      Clock& clock, RandomPool& pool, long owner, int server) {
+                      Clock& clock, RandomPool& pool, long owner, int server, uint64_t callers) {
   CheckServer(server);
-  const AdvanceRules rules{v.seq_bits,
-                           v.seq_span - 1,
-                           0,
-                           0,
-                           true,
-                           static_cast<uint64_t>(std::max<int64_t>(settings.max_regression_ms, 0) / v.unit_ms),
+  const AdvanceRules rules{v.seq_bits, v.seq_span - 1, 0, 0, true,
+                           // (a tick the clock opens holds at least a tenth of the span: its random start)
+                           layout::RegressionTicks(settings.max_regression_ms, v.unit_ms, v.seq_span / 10, callers),
                            static_cast<double>(v.unit_ms) * 1000.0};
   // A random start for a tick the clock opens, leaving at least a tenth of the span.
   const NextWord next = Advance(

@@ -68,9 +68,10 @@ int64_t LastMs(const Variant& v, int64_t epoch_ms);
 void CheckServer(int server);
 
 // The next UID of this server. Throws kDatetimeOutOfRange outside the epoch's range, and
-// kClockRegression when the clock is further behind the last UID than settings allow.
+// kClockRegression when the clock is further behind the last UID than settings allow
+// (layout::RegressionTicks; callers: the processes that may generate at once).
 Generated<Value> Next(const Variant& v, const EpochSettings& settings, StateWord& word, FamilyStats& stats,
-                      Clock& clock, RandomPool& pool, long owner, int server);
+                      Clock& clock, RandomPool& pool, long owner, int server, uint64_t callers = 1);
 
 // Decimal digits of a value (the text of a numeric): no sign, no point; kEmpty, kBadDigit, or
 // kOverflow beyond 2^128 - 1 (never a wrapped value). Never throws.

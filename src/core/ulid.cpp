@@ -115,10 +115,8 @@ Uuid Compose(uint64_t time_bits, uint64_t counter, uint64_t random) {
 }
 
 Generated<Uuid> Next(StateWord& word, FamilyStats& stats, Clock& clock, RandomPool& pool, long owner,
-                     int64_t max_regression_ms) {
-  const AdvanceRules rules = max_regression_ms < 0
-                                 ? uuidv7::kRules
-                                 : uuidv7::Rules(static_cast<uint64_t>(max_regression_ms) * uuidv7::kStepsPerMs);
+                     int64_t max_regression_ms, uint64_t callers) {
+  const AdvanceRules rules = uuidv7::RulesFor(max_regression_ms, callers);
   const NextWord next = Advance(word, stats, rules, [&clock] {
     const int64_t ns = clock.NowNs();
     if (ns < 0 || ns / 1000000 > kMaxMs) ThrowOutOfRange();

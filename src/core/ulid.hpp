@@ -49,8 +49,8 @@ Uuid MinAt(int64_t unix_ms);
 Uuid Compose(uint64_t time_bits, uint64_t counter, uint64_t random);
 
 // The next ULID of the generator whose state is word (UUIDv7's), and how long to wait before
-// returning it; the mark is the time bits, as UUIDv7's. max_regression_ms as uuidv7::Next.
+// returning it; the mark is the time bits, as UUIDv7's. max_regression_ms and callers as uuidv7::Next.
 Generated<Uuid> Next(StateWord& word, FamilyStats& stats, Clock& clock, RandomPool& pool, long owner,
-                     int64_t max_regression_ms = -1);
+                     int64_t max_regression_ms = -1, uint64_t callers = 1);
 
 }  // namespace idgen::ulid

@@ -47,9 +47,8 @@ uint64_t TimeBits(const Uuid& id) {
 }
 
 Generated<Uuid> Next(StateWord& word, FamilyStats& stats, Clock& clock, RandomPool& pool, long owner,
-                     int64_t shift_steps, int64_t max_regression_ms) {
-  const AdvanceRules rules =
-      max_regression_ms < 0 ? kRules : Rules(static_cast<uint64_t>(max_regression_ms) * kStepsPerMs);
+                     int64_t shift_steps, int64_t max_regression_ms, uint64_t callers) {
+  const AdvanceRules rules = RulesFor(max_regression_ms, callers);
   const NextWord next = Advance(word, stats, rules, [&clock] {
     const int64_t ns = clock.NowNs();
     if (ns < 0 || ns / 1000000 > kMaxMs) ThrowOutOfRange();

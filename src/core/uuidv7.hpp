@@ -39,6 +39,19 @@ constexpr AdvanceRules Rules(uint64_t max_regression_steps) {
 }
 inline constexpr AdvanceRules kRules = Rules(kAnyRegression);
 
+// How far ahead of a clock that is fine the word can lie, in steps: the millisecond a UUID may be
+// returned ahead of the clock, a step, and a step for every 16 callers that wait beyond it (each
+// holds one value). callers: the processes that may generate at once (the server's MaxBackends).
+constexpr uint64_t NaturalLeadSteps(uint64_t callers) { return kStepsPerMs + 1 + (callers + 15) / 16; }
+
+// The rules under idgen.max_clock_lead = max_lead_ms (-1: ride out any step back): the word returns
+// to the clock only when the clock is behind it by more than max_lead_ms beyond its natural lead,
+// so that no value of the setting sends it back from a clock that is fine.
+constexpr AdvanceRules RulesFor(int64_t max_lead_ms, uint64_t callers) {
+  return max_lead_ms < 0 ? kRules
+                         : Rules(static_cast<uint64_t>(max_lead_ms) * kStepsPerMs + NaturalLeadSteps(callers) + 1);
+}
+
 // The 60 time bits for an instant: unix_ms in 0..kMaxMs, ns_in_ms in 0..999999. The fraction is
 // floor(ns_in_ms * 4096 / 10^6), as RFC 9562 method 3 says.
 constexpr uint64_t Ticks(int64_t unix_ms, int64_t ns_in_ms) {
@@ -59,10 +72,10 @@ uint64_t TimeBits(const Uuid& id);
 // millisecond) how long to wait before returning it. The mark is the time bits of the UUID.
 // shift_steps moves the time written into the UUID (not the state) by that many 1/4096 ms steps:
 // idgen.uuidv7(shift interval). A clock more than max_regression_ms behind the word (stepped back,
-// or below a durable mark) makes the word return to the clock: the UUIDs then sort below those made
-// before, and stay unique by their 58 random bits.
+// or below a durable mark), beyond the word's natural lead (RulesFor), makes the word return to the
+// clock: the UUIDs then sort below those made before, and stay unique by their 58 random bits.
 Generated<Uuid> Next(StateWord& word, FamilyStats& stats, Clock& clock, RandomPool& pool, long owner,
-                     int64_t shift_steps = 0, int64_t max_regression_ms = -1);
+                     int64_t shift_steps = 0, int64_t max_regression_ms = -1, uint64_t callers = 1);
 
 // A UUID for the instant unix_us (microseconds since 1970), rand_b random.
 Uuid At(int64_t unix_us, RandomPool& pool, long owner);

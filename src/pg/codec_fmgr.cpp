@@ -1,4 +1,4 @@
-// SQL functions of the encodings: base16, base36 and base62 text of bigints and uuids.
+// SQL functions of the encodings: base16, base36 and base62 text of bigints and uuids, base32hex of uuids.
 #include "core/codec.hpp"
 #include "pg/guard.hpp"
 #include "pg/pg.hpp"
@@ -54,5 +54,26 @@ Datum DecodeUuid(codec::Base base, std::string_view text) {
 IDGEN_CODEC(base16, codec::Base::k16)
 IDGEN_CODEC(base36, codec::Base::k36)
 IDGEN_CODEC(base62, codec::Base::k62)
+
+// base32hex of a uuid, as PostgreSQL 19's rtrim(encode(u::bytea, 'base32hex'), '=') writes it.
+IDGEN_FUNCTION(idgen_base32hex_encode_uuid) {
+  const Uuid id = FromDatum<Uuid>(PG_GETARG_DATUM(0));
+  const Digits out = Guarded([&] {
+    Digits d{};
+    d.size = codec::Base32HexWidth(id.bytes.size());
+    codec::Base32HexEncode(id.bytes, std::span<char>(d.data, d.size));
+    return d;
+  });
+  return TextDatum({out.data, out.size});
+}
+
+IDGEN_FUNCTION(idgen_base32hex_decode_uuid) {
+  const std::string_view digits = StringView(PG_GETARG_TEXT_PP(0));
+  return ToDatum(Guarded([&] {
+    Uuid id;
+    codec::Base32HexDecodeOrThrow(digits, id.bytes, "uuid");
+    return id;
+  }));
+}
 
 }  // namespace idgen::pg

@@ -6,9 +6,13 @@
 
 extern "C" {
 #include "utils/guc_tables.h"
+#include "catalog/pg_namespace.h"
 #include "storage/lwlock.h"
+#include "utils/acl.h"
 #include "utils/wait_event.h"
+#include "access/tableam.h"
 #include "access/xlogdefs.h"
+#include "executor/executor.h"
 #include "replication/origin.h"
 #include "replication/syncrep.h"
 #include "replication/walsender_private.h"
@@ -76,14 +80,13 @@ inline config_generic** GucVariables(int* count) {
 #endif
 }
 
-// The value of a placeholder (a string GUC record made for an idgen.* name the configuration gave
-// before the library was loaded). 19 keeps the type's fields in a union inside config_generic;
-// before, config_string began with its config_generic.
-inline const char* PlaceholderValue(const config_generic* g) {
+// The current value of a string GUC record (a placeholder's included): 19 keeps the fields of each
+// type in a union inside config_generic, earlier majors put config_generic first in config_string.
+inline const char* GucStringValue(const config_generic* record) {
 #if PG_VERSION_NUM >= 190000
-  return *g->_string.variable;
+  return *record->_string.variable;
 #else
-  return *reinterpret_cast<const config_string*>(g)->variable;
+  return *reinterpret_cast<const config_string*>(record)->variable;
 #endif
 }
 
@@ -173,5 +176,37 @@ inline constexpr bool kDatumHoldsEightBytes = SIZEOF_DATUM == 8;
 #if PG_VERSION_NUM < 160000
 #define ereturn(context, dummy_value, ...) ereport(ERROR, __VA_ARGS__)
 #endif
+
+// Inserts a new heap tuple's index entries (no speculative insertion, no arbiter): 16 added
+// onlySummarizing, 19 folds the booleans into flags.
+inline void InsertIndexTuples(ResultRelInfo* info, TupleTableSlot* slot, EState* estate) {
+#if PG_VERSION_NUM >= 190000
+  (void)ExecInsertIndexTuples(info, estate, 0, slot, NIL, nullptr);
+#elif PG_VERSION_NUM >= 160000
+  (void)ExecInsertIndexTuples(info, slot, estate, false, false, nullptr, NIL, false);
+#else
+  (void)ExecInsertIndexTuples(info, slot, estate, false, false, nullptr, NIL);
+#endif
+}
+
+// Deletes a tuple unless another transaction holds it (then returns what holds it, without waiting):
+// 19 replaces changingPart by an options word.
+inline TM_Result DeleteTupleNoWait(Relation rel, ItemPointer tid, CommandId cid) {
+  TM_FailureData failure;
+#if PG_VERSION_NUM >= 190000
+  return table_tuple_delete(rel, tid, cid, 0, InvalidSnapshot, InvalidSnapshot, false, &failure);
+#else
+  return table_tuple_delete(rel, tid, cid, InvalidSnapshot, InvalidSnapshot, false, &failure, false);
+#endif
+}
+
+// Whether the role owns the schema (object_ownercheck from 16 on).
+inline bool OwnsSchema(Oid schema, Oid role) {
+#if PG_VERSION_NUM >= 160000
+  return object_ownercheck(NamespaceRelationId, schema, role);
+#else
+  return pg_namespace_ownercheck(schema, role);
+#endif
+}
 
 }  // namespace idgen::pg::compat

@@ -15,6 +15,9 @@ namespace idgen::pg {
 
 void CheckCanGenerate(Family family, const char* title, const StateRef& ref) {
   settings::CheckConfigured(settings::Of(family));
+  if (kLayouts[family] != nullptr || family == kFamilyUid20 || family == kFamilyUid20Sec) {
+    settings::CheckEpochIsTheServers(family);
+  }
   char message[160], detail[320];
   // A standby has its primary's settings: the IDs of these families made here could repeat the
   // primary's. (ns_id checks its random bits instead: idgen_ns_id.)

@@ -5,6 +5,7 @@
 #include "core/layout.hpp"
 #include "pg/generator.hpp"
 #include "pg/guard.hpp"
+#include "pg/instagram_shard.hpp"
 #include "pg/mark.hpp"
 #include "pg/node_identity.hpp"
 #include "pg/module.hpp"
@@ -34,7 +35,7 @@ void CheckShard(Family family, const Layout& layout, int64_t node) {
   }
 }
 
-Datum NextId(Family family, int64_t node, bool node_is_setting) {
+int64_t Next(Family family, int64_t node, bool node_is_setting) {
   const Layout& layout = *kLayouts[family];
   const StateRef ref = GeneratorState();
   CheckCanGenerate(family, layout.title, ref);
@@ -42,8 +43,14 @@ Datum NextId(Family family, int64_t node, bool node_is_setting) {
   CheckShard(family, layout, node);
   const std::span<StateWord> words = ref.state.words(family);
   const EpochSettings settings{settings::EpochMs(family), settings::max_clock_regression_ms};
-  PG_RETURN_INT64(Generate(
-      family, ref, [&] { return layout::Next(layout, settings, words, ref.state.stats[family], WallClock(), node); }));
+  const auto callers = static_cast<uint64_t>(MaxBackends);
+  return Generate(family, ref, [&] {
+    return layout::Next(layout, settings, words, ref.state.stats[family], WallClock(), node, callers);
+  });
+}
+
+Datum NextId(Family family, int64_t node, bool node_is_setting) {
+  PG_RETURN_INT64(Next(family, node, node_is_setting));
 }
 
 Datum ParseId(Family family, FunctionCallInfo fcinfo) {
@@ -62,16 +69,26 @@ Datum MinId(Family family, FunctionCallInfo fcinfo) {
   PG_RETURN_INT64(Guarded([&] { return layout::MinAt(*kLayouts[family], epoch, at); }));
 }
 
+// idgen.instagram_shard_id() writes a shard's mark a second beyond the last ID it made (the shard's
+// lease): a mark that lies up to that much, and the ticks a used-up sequence runs ahead, beyond a
+// clock that is fine is waited out, never counted against idgen.max_clock_regression.
+constexpr int64_t kShardMarkLeaseMs = 1000;
+
+}  // namespace
+
 // Before an Instagram ID of a shard whose IDs elsewhere (the server that held the shard before it
 // moved here) all lie before not_before: waits until the clock reaches it, or refuses (55000) when
-// it lies more than idgen.max_clock_regression ahead. The state words are left alone, as a
-// database's copy of the mark leaves them (mark.cpp): a value that a role reads from a table of its
-// own delays its own IDs only.
+// it lies more than idgen.max_clock_regression ahead beyond the shard's lease. The state words are
+// left alone, as a database's copy of the mark leaves them (mark.cpp): a value that a role reads
+// from a table of its own delays its own IDs only.
 void WaitForShardMark(int64_t shard, int64_t not_before_ms) {
   const int64_t now_ms = static_cast<int64_t>(marks::NowMs());
   if (not_before_ms <= now_ms) return;
   const int64_t gap_ms = not_before_ms - now_ms;
-  if (gap_ms > settings::max_clock_regression_ms) {
+  const Layout& layout = *kLayouts[kFamilyInstagram];
+  const auto run_ahead_ms = static_cast<int64_t>(
+      layout::RunAheadTicks(layout.max_seq() + 1, static_cast<uint64_t>(MaxBackends)) * layout.unit_ms);
+  if (gap_ms > settings::max_clock_regression_ms + kShardMarkLeaseMs + run_ahead_ms) {
     char message[200];
     snprintf(message, sizeof message, "the mark of Instagram shard %lld lies %s ahead of the system clock",
              static_cast<long long>(shard), FormatDuration(gap_ms).c_str());
@@ -84,15 +101,29 @@ void WaitForShardMark(int64_t shard, int64_t not_before_ms) {
   WaitForClock(not_before_ms * 1000000);
 }
 
-}  // namespace
+int64_t NextInstagramId(int64_t shard) { return Next(kFamilyInstagram, shard, false); }
 
-IDGEN_FUNCTION(idgen_instagram_id) { return NextId(kFamilyInstagram, PG_GETARG_INT64(0), false); }
+int64_t InstagramMs(int64_t id) {
+  return settings::EpochMs(kFamilyInstagram) + (id >> kInstagram.time_shift()) * kInstagram.unit_ms;
+}
+
+// A shard bound to a schema (idgen.bind_instagram_shard) is made where its schema lives, under its
+// marks, or refused (instagram_shard.cpp).
+IDGEN_FUNCTION(idgen_instagram_id) {
+  const int64 shard = PG_GETARG_INT64(0);
+  int64_t id;
+  if (instagram_shard::MakeBoundId(shard, 0, &id)) PG_RETURN_INT64(id);
+  return NextId(kFamilyInstagram, shard, false);
+}
 IDGEN_FUNCTION(idgen_instagram_id_not_before) {
   const int64 shard = PG_GETARG_INT64(0);
   const int64_t not_before_us = UnixUs(PG_GETARG_TIMESTAMPTZ(1));
   CheckShard(kFamilyInstagram, *kLayouts[kFamilyInstagram], shard);
   // The first millisecond at or after the instant.
-  WaitForShardMark(shard, not_before_us / 1000 + (not_before_us % 1000 > 0 ? 1 : 0));
+  const int64_t not_before_ms = not_before_us / 1000 + (not_before_us % 1000 > 0 ? 1 : 0);
+  int64_t id;
+  if (instagram_shard::MakeBoundId(shard, not_before_ms, &id)) PG_RETURN_INT64(id);
+  WaitForShardMark(shard, not_before_ms);
   return NextId(kFamilyInstagram, shard, false);
 }
 IDGEN_FUNCTION(idgen_instagram_parse) { return ParseId(kFamilyInstagram, fcinfo); }

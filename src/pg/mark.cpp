@@ -75,13 +75,13 @@ constexpr Group GroupOf(Family family) { return HasIdentity(family) ? kWithIdent
 struct Backend {
   const SharedState* state = nullptr;  // the state the rest was checked against
   Oid database = InvalidOid;
-  uint64_t generation = 0;   // the state's generation when the copy was read
-  bool has_copy = false;     // this database has idgen.mark (idgen 1.2 and later)
-  uint64_t copy_ms = 0;      // this database's copy, as this backend last read or wrote it
+  uint64_t generation = 0;         // the state's generation when the copy was read
+  bool has_copy = false;           // this database has idgen.mark (idgen 1.2 and later)
+  uint64_t copy_ms = 0;            // this database's copy, as this backend last read or wrote it
   bool has_identity_copy = false;  // this database has idgen.mark_identity (1.3 and later)
   uint64_t copy_identity_ms = 0;   // the copy's bound of the families with a node identity
-  bool tag_is_ours = false;  // idgen.mark_server names this run of the server
-  uint64_t wait_ms[2] = {};  // per group: the clock must pass this before a value (0: nothing to wait for)
+  bool tag_is_ours = false;        // idgen.mark_server names this run of the server
+  uint64_t wait_ms[2] = {};        // per group: the clock must pass this before a value (0: nothing to wait for)
   bool decimal_checked = false;
   int64 decimal_copy = -1;  // the DecimalId copy, as this backend last wrote it
 };
@@ -282,6 +282,7 @@ void LoadServerMark(SharedState& state) {
   state.mark.decimal_id_next.store(decimal_next, std::memory_order_release);
   state.mark.decimal_id_floor.store(decimal_next, std::memory_order_release);
   state.mark.lease_end_ms.store(stored_ms, std::memory_order_release);
+  state.mark.identity_lease_hash.store(IdentityOf(identity_raw), std::memory_order_release);
   state.mark.identity_lease_end_ms.store(identity_valid ? LeaseMsOf(identity_raw) : kNoLease,
                                          std::memory_order_release);
   state.mark.floor_ms.store(floor_ms, std::memory_order_release);
@@ -295,6 +296,26 @@ void LoadServerMark(SharedState& state) {
     origin::FlushAndConfirm(origin::Advance(decimal, decimal_next, false));
     (void)RenewLeases(state, floor_ms, identity_valid ? identity_floor_ms : 0, generation);
   }
+}
+
+// The identity lease counts while the server has the identity it was written under. Another one
+// (an identity put back after restart_at_clock gave the server a new one, or any other change
+// without it) makes the families with an identity lie below the server's lease again, which holds
+// every value ever made here: their words go up to it, and they wait or refuse until the clock
+// passes it (found by the adversarial pass of issue 29: a node id put back after the recovery
+// repeated, in another database, the IDs made under it while the clock was ahead).
+void DropIdentityLease(SharedState& state) {
+  LWLock* lock = &state.mark_lock.lock;
+  LWLockAcquire(lock, LW_EXCLUSIVE);
+  if (state.mark.identity_lease_end_ms.load(std::memory_order_acquire) != kNoLease &&
+      state.mark.identity_lease_hash.load(std::memory_order_acquire) != (settings::IdentityHash() & kIdentityMask)) {
+    state.mark.generation.fetch_add(1, std::memory_order_acq_rel);  // (values taken meanwhile are taken again)
+    state.mark.identity_lease_end_ms.store(0, std::memory_order_release);
+    RaiseWords(state, kWithIdentity, state.mark.lease_end_ms.load(std::memory_order_acquire), 0);
+    state.mark.identity_floor_ms.store(state.mark.floor_ms.load(std::memory_order_acquire), std::memory_order_release);
+    state.mark.identity_lease_end_ms.store(kNoLease, std::memory_order_release);
+  }
+  LWLockRelease(lock);
 }
 
 // ---- the database's copy --------------------------------------------------------------------------
@@ -337,8 +358,7 @@ void CheckDatabaseCopy(const StateRef& ref) {
                               : me.copy_ms;
     me.tag_is_ours = tag == OwnTag(ref.state);
     me.wait_ms[kTimeOnly] = Covered(ref.state, kTimeOnly, me.copy_ms, tag) ? 0 : me.copy_ms;
-    me.wait_ms[kWithIdentity] =
-        Covered(ref.state, kWithIdentity, me.copy_identity_ms, tag) ? 0 : me.copy_identity_ms;
+    me.wait_ms[kWithIdentity] = Covered(ref.state, kWithIdentity, me.copy_identity_ms, tag) ? 0 : me.copy_identity_ms;
   }
   me.database = MyDatabaseId;
 }
@@ -419,6 +439,10 @@ bool Prepare(Family family, const StateRef& ref) {
   // restored database from repeating them.
   if (unlikely(!me.has_copy) && family != kFamilyUuidv7) RaiseMissing("mark");
   if (unlikely(me.wait_ms[GroupOf(family)] != 0) && family != kFamilyDecimalId) WaitForCopy(GroupOf(family));
+  if (HasIdentity(family) && unlikely(state.mark.identity_lease_end_ms.load(std::memory_order_acquire) != kNoLease) &&
+      state.mark.identity_lease_hash.load(std::memory_order_acquire) != (settings::IdentityHash() & kIdentityMask)) {
+    DropIdentityLease(state);
+  }
   return true;
 }
 
@@ -426,7 +450,8 @@ bool Cover(Family family, const StateRef& ref, uint64_t ms, uint64_t generation)
   SharedState& state = ref.state;
   const bool identity = HasIdentity(family);
   const uint64_t lease = state.mark.lease_end_ms.load(std::memory_order_acquire);
-  const uint64_t identity_lease = identity ? state.mark.identity_lease_end_ms.load(std::memory_order_acquire) : kNoLease;
+  const uint64_t identity_lease =
+      identity ? state.mark.identity_lease_end_ms.load(std::memory_order_acquire) : kNoLease;
   const uint64_t copy_ms = identity ? me.copy_identity_ms : me.copy_ms;
   if (likely(ms < lease && ms < identity_lease && (ms < copy_ms || !me.has_copy))) return true;
   if (ms >= lease || ms >= identity_lease) {
@@ -672,6 +697,7 @@ IDGEN_FUNCTION(idgen_restart_at_clock) {
     SetFloor(state.stats[family], 0, 0);
   }
   const XLogRecPtr lsn = origin::Advance(identity, marks::Pack(lease_ms), true);
+  state.mark.identity_lease_hash.store(settings::IdentityHash() & marks::kIdentityMask, std::memory_order_release);
   LWLockRelease(lock);
   origin::FlushAndConfirm(lsn);
   state.mark.identity_lease_end_ms.store(lease_ms, std::memory_order_release);

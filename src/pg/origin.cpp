@@ -8,12 +8,14 @@
 extern "C" {
 #include "access/xact.h"
 #include "access/xlog.h"
+#include "catalog/pg_replication_origin_d.h"
 #include "postmaster/bgworker.h"
 #include "replication/origin.h"
 #include "replication/syncrep.h"
 #include "replication/walsender.h"
 #include "replication/walsender_private.h"
 #include "storage/latch.h"
+#include "storage/lmgr.h"
 #include "storage/lwlock.h"
 #include "utils/inval.h"
 
@@ -24,8 +26,18 @@ namespace idgen::pg::origin {
 
 namespace {
 
+// The lock under which one backend at a time starts the worker and waits for it: a heavyweight
+// lock on object 0 of pg_replication_origin (no origin has id 0, InvalidRepOriginId; PostgreSQL
+// locks an origin by its own id when it drops it), in no database, so that every session of the
+// server meets the same lock. A lock wait answers cancel, terminate, statement_timeout and
+// lock_timeout, and the deadlock detector sees it; taking it accepts the invalidations that the
+// worker's commit sent, so that a session that waited finds the origins in the catalog.
+void LockOriginCreation() { LockSharedObject(ReplicationOriginRelationId, InvalidOid, 0, ExclusiveLock); }
+void UnlockOriginCreation() { UnlockSharedObject(ReplicationOriginRelationId, InvalidOid, 0, ExclusiveLock); }
+
 // Starts the worker that creates the missing origins, and waits for it (a cancel interrupts the
-// wait; the worker finishes on its own).
+// wait; the worker finishes on its own). A worker slot that other workers hold (parallel queries)
+// is waited for up to a second, on the latch.
 void CreateOrigins() {
   BackgroundWorker worker;
   memset(&worker, 0, sizeof worker);
@@ -39,7 +51,12 @@ void CreateOrigins() {
   worker.bgw_notify_pid = MyProcPid;
   worker.bgw_main_arg = ObjectIdGetDatum(MyDatabaseId);
   BackgroundWorkerHandle* handle = nullptr;
-  if (!RegisterDynamicBackgroundWorker(&worker, &handle)) {
+  for (int attempt = 0; !RegisterDynamicBackgroundWorker(&worker, &handle) && attempt < 100; ++attempt) {
+    (void)WaitLatch(MyLatch, WL_LATCH_SET | WL_TIMEOUT | WL_EXIT_ON_PM_DEATH, 10, PG_WAIT_EXTENSION);
+    ResetLatch(MyLatch);
+    CHECK_FOR_INTERRUPTS();
+  }
+  if (handle == nullptr) {
     ereport(ERROR, errcode(ERRCODE_CONFIGURATION_LIMIT_EXCEEDED),
             errmsg("could not start the background worker that creates idgen's replication origins"),
             errdetail("idgen keeps its durable mark in the replication origins idgen_mark and idgen_decimal_id, made "
@@ -57,8 +74,15 @@ void CreateOrigins() {
 compat::OriginId Id(Which which) {
   compat::OriginId id = replorigin_by_name(kNames[which], true);
   if (id == compat::kInvalidOriginId) {
-    CreateOrigins();
+    // Many sessions may meet a new server at once: one starts the worker, the others wait for it on
+    // the lock and find the origins it made (an error releases the lock with the transaction).
+    LockOriginCreation();
     id = replorigin_by_name(kNames[which], true);
+    if (id == compat::kInvalidOriginId) {
+      CreateOrigins();
+      id = replorigin_by_name(kNames[which], true);
+    }
+    UnlockOriginCreation();
     if (id == compat::kInvalidOriginId) {
       ereport(ERROR, errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
               errmsg("replication origin \"%s\" does not exist", kNames[which]),

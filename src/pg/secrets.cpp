@@ -14,7 +14,11 @@
 #include "pg/settings_parts.hpp"
 
 extern "C" {
+#include "catalog/pg_authid_d.h"
 #include "storage/fd.h"
+#include "tcop/tcopprot.h"
+#include "utils/acl.h"
+#include "utils/elog.h"
 #include "utils/guc.h"
 }
 
@@ -259,7 +263,48 @@ void DefineSecret(const char* title, const char* description, const char* long_d
                              CheckSecretFile<which>, AssignSecretFile<which>, nullptr);
 }
 
+// ---- the server log: a statement that sets a secret is never written there with an error --------
+//
+// PostgreSQL writes the statement of an error to the log (log_min_error_statement, ERROR by
+// default): an ALTER SYSTEM SET idgen.token_secret = '...' that the check hook rejects (too short),
+// or a SET, set_config() or ALTER DATABASE/ROLE ... SET that the context refuses (55P02), would put
+// the secret there. The log hook hides the statement of any report that names an inline secret
+// setting, or whose statement does. It runs inside error reporting: plain string tests only.
+
+emit_log_hook_type previous_emit_log_hook = nullptr;
+
+// Whether text holds needle, ASCII letters compared without case (setting names are ASCII).
+bool ContainsNoCase(const char* text, const char* needle) {
+  if (text == nullptr) return false;
+  const size_t n = strlen(needle);
+  for (const char* p = text; *p != '\0'; ++p) {
+    if (pg_strncasecmp(p, needle, n) == 0) return true;
+  }
+  return false;
+}
+
+bool NamesInlineSecret(const char* text) {
+  return ContainsNoCase(text, "token_secret") || ContainsNoCase(text, "public_id_key");
+}
+
+void HideSecretStatements(ErrorData* edata) {
+  if (!edata->hide_stmt && (NamesInlineSecret(edata->message) || NamesInlineSecret(debug_query_string) ||
+                            NamesInlineSecret(edata->context) || NamesInlineSecret(edata->internalquery))) {
+    edata->hide_stmt = true;
+  }
+  // (a set_config() of a secret in a DO block: the statement is in the error's context and internal
+  // query, which the server log would print; found by the adversarial pass of issue 29)
+  if (NamesInlineSecret(edata->context)) edata->context = pstrdup("(the context names a secret setting: not logged)");
+  if (NamesInlineSecret(edata->internalquery)) {
+    edata->internalquery = nullptr;
+    edata->internalpos = 0;
+  }
+  if (previous_emit_log_hook != nullptr) previous_emit_log_hook(edata);
+}
+
 }  // namespace
+
+bool MayReadHiddenSettings() { return superuser() || has_privs_of_role(GetUserId(), ROLE_PG_READ_ALL_SETTINGS); }
 
 std::string_view RequireSecret(Secret which) {
   const SecretSetting& s = secrets[static_cast<int>(which)];
@@ -274,8 +319,14 @@ std::string_view RequireSecret(Secret which) {
     Raise(ErrorKind::kPrerequisite, message, "idgen will not choose between two secrets.", hint);
   }
   if (s.file != nullptr) {
-    if (!s.file->ok) Raise(ErrorKind::kPrerequisite, s.file->message, s.file->detail, s.file->hint);
-    return s.file->secret();
+    if (s.file->ok) return s.file->secret();
+    // The file's path is part of the setting, which only superusers and pg_read_all_settings read.
+    if (MayReadHiddenSettings()) Raise(ErrorKind::kPrerequisite, s.file->message, s.file->detail, s.file->hint);
+    snprintf(message, sizeof message, "the file named by %s cannot be used", s.file_setting);
+    Raise(ErrorKind::kPrerequisite, message,
+          "It is missing, unreadable, open to other users or holds no secret: the server log says which, and so "
+          "does this error for a superuser or a member of pg_read_all_settings.",
+          "Ask the administrator of the server to correct the file, then reload the configuration.");
   }
   if (s.value == nullptr) {
     // The file the README names: idgen_token_secret for idgen.token_secret.
@@ -291,12 +342,30 @@ std::string_view RequireSecret(Secret which) {
              file, file, s.file_setting, file, s.warning);
     Raise(ErrorKind::kPrerequisite, message, s.need, hint);
   }
+  // A secret written in the configuration is a secret only where the postmaster knows it is one:
+  // until a session loads idgen, PostgreSQL shows an idgen.* setting it does not know to every role
+  // (SHOW), and logs its new value at each reload (found by the adversarial pass of issue 29).
+  if (!LoadedByPreload()) {
+    snprintf(message, sizeof message, "%s is written in the configuration, and idgen is not preloaded", s.name);
+    snprintf(hint, sizeof hint,
+             "Move the secret to a file that only the server's operating system user can read (%s), or add idgen "
+             "to shared_preload_libraries and restart; then change the secret: it may have been read.",
+             s.file_setting);
+    Raise(ErrorKind::kPrerequisite, message,
+          "Until a session loads idgen, PostgreSQL shows a setting it does not know yet to every role (SHOW, "
+          "current_setting) and writes its new value to the server log at each reload: this secret is not secret.",
+          hint);
+  }
   return s.value;
 }
 
 uint64_t SecretGeneration(Secret which) { return secrets[static_cast<int>(which)].generation; }
 
 void DefineSecrets() {
+  if (emit_log_hook != HideSecretStatements) {
+    previous_emit_log_hook = emit_log_hook;
+    emit_log_hook = HideSecretStatements;
+  }
   DefineSecret<Secret::kTokenSecret>(
       "secret key of idgen.signed_token() and idgen.verify_token()",
       "Secret key of idgen.signed_token() and idgen.verify_token().",

@@ -48,7 +48,8 @@ constexpr Reader kReaders[] = {
 struct Problem {
   uint32_t consumers;
   char message[256];
-  char detail[512];
+  char detail[512];         // where it is set: the file and line, for superusers and pg_read_all_settings
+  char public_detail[256];  // the same without the file, for every other role
 };
 constexpr int kMaxProblems = 8;
 Problem* problems = nullptr;
@@ -87,9 +88,10 @@ int CollectGiven(Given* given, int max) {
     if ((g->flags & GUC_CUSTOM_PLACEHOLDER) == 0 || pg_strncasecmp(g->name, "idgen.", 6) != 0) continue;
     Given& out = given[count++];
     strlcpy(out.name, g->name, sizeof out.name);
-    const char* value = compat::PlaceholderValue(g);
-    const bool secret =
-        pg_strcasecmp(g->name, "idgen.token_secret") == 0 || pg_strcasecmp(g->name, "idgen.public_id_key") == 0;
+    const char* value = compat::GucStringValue(g);
+    // (the secrets, and the paths of their files, which only superusers and pg_read_all_settings read)
+    const bool secret = pg_strncasecmp(g->name, "idgen.token_secret", 18) == 0 ||
+                        pg_strncasecmp(g->name, "idgen.public_id_key", 19) == 0;
     strlcpy(out.value, secret ? "(hidden)" : value != nullptr ? value : "", sizeof out.value);
     out.source = g->source;
     if (g->sourcefile != nullptr) {
@@ -122,10 +124,11 @@ void AddProblem(uint32_t consumers, const Given& given, bool unknown) {
   } else {
     snprintf(p.message, sizeof p.message, "invalid value for %s: \"%s\"", given.name, given.value);
   }
-  snprintf(p.detail, sizeof p.detail,
-           "It is set in %s. idgen refuses to make IDs that depend on its settings rather than fall back to a "
-           "default that could repeat another server's IDs.",
-           given.where);
+  constexpr const char* kWhy =
+      "idgen refuses to make IDs that depend on its settings rather than fall back to a default that could repeat "
+      "another server's IDs.";
+  snprintf(p.detail, sizeof p.detail, "It is set in %s. %s", given.where, kWhy);
+  snprintf(p.public_detail, sizeof p.public_detail, "It is set in %s. %s", SourceName(given.source), kWhy);
   problem_consumers |= consumers;
 }
 
@@ -153,7 +156,8 @@ void CheckConfigured(uint32_t consumers) {
   if ((problem_consumers & consumers) == 0) return;
   for (int i = 0; i < problem_count; ++i) {
     if ((problems[i].consumers & consumers) == 0) continue;
-    Raise(ErrorKind::kPrerequisite, problems[i].message, problems[i].detail,
+    Raise(ErrorKind::kPrerequisite, problems[i].message,
+          MayReadHiddenSettings() ? problems[i].detail : problems[i].public_detail,
           loaded_by_preload
               ? "Correct that setting, then restart the server."
               : "Correct that setting, then restart the server (where idgen is not preloaded, a new session reads "
@@ -169,5 +173,7 @@ void DefineChecked(void (*define)()) {
   define();
   CheckGiven(given, given_count);
 }
+
+bool LoadedByPreload() { return loaded_by_preload; }
 
 }  // namespace idgen::pg::settings

@@ -38,9 +38,18 @@ const struct config_enum_entry kNodeIdSources[] = {
 
 char* epoch_text[kFamilyCount];
 int64_t epoch_ms[kFamilyCount];
+// Whether the epoch in use is the server's (postgresql.conf, ALTER SYSTEM, the command line, the
+// default) rather than a session's, a database's or a role's (issue 29, found by its review: IDs
+// made under an earlier epoch of a session lie above what the durable mark, in time, holds for the
+// server's epoch, and sessions on the server's epoch repeated them after a restart).
+bool epoch_is_servers[kFamilyCount];
+struct ParsedEpoch {
+  int64_t ms;
+  bool servers;
+};
 constexpr int64_t kLatestEpochMs = 4102444800000;  // 2100-01-01
 
-bool CheckEpoch(char** value, void** extra, GucSource) {
+bool CheckEpoch(char** value, void** extra, GucSource source) {
   char* end = nullptr;
   errno = 0;
   const long long ms = strtoll(*value, &end, 10);
@@ -48,17 +57,22 @@ bool CheckEpoch(char** value, void** extra, GucSource) {
     GUC_check_errdetail("An epoch is a whole number of milliseconds since 1970-01-01 00:00:00 UTC, before 2100.");
     return false;
   }
-  auto* parsed = static_cast<int64_t*>(compat::GucMalloc(sizeof(int64_t)));
+  auto* parsed = static_cast<ParsedEpoch*>(compat::GucMalloc(sizeof(ParsedEpoch)));
   if (parsed == nullptr) return false;
-  *parsed = ms;
+  *parsed = ParsedEpoch{ms, source <= PGC_S_ARGV};
   *extra = parsed;
   return true;
 }
 
 template <Family family>
 void AssignEpoch(const char*, void* extra) {
-  epoch_ms[family] = *static_cast<int64_t*>(extra);
-  if (family == kFamilyUid20) epoch_ms[kFamilyUid20Sec] = epoch_ms[family];  // one setting for both
+  const auto* parsed = static_cast<const ParsedEpoch*>(extra);
+  epoch_ms[family] = parsed->ms;
+  epoch_is_servers[family] = parsed->servers;
+  if (family == kFamilyUid20) {  // one setting for both
+    epoch_ms[kFamilyUid20Sec] = parsed->ms;
+    epoch_is_servers[kFamilyUid20Sec] = parsed->servers;
+  }
 }
 
 // idgen.<name>_epoch_ms, defaulting to the published epoch of the scheme.
@@ -130,11 +144,34 @@ bool CheckShards(char** value, void** extra, GucSource) {
   return false;
 }
 
-void AssignShards(const char*, void* extra) { owned_shards = static_cast<const ShardSet*>(extra); }
+// IdentityHash() is kept until an identity setting changes (restart_at_clock and the identity lease
+// compare it often).
+bool identity_hash_known = false;
+void IdentityChanged(int, void*) { identity_hash_known = false; }
+
+void AssignShards(const char*, void* extra) {
+  owned_shards = static_cast<const ShardSet*>(extra);
+  identity_hash_known = false;
+}
 
 }  // namespace
 
 int64_t EpochMs(Family family) { return epoch_ms[family]; }
+
+void CheckEpochIsTheServers(Family family) {
+  if (likely(epoch_is_servers[family])) return;
+  const char* name = family == kFamilyUid20 || family == kFamilyUid20Sec ? "uid20" : kLayouts[family]->family;
+  char message[160], hint[200];
+  snprintf(message, sizeof message, "idgen.%s_epoch_ms is set for this session, database or role", name);
+  snprintf(hint, sizeof hint,
+           "Decode IDs of another epoch under it; make IDs under the server's (RESET idgen.%s_epoch_ms, or set it in "
+           "postgresql.conf).",
+           name);
+  Raise(ErrorKind::kPrerequisite, message,
+        "IDs are made under the epoch of the server's configuration only: made under another one, their time "
+        "fields lie where the durable mark does not hold them, and the server could repeat them after a restart.",
+        hint);
+}
 
 bool OwnsShard(int64_t shard) {
   return owned_shards == nullptr ||
@@ -144,6 +181,8 @@ bool OwnsShard(int64_t shard) {
 const char* InstagramShards() { return shards_text != nullptr ? shards_text : ""; }
 
 uint32_t IdentityHash() {
+  static uint32_t known = 0;
+  if (identity_hash_known) return known;
   // FNV-1a over the node id, the server digit and the owned shards (the set, not its spelling).
   uint32_t hash = 2166136261u;
   const auto mix = [&hash](uint8_t byte) { hash = (hash ^ byte) * 16777619u; };
@@ -152,6 +191,8 @@ uint32_t IdentityHash() {
   if (node_id_source != kNodeIdFromSetting) mix(static_cast<uint8_t>(0x80 | node_id_source));
   mix(static_cast<uint8_t>(uid20_server));
   for (int i = 0; i < kShards / 8; ++i) mix(owned_shards != nullptr ? owned_shards->bits[i] : 0xFF);
+  known = hash;
+  identity_hash_known = true;
   return hash;
 }
 
@@ -164,23 +205,31 @@ void DefineAll() {
   DefineCustomIntVariable("idgen.node_id", "Node id of this server in Snowflake, Sonyflake and TraceId IDs.",
                           "Give every server that generates these IDs its own node id. Snowflake holds 0 to 1023, "
                           "Sonyflake and TraceId 0 to 65535.",
-                          &node_id, 0, 0, 65535, PGC_SUSET, 0, nullptr, nullptr, nullptr);
+                          &node_id, 0, 0, 65535, PGC_SUSET, 0, nullptr, IdentityChanged, nullptr);
   DefineCustomEnumVariable(
       "idgen.node_id_source", "Where Snowflake, Sonyflake, TraceId and JsId IDs take their node id.",
       "\"setting\": idgen.node_id. \"citus\": this node's Citus group id (the coordinator's is 0, "
       "each worker's is given by citus_add_node); a node that is in no Citus cluster yet refuses.",
-      &node_id_source, kNodeIdFromSetting, kNodeIdSources, PGC_SUSET, 0, nullptr, nullptr, nullptr);
+      &node_id_source, kNodeIdFromSetting, kNodeIdSources, PGC_SUSET, 0, nullptr, IdentityChanged, nullptr);
+  // Every value of the two limits below keeps the order and never refuses a clock that is fine: they
+  // count beyond the lead the state word has of its own (a tick whose sequence ran out, UUIDv7's
+  // millisecond ahead), and round up to whole ticks (layout::RegressionTicks, uuidv7::RulesFor).
   DefineCustomIntVariable(
       "idgen.max_clock_regression", "How far the system clock may step back before 64-bit ID generators refuse.",
-      "Up to this, they carry on from the last time issued; beyond it, they raise an error.", &max_clock_regression_ms,
-      5000, 0, 3600000, PGC_SUSET, GUC_UNIT_MS, nullptr, nullptr, nullptr);
+      "Up to this, they carry on from the last time issued, waiting for the clock; beyond it, they raise an error. "
+      "Counted in whole ticks of each family (Sonyflake's are 10 ms, TraceId's 1 s), beyond the tick that a used-up "
+      "sequence runs ahead: 0 refuses any step back that idgen can tell from the IDs' own lead.",
+      &max_clock_regression_ms, 5000, 0, 3600000, PGC_SUSET, GUC_UNIT_MS, nullptr, nullptr, nullptr);
+  // The server's, not a session's: one session that sent the shared word back to the clock would
+  // break the order of every other session's UUIDs.
   DefineCustomIntVariable(
       "idgen.max_clock_lead",
-      "How far ahead of the system clock UUIDv7, typeid and ns_id carry on after the clock stepped "
-      "back.",
-      "Up to this, they carry on from the last ID, keeping their order; beyond it (a clock that was "
-      "set years ahead and back), they return to the clock, unique by their random bits.",
-      &max_clock_lead_ms, 600000, 0, INT_MAX, PGC_SUSET, GUC_UNIT_MS, nullptr, nullptr, nullptr);
+      "How far ahead of the system clock UUIDv7, typeid and ULID carry on after the clock stepped back.",
+      "Up to this, they carry on from the last ID, keeping their order; beyond it (a clock that was set years ahead "
+      "and back), they return to the clock, unique by their random bits. Counted beyond the millisecond they may "
+      "run ahead of a clock that is fine: 0 returns to the clock at any step back beyond it. Set in the server "
+      "configuration: every session shares the state it moves.",
+      &max_clock_lead_ms, 600000, 0, INT_MAX, PGC_SIGHUP, GUC_UNIT_MS, nullptr, nullptr, nullptr);
   DefineCustomIntVariable("idgen.failover_margin",
                           "How far beyond the last durable mark it received a promoted standby starts generating.",
                           "An asynchronous standby may lack its primary's last leases: make this longer than the "
@@ -194,7 +243,7 @@ void DefineAll() {
   DefineEpoch<kFamilyUid20>("uid20", uid20::kDefaultEpochMs, "UID20");
   DefineCustomIntVariable("idgen.uid20_server", "The server digit of this server's UID20 IDs.",
                           "The last digit of idgen.uid20() and idgen.uid20_sec(): give every server its own.",
-                          &uid20_server, 0, 0, uid20::kMaxServer, PGC_SUSET, 0, nullptr, nullptr, nullptr);
+                          &uid20_server, 0, 0, uid20::kMaxServer, PGC_SUSET, 0, nullptr, IdentityChanged, nullptr);
   DefineCustomIntVariable("idgen.launch_id", "The launch id of this deployment's DecimalIds (1 to 99999).",
                           "The last five digits of idgen.decimal_id(); -1, the default, means not set: DecimalIds are "
                           "refused until it is. 0 is for tests.",

@@ -31,8 +31,11 @@ extern int max_clock_regression_ms;  // idgen.max_clock_regression
 extern int max_clock_lead_ms;        // idgen.max_clock_lead
 extern int failover_margin_ms;       // idgen.failover_margin
 int64_t EpochMs(Family family);      // idgen.<family>_epoch_ms (idgen.uid20_epoch_ms for both UID20s)
-extern int uid20_server;             // idgen.uid20_server: 0..9
-extern int launch_id;                // idgen.launch_id: -1 (not set) or 0..99999
+// Refuses (55000) to generate under an epoch set for a session, a database or a role: decoding may
+// use one, generating takes the server's. C zone.
+void CheckEpochIsTheServers(Family family);
+extern int uid20_server;  // idgen.uid20_server: 0..9
+extern int launch_id;     // idgen.launch_id: -1 (not set) or 0..99999
 
 // idgen.instagram_shards: whether this server owns the shard, and the setting's text for messages.
 bool OwnsShard(int64_t shard);

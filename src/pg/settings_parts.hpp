@@ -20,10 +20,19 @@ inline constexpr uint32_t kEveryConsumer = Of(kFamilyUuidv7) | kLayoutFamilies |
 // secrets.cpp: idgen.token_secret, idgen.public_id_key and their _file forms.
 void DefineSecrets();
 
+// Whether the current role may read what PostgreSQL shows superusers and pg_read_all_settings only
+// (a GUC_SUPERUSER_ONLY setting such as a secret file's path, pg_settings.sourcefile): errors name
+// such things to these roles only. Catalog access: a backend in a transaction.
+bool MayReadHiddenSettings();
+
 // setting_check.cpp: notes the idgen.* placeholders that the configuration gave before the library
 // was loaded, runs define (which defines every setting), then records a problem for each given
 // setting that does not exist or whose value PostgreSQL rejected.
 void DefineChecked(void (*define)());
+
+// Whether shared_preload_libraries loaded the library: only then does the postmaster know idgen's
+// settings, and with them which ones are secrets.
+bool LoadedByPreload();
 
 #ifdef IDGEN_DEBUG_FAULT
 // debug_fault.cpp: idgen.debug_fault.

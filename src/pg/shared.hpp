@@ -27,6 +27,7 @@ struct SharedMark {
   // them back to the clock under a new identity: their values lie below this lease too, which the
   // origin idgen_mark_identity holds. kNoLease while there is none.
   std::atomic<uint64_t> identity_lease_end_ms{~uint64_t{0}};
+  std::atomic<uint32_t> identity_lease_hash{0};  // the identity it was written under
   // What the words were raised to when the marks were read (this run's floors): a database's copy
   // at or below them is covered whoever wrote it.
   std::atomic<uint64_t> floor_ms{0};
@@ -53,6 +54,9 @@ struct SharedState {
   // Serialises the first reading of the mark after the server started, and idgen.restart_at_clock()
   // against the renewals (which hold it shared). Never held across a flush, a wait or a lock.
   LWLockPadded mark_lock;
+  // Bumped when a transaction that bound an Instagram shard (idgen.bind_instagram_shard) commits:
+  // what each backend knows of the bindings (instagram_shard.cpp) is read again.
+  std::atomic<uint64_t> shard_bindings{0};
 
   // The words of a family: Instagram's per shard, one for the others.
   std::span<StateWord> words(Family family) {

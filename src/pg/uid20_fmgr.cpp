@@ -25,9 +25,10 @@ uid20::Value NextValue(Family family) {
   CheckCanGenerate(family, variant.title, ref);
   const EpochSettings s{settings::EpochMs(family), settings::max_clock_regression_ms};
   StateWord& word = ref.state.words(family)[0];
+  const auto callers = static_cast<uint64_t>(MaxBackends);
   return Generate(family, ref, [&] {
     return uid20::Next(variant, s, word, ref.state.stats[family], WallClock(), BackendRandom(), MyProcPid,
-                       settings::uid20_server);
+                       settings::uid20_server, callers);
   });
 }
 

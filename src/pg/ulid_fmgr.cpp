@@ -16,9 +16,10 @@ namespace {
 Uuid NextUlid() {
   const StateRef ref = GeneratorState();
   const int64_t max_lead_ms = settings::max_clock_lead_ms;
+  const auto callers = static_cast<uint64_t>(MaxBackends);
   return Generate(kFamilyUuidv7, ref, [&] {
     return ulid::Next(ref.state.family_word[kFamilyUuidv7], ref.state.stats[kFamilyUuidv7], WallClock(),
-                      BackendRandom(), MyProcPid, max_lead_ms);
+                      BackendRandom(), MyProcPid, max_lead_ms, callers);
   });
 }
 

@@ -18,9 +18,10 @@ namespace idgen::pg {
 Uuid NextUuidv7(int64_t shift_steps) {
   const StateRef ref = GeneratorState();
   const int64_t max_lead_ms = settings::max_clock_lead_ms;
+  const auto callers = static_cast<uint64_t>(MaxBackends);
   return Generate(kFamilyUuidv7, ref, [&] {
     return uuidv7::Next(ref.state.family_word[kFamilyUuidv7], ref.state.stats[kFamilyUuidv7], WallClock(),
-                        BackendRandom(), MyProcPid, shift_steps, max_lead_ms);
+                        BackendRandom(), MyProcPid, shift_steps, max_lead_ms, callers);
   });
 }
 

@@ -136,3 +136,51 @@ for name, text in {
     'non-ascii': '01ARZ3NDEKTSV4RRFFQ69G5FA\u20ac',
 }.items():
     write('ulid', name, text)
+
+# type_id: the first byte picks the input (0 the type's text input, 1 the cast from text, 2 stored
+# bytes, 3 the binary form, 4 two texts separated by a newline); the spec's valid and invalid
+# vectors, idgen's base36 form, each stored form (compact, short, long) and the prefixes that sort
+# around "_" and 12 characters.
+SPEC_VALID = ['00000000000000000000000000', '7zzzzzzzzzzzzzzzzzzzzzzzzz', 'prefix_0123456789abcdefghjkmnpqrs',
+              'prefix_01h455vb4pex5vsknk084sn02q', 'pre_fix_00000000000000000000000000']
+SPEC_INVALID = ['PREFIX_00000000000000000000000000', '12345_00000000000000000000000000',
+                'pr\u00e9fix_00000000000000000000000000', '_00000000000000000000000000', '_',
+                'prefix_1234567890123456789012345', 'prefix_123456789012345678901234567',
+                'prefix_0123456789ABCDEFGHJKMNPQRS', 'prefix_ooooooiiiiiiuuuuuuulllllll',
+                'prefix_8zzzzzzzzzzzzzzzzzzzzzzzzz', '_prefix_00000000000000000000000000',
+                'prefix__00000000000000000000000000', 'a' * 64 + '_00000000000000000000000000']
+for i, text in enumerate(SPEC_VALID):
+    write('type_id', f'text-valid-{i}', bytes([0]) + text.encode())
+for i, text in enumerate(SPEC_INVALID):
+    write('type_id', f'text-invalid-{i}', bytes([0]) + text.encode())
+write('type_id', 'text-63', bytes([0]) + ('a' * 63 + '_01h455vb4pex5vsknk084sn02q').encode())
+write('type_id', 'text-12', bytes([0]) + b'user_account_01h455vb4pex5vsknk084sn02q')
+write('type_id', 'text-13', bytes([0]) + b'user_accounts_01h455vb4pex5vsknk084sn02q')
+write('type_id', 'cast-base36', bytes([1]) + b'post_036twi214qwj7mgsvq83nm8wf')
+write('type_id', 'cast-base36-upper', bytes([1]) + b'post_036TWI214QWJ7MGSVQ83NM8WF')
+write('type_id', 'cast-base36-over', bytes([1]) + b'post_f5lxx1zz5pnorynqglhzmsp34')
+# Stored bytes: "user" with a UUIDv7 (compact), the nil UUID (short), a 13-character prefix (long),
+# and lengths that no form has.
+def prefix_number(p):
+    n = 0
+    for i in range(12):
+        n = n * 28 + ((1 if p[i] == '_' else ord(p[i]) - ord('a') + 2) if i < len(p) else 0)
+    return n
+rfc = bytes.fromhex('017f22e279b07cc398c4dc0c0c07398f')
+u = int.from_bytes(rfc, 'big')
+compact = (prefix_number('user') << 123) | ((u >> 80) << 75) | (1 << 74) | (((u >> 64) & 0xFFF) << 62) | (u & ((1 << 62) - 1))
+write('type_id', 'stored-compact', bytes([2]) + (compact << 3).to_bytes(23, 'big'))
+write('type_id', 'stored-short', bytes([2]) + prefix_number('user').to_bytes(8, 'big') + bytes(16))
+write('type_id', 'stored-long', bytes([2]) + b'user_accounts' + rfc)
+write('type_id', 'stored-25', bytes([2]) + bytes(25))
+write('type_id', 'stored-ff', bytes([2]) + b'\xff' * 24)
+write('type_id', 'binary-user', bytes([3]) + rfc + b'user')
+write('type_id', 'binary-empty', bytes([3]) + rfc)
+write('type_id', 'binary-short', bytes([3]) + rfc[:15])
+write('type_id', 'binary-upper', bytes([3]) + rfc + b'User')
+for i, (a, b) in enumerate([('a_00000000000000000000000000', 'ab_00000000000000000000000000'),
+                            ('a_b_00000000000000000000000000', 'ab_00000000000000000000000000'),
+                            ('abcdefghijkl_01h455vb4pex5vsknk084sn02q', 'abcdefghijklm_00000000000000000000000000'),
+                            ('00000000000000000000000000', 'a_00000000000000000000000000'),
+                            ('post_036twi214qwj7mgsvq83nm8wf', 'post_01fwhe4ydgfk1shh6w1g60eecf')]):
+    write('type_id', f'pair-{i}', bytes([4]) + a.encode() + b'\n' + b.encode())

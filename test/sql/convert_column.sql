@@ -47,5 +47,35 @@ SELECT idgen.convert_column('orders', 'id', 'instagram');
 SELECT idgen.convert_column('orders', 'id', 'snowflake', shard => 3);
 \echo :LAST_ERROR_SQLSTATE
 
-DROP TABLE lines, orders, big, small;
+-- It sees every row, or refuses (issue 29, item 11). Row-level security forced on the table's owner
+-- hides a row above the first new ID: refused, 42501 (it took the maximum of the rows the owner saw,
+-- and set the default). Without FORCE the owner sees every row, the hidden one too: 55000.
+CREATE ROLE idgen_convert_owner;
+CREATE TABLE hidden (id bigserial PRIMARY KEY, what text);
+ALTER TABLE hidden OWNER TO idgen_convert_owner;
+INSERT INTO hidden (what) VALUES ('seen');
+INSERT INTO hidden (id, what) VALUES (9000000000000000000, 'hidden');
+ALTER TABLE hidden ENABLE ROW LEVEL SECURITY, FORCE ROW LEVEL SECURITY;
+CREATE POLICY only_small ON hidden USING (id < 1000);
+SET ROLE idgen_convert_owner;
+SELECT count(*) AS rows_the_owner_sees FROM hidden;
+SELECT idgen.convert_column('hidden', 'id', 'snowflake');
+\echo :LAST_ERROR_SQLSTATE
+ALTER TABLE hidden NO FORCE ROW LEVEL SECURITY;
+SELECT count(*) AS rows_the_owner_sees FROM hidden;
+\set VERBOSITY sqlstate
+SELECT idgen.convert_column('hidden', 'id', 'snowflake');  -- (the message names today's first ID)
+\set VERBOSITY default
+RESET ROLE;
+SELECT pg_get_expr(d.adbin, d.adrelid) AS default_unchanged
+FROM pg_attribute a JOIN pg_attrdef d ON d.adrelid = a.attrelid AND d.adnum = a.attnum
+WHERE a.attrelid = 'hidden'::regclass AND a.attname = 'id';
+-- Nor through a view, whose WHERE can hide rows: only a table's column is converted.
+CREATE VIEW first_orders AS SELECT * FROM orders WHERE id < 10;
+SELECT idgen.convert_column('first_orders', 'id', 'snowflake');
+\echo :LAST_ERROR_SQLSTATE
+
+DROP VIEW first_orders;
+DROP TABLE lines, orders, big, small, hidden;
+DROP ROLE idgen_convert_owner;
 DROP EXTENSION idgen;

@@ -18,7 +18,7 @@ WHERE t.typnamespace = 'idgen'::regnamespace AND t.typtype IN ('b', 'd') AND t.t
 SELECT obj_description('idgen'::regnamespace, 'pg_namespace') IS NOT NULL AS schema_commented;
 
 -- Every object lives in schema idgen, but for what users must reach without touching search_path:
--- the comparison operators of idgen.objectid and its min() and max(), in pg_catalog.
+-- the comparison operators of idgen.objectid and idgen.type_id and their min() and max(), in pg_catalog.
 SELECT pg_describe_object(d.classid, d.objid, 0) AS outside_schema_idgen
 FROM pg_depend d
 LEFT JOIN pg_proc p ON d.classid = 'pg_proc'::regclass AND p.oid = d.objid

@@ -1,7 +1,9 @@
 -- Instagram's logical shards bound to schemas (idgen.bind_instagram_shard) and the trigger that
 -- fills IDs from them (idgen.instagram_shard_id): the schema's shard, or the shard a row names; the
--- mark that a server that held the shard before left (idgen.instagram_id(shard, not_before)). On
--- Citus: test/t/citus_shards.pl.
+-- marks that a server that held the shard before left (idgen.instagram_id(shard, not_before)); the
+-- registry of bindings (one schema per shard) and idgen.instagram_id(shard) of a bound shard; a table
+-- bound under idgen 1.2, converted by binding it again. On Citus: test/t/citus_shards.pl and
+-- citus_moves.pl; concurrent sessions (no insert waits for another): test/t/shard_marks.pl.
 CREATE EXTENSION idgen;
 SET timezone = 'UTC';
 \set SHOW_CONTEXT never
@@ -13,19 +15,26 @@ BEGIN
   RETURN 'no error';
 EXCEPTION WHEN OTHERS THEN
   GET STACKED DIAGNOSTICS state = RETURNED_SQLSTATE, hint = PG_EXCEPTION_HINT;
-  RETURN state || ': ' || hint;
+  RETURN state || coalesce(': ' || nullif(hint, ''), '');
 END $$;
 
 -- A schema bound to its shard: a table of its own holds the shard, its mark and the mark's server.
 CREATE SCHEMA shard_0042;
 SELECT idgen.bind_instagram_shard('shard_0042', 42);
 SELECT idgen.bind_instagram_shard('shard_0042', 42);  -- again: nothing changes
-SELECT shard, mark = to_timestamp(0) AS no_id_yet, mark_server = idgen.server_instance() AS mark_is_ours
+SELECT shard, id, mark = to_timestamp(0) AS no_id_yet, mark_server = idgen.server_instance() AS mark_is_ours
 FROM shard_0042.idgen_instagram_shard;
+SELECT * FROM idgen.instagram_shard_schemas;
 SELECT idgen.bind_instagram_shard('shard_0042', 8192);
 SELECT idgen.bind_instagram_shard('shard_0042', -1);
 SELECT idgen.bind_instagram_shard('no_such_schema', 1);
 SELECT idgen.bind_instagram_shard('shard_0042', NULL) IS NULL AS strict;
+-- Not a schema of PostgreSQL's or of idgen's, even for a superuser (42501).
+\set VERBOSITY terse
+SELECT idgen.bind_instagram_shard('idgen', 2050);
+SELECT idgen.bind_instagram_shard('information_schema', 2050);
+SELECT idgen.bind_instagram_shard('pg_catalog', 2050);
+\set VERBOSITY default
 
 -- The trigger fills a NULL ID with an ID of the schema's shard; an ID the statement gives is kept.
 CREATE TABLE shard_0042.photos (id bigint PRIMARY KEY, body text);
@@ -36,22 +45,25 @@ SELECT count(*) AS made, count(DISTINCT id) AS distinct_ids, min((idgen.instagra
        max((idgen.instagram_parse(id)).shard) AS max_shard,
        bool_and(id > 7) AS all_generated
 FROM shard_0042.photos WHERE body <> 'given';
--- Increasing in insertion order, and every ID before the mark, which this server wrote.
+-- Increasing in insertion order, and every ID before the highest mark, which this server wrote: a
+-- row of its own per raise (the ID that passed the marks, a mark a second beyond it), the rows below
+-- the highest committed mark deleted as raises meet them.
 SELECT bool_and(id > prev) AS increasing FROM (
   SELECT id, lag(id, 1, 0::bigint) OVER (ORDER BY body_order) AS prev
   FROM (SELECT id, substr(body, 2)::int AS body_order FROM shard_0042.photos WHERE body <> 'given') s) t;
-SELECT (SELECT max((idgen.instagram_parse(id)).ts) FROM shard_0042.photos WHERE id > 7) < mark AS ids_before_the_mark,
-       mark_server = idgen.server_instance() AS mark_is_ours
-FROM shard_0042.idgen_instagram_shard;
+SELECT (SELECT max((idgen.instagram_parse(id)).ts) FROM shard_0042.photos WHERE id > 7) < max(mark) AS ids_before_the_mark,
+       bool_and(mark_server = idgen.server_instance()) AS marks_are_ours,
+       bool_and(id IN (SELECT id FROM shard_0042.photos) AND mark = (idgen.instagram_parse(id)).ts + interval '1 second') AS each_a_second_past_its_id
+FROM shard_0042.idgen_instagram_shard WHERE id <> 0;
 
--- A mark that another server wrote (the shard held there before it moved here), 0.3 s ahead of
--- the clock: the next ID waits for it; then this server writes the mark.
+-- Marks that another server wrote (the shard held there before it moved here), 0.3 s ahead of the
+-- clock: the next ID waits for them; then this server writes the highest mark.
 UPDATE shard_0042.idgen_instagram_shard SET mark = clock_timestamp() + interval '0.3 s', mark_server = 1;
-CREATE TEMP TABLE before AS SELECT mark FROM shard_0042.idgen_instagram_shard;
+CREATE TEMP TABLE before AS SELECT max(mark) AS mark FROM shard_0042.idgen_instagram_shard;
 INSERT INTO shard_0042.photos (body) VALUES ('after the move');
 SELECT (idgen.instagram_parse(p.id)).ts >= b.mark AS id_at_or_after_the_mark, clock_timestamp() >= b.mark AS waited,
-       m.mark_server = idgen.server_instance() AS mark_is_ours_again
-FROM shard_0042.photos p, before b, shard_0042.idgen_instagram_shard m WHERE p.body = 'after the move';
+       (SELECT mark_server FROM shard_0042.idgen_instagram_shard ORDER BY mark DESC LIMIT 1) = idgen.server_instance() AS highest_mark_is_ours
+FROM shard_0042.photos p, before b WHERE p.body = 'after the move';
 -- An hour ahead: refused (55000), nothing waits.
 UPDATE shard_0042.idgen_instagram_shard SET mark = clock_timestamp() + interval '1 hour', mark_server = 1;
 SELECT pg_temp.refusal($$INSERT INTO shard_0042.photos (body) VALUES ('refused')$$);
@@ -76,7 +88,8 @@ CREATE TRIGGER id BEFORE INSERT ON app.events FOR EACH ROW EXECUTE FUNCTION idge
 INSERT INTO app.events (user_id, shard) SELECT u, u % 10 FROM generate_series(1, 3000) u;
 SELECT count(*), count(DISTINCT id), count(*) FILTER (WHERE (idgen.instagram_parse(id)).shard <> user_id % 10) AS off_shard
 FROM app.events;
-SELECT count(*) AS shards_with_their_mark_ahead FROM app.idgen_instagram_shard m
+SELECT count(*) AS shards_with_their_mark_ahead
+FROM (SELECT shard, max(mark) AS mark FROM app.idgen_instagram_shard GROUP BY shard) m
 WHERE m.mark > (SELECT max((idgen.instagram_parse(id)).ts) FROM app.events e WHERE e.shard = m.shard);
 SELECT pg_temp.refusal($$INSERT INTO app.events (user_id, shard) VALUES (11, 11)$$);
 SELECT pg_temp.refusal($$INSERT INTO app.events (user_id, shard) VALUES (11, NULL)$$);
@@ -93,7 +106,7 @@ SELECT idgen.server_instance() = idgen.server_instance() AND idgen.server_instan
 CREATE SCHEMA "Mixed";
 CREATE SCHEMA """Mixed""";
 CREATE TABLE """Mixed""".idgen_instagram_shard (shard int PRIMARY KEY, mark timestamptz, mark_server bigint);
-SELECT idgen.bind_instagram_shard('"Mixed"', 6);
+SELECT idgen.bind_instagram_shard('"Mixed"', 16);
 SELECT (SELECT shard FROM "Mixed".idgen_instagram_shard) AS bound, (SELECT count(*) FROM """Mixed""".idgen_instagram_shard) AS decoy_rows;
 DROP SCHEMA "Mixed", """Mixed""" CASCADE;
 
@@ -143,8 +156,84 @@ CREATE VIEW shared.idgen_instagram_shard AS
   SELECT shared.run_as_inserter() AS shard, now() AS mark, 0::bigint AS mark_server;
 RESET ROLE;
 INSERT INTO shared.t DEFAULT VALUES;
+-- Binding that schema does not take the intruder's table over (42501).
+SELECT pg_temp.refusal($$SELECT idgen.bind_instagram_shard('shared', 4000)$$);
 DROP SCHEMA shared CASCADE;
 DROP ROLE idgen_shard_intruder;
+
+-- One schema per shard: the registry idgen.instagram_shard_schemas holds each binding. Binding a
+-- second schema to a bound shard is refused (55000); the shard of a dropped schema is free again.
+CREATE SCHEMA second;
+SELECT pg_temp.refusal($$SELECT idgen.bind_instagram_shard('second', 42)$$);
+SELECT idgen.bind_instagram_shard('second', 43);
+DROP SCHEMA second CASCADE;
+CREATE SCHEMA third;
+SELECT idgen.bind_instagram_shard('third', 43);
+SELECT * FROM idgen.instagram_shard_schemas WHERE shard IN (16, 42, 43) ORDER BY shard;
+DROP SCHEMA third CASCADE;
+
+-- idgen.instagram_id(shard) of a bound shard: made on the node that holds its schema (on one server,
+-- here), under its marks, as the trigger makes them. (On another Citus node it is refused: 55000,
+-- saying where the shard lives: citus_shards.pl.)
+UPDATE shard_0042.idgen_instagram_shard SET mark = to_timestamp(0), mark_server = idgen.server_instance();
+CREATE TEMP TABLE direct AS SELECT idgen.instagram_id(42) AS id;
+SELECT (idgen.instagram_parse(d.id)).shard, (idgen.instagram_parse(d.id)).ts < max(m.mark) AS below_a_mark,
+       count(*) FILTER (WHERE m.id = d.id) AS its_mark
+FROM direct d, shard_0042.idgen_instagram_shard m GROUP BY d.id;
+SELECT (idgen.instagram_parse(idgen.instagram_id(3))).shard AS row_shard_of_app;
+-- In a read-only transaction, an ID past the marks cannot raise them: refused (25006).
+UPDATE shard_0042.idgen_instagram_shard SET mark = to_timestamp(0);
+BEGIN READ ONLY;
+SELECT pg_temp.refusal($$SELECT idgen.instagram_id(42)$$);
+ROLLBACK;
+
+-- A role that may insert needs no right on the marks, and has none to write them: it can neither
+-- rebind the shard nor move its mark back (42501).
+CREATE ROLE idgen_shard_inserter;
+GRANT USAGE ON SCHEMA shard_0042 TO idgen_shard_inserter;
+GRANT INSERT ON shard_0042.photos TO idgen_shard_inserter;
+SET ROLE idgen_shard_inserter;
+INSERT INTO shard_0042.photos (body) VALUES ('by the inserter');
+SELECT pg_temp.refusal($$UPDATE shard_0042.idgen_instagram_shard SET mark = to_timestamp(0)$$);
+SELECT pg_temp.refusal($$DELETE FROM shard_0042.idgen_instagram_shard$$);
+SELECT pg_temp.refusal($$INSERT INTO shard_0042.idgen_instagram_shard VALUES (44, 0, now(), 0)$$);
+SELECT pg_temp.refusal($$SELECT idgen.bind_instagram_shard('shard_0042', 44)$$);
+SELECT pg_temp.refusal($$UPDATE idgen.instagram_shard_schemas SET schema_name = 'x' WHERE shard = 42$$);
+RESET ROLE;
+SELECT count(*) AS by_the_inserter FROM shard_0042.photos WHERE body = 'by the inserter';
+
+-- A table bound under idgen 1.2: one row per shard, keyed by the shard alone, which the trigger
+-- updates in the inserting transaction (1.2's behaviour, kept until it is converted), and a role
+-- granted UPDATE on it as 1.2's README said. Binding it again converts it: a row per raise, keyed
+-- by (shard, id), written by its owner only.
+CREATE SCHEMA legacy;
+CREATE TABLE legacy.idgen_instagram_shard (shard integer PRIMARY KEY CHECK (shard BETWEEN 0 AND 8191),
+                                           mark timestamptz NOT NULL, mark_server bigint NOT NULL);
+INSERT INTO legacy.idgen_instagram_shard VALUES (107, to_timestamp(0), idgen.server_instance());
+GRANT SELECT, UPDATE ON legacy.idgen_instagram_shard TO idgen_shard_inserter;
+CREATE TABLE legacy.t (id bigint PRIMARY KEY, n int);
+CREATE TRIGGER id BEFORE INSERT ON legacy.t FOR EACH ROW EXECUTE FUNCTION idgen.instagram_shard_id();
+INSERT INTO legacy.t (n) SELECT g FROM generate_series(1, 1000) g;
+SELECT count(*) AS made, (SELECT count(*) FROM legacy.idgen_instagram_shard) AS mark_rows,
+       max((idgen.instagram_parse(id)).ts) < (SELECT mark FROM legacy.idgen_instagram_shard) AS below_the_mark,
+       bool_and((idgen.instagram_parse(id)).shard = 107) AS shard_107
+FROM legacy.t;
+SELECT idgen.bind_instagram_shard('legacy', 107);
+SELECT string_agg(attname, ', ' ORDER BY attnum) AS columns,
+       (SELECT pg_get_constraintdef(oid) FROM pg_constraint WHERE conrelid = 'legacy.idgen_instagram_shard'::regclass AND contype = 'p') AS key
+FROM pg_attribute WHERE attrelid = 'legacy.idgen_instagram_shard'::regclass AND attnum > 0 AND NOT attisdropped;
+SELECT has_table_privilege('idgen_shard_inserter', 'legacy.idgen_instagram_shard', 'UPDATE') AS inserter_may_update,
+       has_table_privilege('idgen_shard_inserter', 'legacy.idgen_instagram_shard', 'SELECT') AS inserter_may_read;
+UPDATE legacy.idgen_instagram_shard SET mark = to_timestamp(0);
+INSERT INTO legacy.t (n) SELECT g FROM generate_series(1001, 2000) g;
+SELECT count(*) AS made, count(DISTINCT id) AS distinct_ids,
+       max((idgen.instagram_parse(id)).ts) < (SELECT max(mark) FROM legacy.idgen_instagram_shard) AS below_the_mark,
+       (SELECT count(*) FROM legacy.idgen_instagram_shard) AS mark_rows
+FROM legacy.t;
+SELECT * FROM idgen.instagram_shard_schemas WHERE shard = 107;
+DROP SCHEMA legacy CASCADE;
+DROP OWNED BY idgen_shard_inserter;
+DROP ROLE idgen_shard_inserter;
 
 DROP SCHEMA shard_0042, app CASCADE;
 DROP TABLE public.unbound;

@@ -54,6 +54,10 @@ DROP TABLE numbers, made;
 SELECT length(idgen.ns_id(8)) AS eight_random_bits;
 \echo :LAST_ERROR_SQLSTATE
 SELECT length(idgen.ns_id(48)) AS forty_eight_random_bits;
+-- Its default of 32 random bits included: refused without shared state (the README said it fell
+-- back there: issue 29, item 12).
+SELECT length(idgen.ns_id()) AS default_random_bits;
+\echo :LAST_ERROR_SQLSTATE
 
 -- The counters: this backend's own, or the cluster's.
 SELECT family, scope, issued > 0 AS issued FROM idgen.stats ORDER BY family;

@@ -101,6 +101,15 @@ SELECT idgen.uuidv7(interval '-60 years');
 \echo :LAST_ERROR_SQLSTATE
 SELECT idgen.uuidv7(interval '9000 years');
 \echo :LAST_ERROR_SQLSTATE
+-- idgen.max_clock_lead is the server's (issue 29, item 6): a session that sent the shared state back
+-- to the clock would break every other session's order. 55P02, in a session, a database or a role.
+SET idgen.max_clock_lead = '1s';
+\echo :LAST_ERROR_SQLSTATE
+SELECT set_config('idgen.max_clock_lead', '0', false);
+\echo :LAST_ERROR_SQLSTATE
+ALTER ROLE CURRENT_USER SET idgen.max_clock_lead = 0;
+\echo :LAST_ERROR_SQLSTATE
+SELECT context FROM pg_settings WHERE name = 'idgen.max_clock_lead';
 
 -- uuidv7_text_time: the time decoder pg_partman calls with a uuid column cast to text.
 SELECT idgen.uuidv7_text_time('017f22e2-79b0-7cc3-98c4-dc0c0c07398f');

@@ -284,6 +284,15 @@ sub above_before {
 # ends. The extension directory must be writable: make prove_check installs into a copy that is;
 # before any assertion the test skips where it is not, after one it bails out.
 my @added;
+# A complete script of a release, from sql/released/: 1.1's is 1.0's and its update (no complete
+# 1.1 script was released).
+sub released_script {
+	my ($file) = @_;
+	my $released = dirname(__FILE__) . '/../../sql/released';
+	return slurp_file("$released/idgen--1.0.sql") . slurp_file("$released/idgen--1.0--1.1.sql") if $file eq 'idgen--1.1.sql';
+	return slurp_file("$released/$file");
+}
+
 sub install_released {
 	my ($node, %opts) = @_;
 	my $dir = $node->config_data('--sharedir') . '/extension';
@@ -293,7 +302,7 @@ sub install_released {
 	}
 	my $released = dirname(__FILE__) . '/../../sql/released';
 	my %files = ((map { ("idgen--$_.control" => "schema = idgen\n") } @{ $opts{versions} // [] }),
-		(map { ($_ => slurp_file("$released/$_")) } @{ $opts{scripts} // [] }), %{ $opts{more} // {} });
+		(map { ($_ => released_script($_)) } @{ $opts{scripts} // [] }), %{ $opts{more} // {} });
 	for my $f (sort keys %files) {
 		next if -f "$dir/$f" && slurp_file("$dir/$f") eq $files{$f};
 		die "$dir/$f exists already, and differs" if -e "$dir/$f";
@@ -305,12 +314,11 @@ sub install_released {
 
 # Every release before this one, 1.0, 1.1 and 1.2, and more files (name => content). 1.1 installs
 # from one script, 1.0's and its update: with no update from 1.0 to 1.1 on the way, an update from
-# 1.0 takes the path a user's takes (1.0 -> 1.2 -> 1.3, not 1.0 -> 1.1 -> 1.3, as long).
+# 1.0 takes the path a user's takes (1.0 -> 1.3, never through 1.1).
 sub install_old_releases {
 	my ($node, %more) = @_;
-	my $released = dirname(__FILE__) . '/../../sql/released';
-	return install_released($node, scripts => [qw(idgen--1.0.sql idgen--1.2.sql)], versions => [qw(1.0 1.1 1.2)],
-		more => { 'idgen--1.1.sql' => slurp_file("$released/idgen--1.0.sql") . slurp_file("$released/idgen--1.0--1.1.sql"), %more });
+	return install_released($node, scripts => [qw(idgen--1.0.sql idgen--1.1.sql idgen--1.2.sql)], versions => [qw(1.0 1.1 1.2)],
+		more => \%more);
 }
 END { unlink @added; }
 

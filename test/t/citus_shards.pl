@@ -90,6 +90,28 @@ my ($moved, $later) = split /\n/, $coordinator->safe_psql('postgres', sprintf(q{
 	ORDER BY 1 LIMIT 2}, $worker1->port));
 die 'fewer than two schemas on worker 1' unless defined $later;
 
+# Issue 30, item 3: one maker per shard. idgen.instagram_id(shard) of a bound shard is made only on the
+# node that holds its schema (under its marks); the coordinator and the other worker refuse (55000),
+# saying where the shard lives. A shard bound to no schema is made anywhere. A second schema for a
+# bound shard is refused.
+for my $node ($coordinator, $worker2)
+{
+	my ($state, $message, $hint) = sqlstate_of($node, "SELECT idgen.instagram_id($later)");
+	is($state, '55000', $node->name . ": idgen.instagram_id($later) of a shard bound to a schema on worker 1 is refused (55000)");
+	like($message, qr/bound to schema shard_\d+, which lives on \Q@{[$worker1->host]}:@{[$worker1->port]}\E/, '... saying where it lives');
+}
+my $direct = $worker1->safe_psql('postgres', "SELECT idgen.instagram_id($later)");
+is( $coordinator->safe_psql('postgres', sprintf(q{
+		SELECT (idgen.instagram_parse(%s)).shard = %d AND (idgen.instagram_parse(%s)).ts < (SELECT max(mark) FROM shard_%04d.idgen_instagram_shard)},
+		$direct, $later, $direct, $later)),
+	't', "worker 1, which holds it: idgen.instagram_id($later) is made there, below its marks");
+is($coordinator->safe_psql('postgres', 'SELECT (idgen.instagram_parse(idgen.instagram_id(7000))).shard'), '7000',
+	'a shard bound to no schema is made on any node');
+$coordinator->safe_psql('postgres', 'CREATE SCHEMA again');
+($state, $message, $hint) = sqlstate_of($coordinator, "SELECT idgen.bind_instagram_shard('again', $later)");
+is($state, '55000', "binding a second schema to shard $later is refused (55000)");
+like($message, qr/Instagram shard $later is bound to schema shard_/, '... naming the schema that holds it');
+
 # pgbench through the three nodes at once: a random shard and the shard that moves, each time.
 my $script = PostgreSQL::Test::Utils::tempdir() . '/post.sql';
 open my $fh, '>', $script or die $!;
@@ -151,9 +173,9 @@ is( $coordinator->safe_psql('postgres',
 	't', sprintf('shard_%04d took inserts through the three nodes', $moved));
 is( $coordinator->safe_psql('postgres',
 		sprintf(q{SELECT (SELECT max((idgen.instagram_parse(id)).ts) FROM shard_%04d.posts) < m.mark
-		                 AND m.mark_server = %s FROM shard_%04d.idgen_instagram_shard m},
+		                 AND m.mark_server = %s FROM (SELECT * FROM shard_%04d.idgen_instagram_shard ORDER BY mark DESC LIMIT 1) m},
 			$moved, $worker2->safe_psql('postgres', 'SELECT idgen.server_instance()'), $moved)),
-	't', sprintf('shard_%04d: its mark lies above its IDs, written by worker 2 after the move', $moved));
+	't', sprintf('shard_%04d: its highest mark lies above its IDs, written by worker 2 after the move', $moved));
 
 # A schema moved right after its last insert on worker 1: the first ID that worker 2 makes lies
 # above every ID of worker 1's, though worker 2's clock is 8 s behind: it waits for the mark.
@@ -171,7 +193,8 @@ cmp_ok($first, '>', $before,
 is($coordinator->safe_psql('postgres', "SELECT count(*) - count(DISTINCT id) || ',' || count(*) FROM $posts"), '0,' . ($rows_before + 1),
 	'... ' . ($rows_before + 1) . ' rows, no duplicate');
 
-# Item 3: a table distributed by the row's logical shard (user_id % 2000, as Instagram did), every
+# Item 3: a table distributed by the row's logical shard (user_id % 2000, as Instagram did: here
+# 4000 + user_id % 2000, apart from the schemas' shards, since a shard is bound to one schema), every
 # shard bound to its schema in idgen_instagram_shard, distributed by shard alongside the table (its
 # rows move with theirs); the trigger (Citus runs it on the worker that stores the row, with
 # citus.enable_unsafe_triggers) takes the shard from the row. pgbench through the three nodes, then
@@ -181,7 +204,7 @@ is($coordinator->safe_psql('postgres', "SELECT count(*) - count(DISTINCT id) || 
 $coordinator->safe_psql('postgres', q{
 	CREATE SCHEMA app;
 	CREATE TABLE app.events (user_id bigint NOT NULL, shard int NOT NULL, id bigint, via int NOT NULL, PRIMARY KEY (shard, id));
-	SELECT idgen.bind_instagram_shard('app', s) FROM generate_series(0, 1999) s;
+	SELECT idgen.bind_instagram_shard('app', s) FROM generate_series(4000, 5999) s;
 	SELECT create_distributed_table('app.events', 'shard', shard_count => 8);
 	SELECT create_distributed_table('app.idgen_instagram_shard', 'shard', colocate_with => 'app.events');
 	SET citus.enable_unsafe_triggers = on;
@@ -189,7 +212,7 @@ $coordinator->safe_psql('postgres', q{
 });
 $script = PostgreSQL::Test::Utils::tempdir() . '/event.sql';
 open $fh, '>', $script or die $!;
-print $fh "\\set u random(1, 1000000)\nINSERT INTO app.events (user_id, shard, via) VALUES (:u, :u % 2000, :via);\n";
+print $fh "\\set u random(1, 1000000)\nINSERT INTO app.events (user_id, shard, via) VALUES (:u, 4000 + :u % 2000, :via);\n";
 close $fh;
 $transactions = 0;
 my $bench = sub {    # pgbench through the three nodes at once, for some seconds
@@ -229,14 +252,39 @@ $coordinator->safe_psql('postgres', sprintf("SET statement_timeout = '120s'; SEL
 note(sprintf('Citus shard %d of app.events (and its marks) moved to worker 2 in %.1f s', $shardid, Time::HiRes::time() - $m0));
 $bench->('after the move', $seconds / 4);
 is( $coordinator->safe_psql('postgres', q{
-		SELECT count(*) || ',' || (count(*) - count(DISTINCT id)) || ',' || count(*) FILTER (WHERE (idgen.instagram_parse(id)).shard <> user_id % 2000)
+		SELECT count(*) || ',' || (count(*) - count(DISTINCT id)) || ',' || count(*) FILTER (WHERE (idgen.instagram_parse(id)).shard <> 4000 + user_id % 2000)
 		FROM app.events}),
 	"$transactions,0,0",
-	"app.events: $transactions rows through the three nodes, before and after a Citus shard moved to worker 2: 0 duplicates, every ID's shard field user_id % 2000");
+	"app.events: $transactions rows through the three nodes, before and after a Citus shard moved to worker 2: 0 duplicates, every ID's shard field 4000 + user_id % 2000");
 is( $coordinator->safe_psql('postgres', q{
-		SELECT count(*) FROM app.idgen_instagram_shard m
+		SELECT count(*) FROM (SELECT shard, max(mark) AS mark FROM app.idgen_instagram_shard GROUP BY shard) m
 		WHERE m.mark <= (SELECT max((idgen.instagram_parse(e.id)).ts) FROM app.events e WHERE e.shard = m.shard)}),
 	'0', 'app.events: every shard\'s mark lies above its IDs');
+
+# A schema bound under idgen 1.2 (its marks table keyed by the shard alone, one row per shard,
+# made by hand here as 1.2 made it) keeps working on Citus; binding it again on the coordinator
+# converts the table through Citus (a row per raise, keyed by (shard, id)) and registers the shard.
+$coordinator->safe_psql('postgres', q{
+	CREATE SCHEMA legacy;
+	CREATE TABLE legacy.idgen_instagram_shard (shard integer PRIMARY KEY CHECK (shard BETWEEN 0 AND 8191),
+	                                           mark timestamptz NOT NULL, mark_server bigint NOT NULL);
+	INSERT INTO legacy.idgen_instagram_shard VALUES (6100, to_timestamp(0), 0);
+	SELECT citus_schema_distribute('legacy');
+	CREATE TABLE legacy.posts (id bigint PRIMARY KEY, via int NOT NULL);
+	CREATE TRIGGER id BEFORE INSERT ON legacy.posts FOR EACH ROW EXECUTE FUNCTION idgen.instagram_shard_id('id');
+});
+$_->safe_psql('postgres', "INSERT INTO legacy.posts (via) SELECT $group{$_->name} FROM generate_series(1, 100)") for @nodes;
+is($coordinator->safe_psql('postgres', q{SELECT count(*) || ',' || count(DISTINCT id) || ',' || (SELECT count(*) FROM legacy.idgen_instagram_shard) FROM legacy.posts}),
+	'300,300,1', 'a schema bound under 1.2: 300 rows through the three nodes, its one mark row raised in place');
+$coordinator->safe_psql('postgres', q{SELECT idgen.bind_instagram_shard('legacy', 6100)});
+$_->safe_psql('postgres', "INSERT INTO legacy.posts (via) SELECT $group{$_->name} FROM generate_series(1, 100)") for @nodes;
+is( $coordinator->safe_psql('postgres', q{
+		SELECT count(*) || ',' || count(DISTINCT id) || ',' ||
+		       (max((idgen.instagram_parse(id)).ts) < (SELECT max(mark) FROM legacy.idgen_instagram_shard))::text || ',' ||
+		       (SELECT pg_get_constraintdef(oid) FROM pg_constraint WHERE conrelid = 'legacy.idgen_instagram_shard'::regclass AND contype = 'p') || ',' ||
+		       (SELECT schema_name FROM idgen.instagram_shard_schemas WHERE shard = 6100)
+		FROM legacy.posts}),
+	'600,600,true,PRIMARY KEY (shard, id),legacy', '... bound again on the coordinator: converted through Citus, registered, 300 more rows');
 
 note(sprintf('the Citus shards test took %.1f s after the servers started', Time::HiRes::time() - $started));
 $_->stop for @nodes;

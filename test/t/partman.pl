@@ -1,5 +1,5 @@
 # Time partitioning with real pg_partman 5.x (scripts/partman-build.sh installs it into a PostgreSQL
-# built from source; test/run.sh does so for 18): the README's "sql partman" blocks run as written
+# built from source; test/run.sh does so for 18): docs/partman.md's "sql partman" blocks run as written
 # (tables keyed by UUIDv7, by typeid, and by Snowflake IDs in ranges of a day), then rows made at
 # times spread over seven days land in the partition of their day, none in the default one,
 # run_maintenance() creates the partitions ahead of the newest row, and a range scan on
@@ -22,10 +22,10 @@ my $db = fresh_db($node, 'partman');
 $node->safe_psql('postgres', "ALTER DATABASE $db SET TimeZone = 'UTC'");
 my $q = sub { $node->safe_psql($db, $_[0]) };
 
-my @blocks = (slurp_file("$root/README.md") =~ /^ *```sql partman *\n(.*?)^ *```/msg);
-cmp_ok(scalar @blocks, '>=', 3, "'sql partman' blocks in the README: " . scalar @blocks);
+my @blocks = (slurp_file("$root/docs/partman.md") =~ /^ *```sql partman *\n(.*?)^ *```/msg);
+cmp_ok(scalar @blocks, '>=', 3, "'sql partman' blocks in docs/partman.md: " . scalar @blocks);
 my $n = 0;
-is(($node->psql($db, $_))[0], 0, 'README sql partman block ' . ++$n . ' runs as written') for @blocks;
+is(($node->psql($db, $_))[0], 0, 'docs/partman.md sql partman block ' . ++$n . ' runs as written') for @blocks;
 
 sub parts { return $q->("SELECT count(*) FROM partman.show_partitions('public.$_[0]')"); }
 note("$_: " . parts($_) . ' partitions after create_parent') for qw(app_events app_users app_clicks);

@@ -16,8 +16,9 @@ use IdgenTest;
 sub random_hex { join '', map { sprintf '%02x', int rand 256 } 1 .. $_[0] }
 
 # Each secret starts with its own marker, so that a prefix of it is recognisable too.
-my %secret = map { $_ => "$_-" . random_hex(24) } qw(tok1 tok2 key1 key2 key3);
+my %secret = map { $_ => "$_-" . random_hex(24) } qw(tok1 tok2 key1 key2 key3 set cfg db role plain);
 $secret{short} = 'short-' . random_hex(6);
+$secret{alter} = 'alter-' . random_hex(6);    # too short: rejected by the check hook
 
 # The secrets, their first and last 16 characters, that a text holds.
 sub leaks {
@@ -218,6 +219,30 @@ for my $call ('idgen.public_id(1001)', "idgen.private_id_text('AzL8n0Y58m8')") {
 	like($hint, qr/\Q$data\E\/no_such_key.*idgen\.public_id_key_file/, "the hint names the file and the setting: $hint");
 }
 
+# A role that may not read the settings (neither a superuser nor a member of pg_read_all_settings)
+# is not told the file's path, nor its name (issue 29, item 11: it was, in public_id() and
+# signed_token() errors); pg_monitor (pg_read_all_settings) and superusers are, as above.
+$node->safe_psql('postgres',
+	'CREATE ROLE signer LOGIN; GRANT EXECUTE ON FUNCTION idgen.signed_token(text) TO signer');
+chmod 0644, $token_file;
+reload($node);
+for my $case ([ plain => 'SELECT idgen.public_id(1001)', 'public_id_key' ],
+	[ signer => "SELECT idgen.signed_token('reset')", 'token_secret' ])
+{
+	my ($role, $sql, $name) = @$case;
+	my ($ret, $output) = as_role($node, $role, $sql);
+	like($output, qr/ERROR:  55000: the file named by idgen\.${name}_file cannot be used/, "$role: $sql refuses");
+	unlike($output, qr/\Q$data\E|no_such_key|idgen_token_secret|\Q$key_file\E|group or world/,
+		"$role: the error names neither the file nor its state");
+	no_leak($output, "$role: $sql");
+}
+like((as_role($node, 'watcher', 'SELECT idgen.public_id(1001)'))[1], qr/"\Q$data\E\/no_such_key": No such file/,
+	'pg_read_all_settings: the error names the file');
+like((as_role($node, 'watcher', "SELECT idgen.signed_token('reset')"))[1],
+	qr/"\Q$token_file\E" has group or world access/, 'pg_read_all_settings: and says why');
+chmod 0400, $token_file;
+reload($node);
+
 # Too short, or empty: refused, the content never quoted.
 $node->adjust_conf('postgresql.conf', 'idgen.public_id_key_file', "'$key_file'");
 write_secret($key_file, "$secret{short}\n");
@@ -263,6 +288,26 @@ SKIP: {
 	}
 }
 
+# A rejected inline secret never reaches the log with its statement (issue 29, item 11): every
+# error's statement is written there (log_min_error_statement: ERROR by default, DEBUG2 here), and
+# ALTER SYSTEM with a short secret, or SET, set_config() and ALTER DATABASE/ROLE ... SET of a
+# secret (the server configuration's alone) are errors. log_statement is off for these sessions:
+# what it writes is the README's (Security).
+$node->safe_psql('postgres', "ALTER ROLE plain SET log_statement = 'none'");
+for my $case (
+	[ postgres => "ALTER SYSTEM SET idgen.token_secret = '$secret{alter}'", qr/must be at least 32 bytes/ ],
+	[ postgres => "SET idgen.public_id_key = '$secret{set}'", qr/cannot be changed now/ ],
+	[ postgres => "SELECT set_config('idgen.token_secret', '$secret{cfg}', false)", qr/cannot be changed now/ ],
+	[ postgres => "ALTER DATABASE postgres SET idgen.token_secret = '$secret{db}'", qr/cannot be changed now/ ],
+	[ postgres => "ALTER ROLE plain SET \"idgen.public_id_key\" TO '$secret{role}'", qr/cannot be changed now/ ],
+	[ plain => "ALTER SYSTEM SET idgen.token_secret = '$secret{plain}'", qr/permission denied/ ])
+{
+	my ($role, $sql, $refusal) = @$case;
+	my $statement = ($role eq 'postgres' ? "SET log_statement = 'none';\n" : '') . $sql;
+	my ($ret, $output) = as_role($node, $role, $statement);
+	like($output, $refusal, "$role: refused: " . ($sql =~ s/'[^']*'\)?$/.../r));
+}
+
 # Not preloaded, each session reads the file as it loads idgen: the same secret, the same checks.
 $node->adjust_conf('postgresql.conf', 'shared_preload_libraries', $pgss ? "'pg_stat_statements'" : "''");
 write_secret($key_file, "$secret{key3}\n");
@@ -278,5 +323,28 @@ like($log, qr/statement: SELECT idgen\.verify_token/, 'the log has every stateme
 ok(index($log, $decoy) >= 0, 'control: and a secret set with ALTER SYSTEM');
 like($log, qr/has group or world access/, 'and the refused file');
 no_leak($log, 'the server log');
+
+# Written in the configuration, a secret is a secret only where idgen is preloaded: until a session
+# loads idgen, PostgreSQL shows a setting it does not know yet to every role, and logs its value at
+# each reload (the adversarial pass of issue 29). So idgen uses it only when preloaded, and refuses
+# otherwise, saying to move it to a file; the file form works either way.
+my $plain = idgen_node('not_preloaded_secret', no_preload => 1, conf => "idgen.token_secret = '$secret{tok1}'");
+$plain->start;
+$plain->safe_psql('postgres', 'CREATE ROLE nobody LOGIN');
+is($plain->safe_psql('postgres', 'SHOW idgen.token_secret', extra_params => [ '-U', 'nobody' ]), $secret{tok1},
+	'not preloaded: PostgreSQL shows the inline secret to any role of a session that has not loaded idgen');
+$plain->safe_psql('postgres', 'CREATE EXTENSION idgen');
+my ($refused, $why, $how) = sqlstate_of($plain, "SELECT idgen.signed_token('x')");
+is($refused, '55000', "so idgen refuses to sign with it ($why)");
+like($how, qr/idgen\.token_secret_file/, "and says to move it to a file: $how");
+my $plain_file = $plain->data_dir . '/idgen_token_secret';
+append_to_file($plain_file, $secret{tok2});
+chmod 0600, $plain_file;
+remove_conf($plain, 'idgen.token_secret');
+$plain->append_conf('postgresql.conf', "idgen.token_secret_file = 'idgen_token_secret'");
+$plain->reload;
+$plain->poll_query_until('postgres', "SELECT current_setting('idgen.token_secret_file', true) = 'idgen_token_secret'");
+like($plain->safe_psql('postgres', "SELECT idgen.signed_token('x')"), qr/^x_/, 'the file form signs, preloaded or not');
+$plain->stop;
 
 done_testing();

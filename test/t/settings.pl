@@ -29,6 +29,12 @@ for my $preload (1, 0) {
 	my ($ret, $out, $err) = $node->psql('postgres', 'SELECT idgen.snowflake_id()',
 		extra_params => [ '-v', 'VERBOSITY=verbose' ]);
 	like($err, qr/DETAIL:.*It is set in \Q$conf\E line $line\./, "$how: the detail names $conf line $line");
+	# (the configuration file's path is pg_settings.sourcefile: superusers and pg_read_all_settings only)
+	$node->safe_psql('postgres', 'CREATE ROLE plain LOGIN');
+	($ret, $out, $err) = $node->psql('postgres', 'SELECT idgen.snowflake_id()',
+		extra_params => [ '-U', 'plain', '-v', 'VERBOSITY=verbose' ]);
+	like($err, qr/DETAIL:.*It is set in the configuration file\./, "$how: to another role, the detail says where");
+	unlike($err, qr/\Q$conf\E/, "$how: but not the file's path");
 	is(($node->psql('postgres', 'SELECT idgen.uuidv7() IS NOT NULL'))[1], 't', "$how: UUIDv7 reads no setting and works");
 	if ($shared) {
 		is(($node->psql('postgres', 'SELECT idgen.instagram_id(1) > 0'))[1], 't', "$how: Instagram does not read idgen.node_id");

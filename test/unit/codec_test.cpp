@@ -2,6 +2,11 @@
 
 #include <gtest/gtest.h>
 
+#include <array>
+#include <cctype>
+#include <string>
+#include <vector>
+
 #include <random>
 #include <string>
 #include <vector>
@@ -189,4 +194,71 @@ TEST(Codec, RoundTripsAMillionRandomValuesPerBase) {
 }
 
 }  // namespace
+// base32hex, RFC 4648 section 10's vectors (the padding is PostgreSQL 19's encode(); idgen writes
+// the characters without it and reads either), and every UUID byte at every position.
+TEST(Codec, Base32HexVectorsOfRfc4648) {
+  const std::pair<std::string_view, std::string_view> vectors[] = {{"f", "CO"},           {"fo", "CPNG"},
+                                                                   {"foo", "CPNMU"},      {"foob", "CPNMUOG"},
+                                                                   {"fooba", "CPNMUOJ1"}, {"foobar", "CPNMUOJ1E8"}};
+  for (const auto& [plain, written] : vectors) {
+    const std::span<const uint8_t> bytes(reinterpret_cast<const uint8_t*>(plain.data()), plain.size());
+    std::string out(codec::Base32HexWidth(bytes.size()), '?');
+    codec::Base32HexEncode(bytes, out);
+    EXPECT_EQ(out, written) << plain;
+    std::vector<uint8_t> back(bytes.size());
+    std::string padded(written);
+    padded.append((8 - padded.size() % 8) % 8, '=');
+    EXPECT_EQ(codec::Base32HexDecode(padded, back), ParseProblem::kNone) << padded;
+    EXPECT_EQ(std::string(back.begin(), back.end()), plain);
+    EXPECT_EQ(codec::Base32HexDecode(written, back), ParseProblem::kNone) << written;
+  }
+}
+
+TEST(Codec, Base32HexOfAUuidRoundTripsAndSorts) {
+  EXPECT_EQ(codec::Base32HexWidth(16), 26u);
+  for (int at = 0; at < 16; ++at) {
+    for (int v = 0; v < 255; v += 17) {
+      std::array<uint8_t, 16> id{}, next{}, back{};
+      id[at] = static_cast<uint8_t>(v);
+      next = id;
+      next[at] = static_cast<uint8_t>(v + 1);  // the next value at that byte: sorts after
+      char a[26], b[26];
+      codec::Base32HexEncode(id, a);
+      codec::Base32HexEncode(next, b);
+      EXPECT_LT(std::string_view(a, 26), std::string_view(b, 26));
+      ASSERT_EQ(codec::Base32HexDecode(std::string_view(a, 26), back), ParseProblem::kNone);
+      EXPECT_EQ(back, id);
+      std::string lower(a, 26);
+      for (char& c : lower) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+      ASSERT_EQ(codec::Base32HexDecode(lower + "======", back), ParseProblem::kNone) << lower;
+      EXPECT_EQ(back, id);
+    }
+  }
+}
+
+TEST(Codec, Base32HexRefusesWhatEncodeNeverWrites) {
+  std::array<uint8_t, 16> out{};
+  const std::string ok(26, '0');
+  EXPECT_EQ(codec::Base32HexDecode("", out), ParseProblem::kEmpty);
+  EXPECT_EQ(codec::Base32HexDecode(ok.substr(0, 25), out), ParseProblem::kBadLength);
+  EXPECT_EQ(codec::Base32HexDecode(ok + "0", out), ParseProblem::kBadLength);
+  EXPECT_EQ(codec::Base32HexDecode(ok + "=====", out), ParseProblem::kBadLength);  // padding: all of it or none
+  EXPECT_EQ(codec::Base32HexDecode(ok + "=====0", out), ParseProblem::kBadDigit);
+  char bad = 0;
+  for (const char c : std::string_view("WXYZwxyz-_ =.")) {
+    std::string text = ok;
+    text[7] = c;
+    EXPECT_EQ(codec::Base32HexDecode(text, out, &bad), ParseProblem::kBadDigit) << c;
+    EXPECT_EQ(bad, c);
+  }
+  // The last character holds 3 of the 128 bits and two zero bits: 1 of them set is another text
+  // for no value.
+  std::string last = ok;
+  last[25] = '1';
+  EXPECT_EQ(codec::Base32HexDecode(last, out), ParseProblem::kOverflow);
+  last[25] = '4';  // 0b00100: the lowest of the 3 bits
+  EXPECT_EQ(codec::Base32HexDecode(last, out), ParseProblem::kNone);
+  EXPECT_EQ(out[15], 1);
+}
+
 }  // namespace idgen::codec

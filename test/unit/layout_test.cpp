@@ -22,7 +22,10 @@ struct Generator : testing::GeneratorInputs {
       : layout(l), settings{l.epoch_ms, max_regression_ms} {}
   const Layout& layout;
   EpochSettings settings;
-  Generated<int64_t> Next(int64_t node = 0) { return layout::Next(layout, settings, {&word, 1}, stats, clock, node); }
+  uint64_t callers = 1;  // the processes that may generate at once
+  Generated<int64_t> Next(int64_t node = 0) {
+    return layout::Next(layout, settings, {&word, 1}, stats, clock, node, callers);
+  }
   // An ID that may be returned at once.
   int64_t IssueId(int64_t node = 0) {
     const Generated<int64_t> out = Next(node);
@@ -455,6 +458,40 @@ TEST(Layouts, ACustomEpochShiftsTheTimeField) {
   const int64_t id = g.IssueId(2);
   EXPECT_EQ(id >> 22, 5);
   EXPECT_EQ(Decompose(kSnowflake, g.settings.epoch_ms, id, 0).unix_ms, 1767225600005);
+}
+
+// idgen.max_clock_regression below a tick (issue 29, item 6): a tick's sequence used up puts the word
+// a tick ahead of a clock that is fine, and every caller that comes before the clock's next tick
+// takes a value there and waits for it. At 5 ms, Sonyflake (10 ms ticks) refused them all with
+// "system clock is 10 ms behind the last Sonyflake ID issued".
+TEST(Layouts, ALimitBelowATickNeverRefusesAFineClock) {
+  for (const int64_t limit_ms : {0, 5, 9, 10}) {
+    Generator g(kSonyflake, limit_ms);
+    g.callers = 300;
+    const int64_t t = 1767225600000;
+    g.clock.SetMs(t);
+    for (int i = 0; i < 256; ++i) ASSERT_EQ(g.Next(1).wait_until_ns, 0) << i;
+    // Two ticks' worth of callers while the clock stays: each waits for the tick of its value.
+    int64_t previous = 0;
+    for (int i = 0; i < 300; ++i) {
+      const Generated<int64_t> out = g.Next(1);
+      EXPECT_GT(out.value, previous);
+      EXPECT_EQ(out.wait_until_ns, (t + (i < 256 ? 10 : 20)) * 1000000) << "limit " << limit_ms << ", call " << i;
+      previous = out.value;
+    }
+  }
+}
+
+// A clock that really stepped back beyond the limit is refused, whatever the limit.
+TEST(Layouts, ALimitBelowATickStillRefusesAClockFurtherBack) {
+  for (const int64_t limit_ms : {0, 5, 100}) {
+    Generator g(kSonyflake, limit_ms);
+    const int64_t t = 1767225600000;
+    g.clock.SetMs(t);
+    g.IssueId(1);
+    g.clock.SetMs(t - limit_ms - 1000);
+    EXPECT_EQ(KindOf([&] { g.Next(1); }), ErrorKind::kClockRegression) << "limit " << limit_ms;
+  }
 }
 
 }  // namespace

@@ -2,7 +2,9 @@
 
 #include <gtest/gtest.h>
 
+#include <random>
 #include <string>
+#include <vector>
 
 #include "core/error.hpp"
 #include "core/uuidv7.hpp"
@@ -159,6 +161,311 @@ TEST(Typeid, EncodingNames) {
   EXPECT_EQ(EncodingNamed("base36"), Encoding::kBase36);
   EXPECT_EQ(EncodingNamed("base32"), Encoding::kBase32);
   EXPECT_THROW(EncodingNamed("base64"), Error);
+}
+
+// ---- the idgen.type_id type ------------------------------------------------------------------------
+
+Stored StoreText(std::string_view text) {
+  Parsed parsed{};
+  EXPECT_EQ(ParseText(text, parsed, true), ParseProblem::kNone) << text;
+  return Store(parsed.prefix, parsed.id);
+}
+
+Value Loaded(const Stored& stored) {
+  Value value{};
+  EXPECT_TRUE(Load(stored.view(), value));
+  return value;
+}
+
+std::string SpecText(const Value& value) {
+  return std::string(Format(value.prefix_view(), value.id, Encoding::kBase32).view());
+}
+
+int Sign(int c) { return (c > 0) - (c < 0); }
+
+// The spec's valid vectors (spec/valid.yml of jetify-com/typeid, 0.3.0) through the type: each
+// parses to its prefix and UUID, is stored, loaded and written back to the same text.
+TEST(TypeIdType, SpecVectorsRoundTrip) {
+  const struct {
+    const char* text;
+    const char* prefix;
+    const char* uuid;
+  } vectors[] = {
+      {"00000000000000000000000000", "", "00000000-0000-0000-0000-000000000000"},
+      {"00000000000000000000000001", "", "00000000-0000-0000-0000-000000000001"},
+      {"0000000000000000000000000a", "", "00000000-0000-0000-0000-00000000000a"},
+      {"0000000000000000000000000g", "", "00000000-0000-0000-0000-000000000010"},
+      {"00000000000000000000000010", "", "00000000-0000-0000-0000-000000000020"},
+      {"7zzzzzzzzzzzzzzzzzzzzzzzzz", "", "ffffffff-ffff-ffff-ffff-ffffffffffff"},
+      {"prefix_0123456789abcdefghjkmnpqrs", "prefix", "0110c853-1d09-52d8-d73e-1194e95b5f19"},
+      {"prefix_01h455vb4pex5vsknk084sn02q", "prefix", "01890a5d-ac96-774b-bcce-b302099a8057"},
+      {"pre_fix_00000000000000000000000000", "pre_fix", "00000000-0000-0000-0000-000000000000"},
+  };
+  for (const auto& v : vectors) {
+    const Value value = Loaded(StoreText(v.text));
+    EXPECT_EQ(value.prefix_view(), v.prefix) << v.text;
+    EXPECT_EQ(ToString(value.id), v.uuid) << v.text;
+    EXPECT_EQ(SpecText(value), v.text);
+  }
+}
+
+// idgen's base36 form reads as the same value as the spec's text.
+TEST(TypeIdType, Base36ReadsAsTheSameValue) {
+  EXPECT_EQ(Loaded(StoreText("post_036twi214qwj7mgsvq83nm8wf")).id, kRfc);
+  EXPECT_EQ(SpecText(Loaded(StoreText("post_036twi214qwj7mgsvq83nm8wf"))), "post_01fwhe4ydgfk1shh6w1g60eecf");
+}
+
+// Sizes: 23 bytes for a prefix of up to 12 characters and a UUIDv7 or UUIDv4, 24 for any other
+// UUID, 16 + the prefix's length beyond 12 characters.
+TEST(TypeIdType, SizeOfEachForm) {
+  const Uuid v7 = kRfc;
+  const Uuid v4 = UuidFromText("1b4e28ba-2fa1-41d2-883f-0016d3cca427");
+  const Uuid nil{};
+  const Uuid v1 = UuidFromText("c232ab00-9414-11ec-b3c8-9f6bdeced846");
+  const Uuid v7_other_variant = UuidFromText("017f22e2-79b0-7cc3-d8c4-dc0c0c07398f");
+  for (size_t n = 0; n <= kMaxPrefix; ++n) {
+    const std::string prefix = n == 0 ? "" : std::string(n, 'q');
+    for (const Uuid& id : {v7, v4, nil, v1, v7_other_variant}) {
+      const Stored stored = Store(prefix, id);
+      const bool compact = id == v7 || id == v4;
+      EXPECT_EQ(stored.size, n > kPackedPrefix ? 16 + n : compact ? kCompactSize : kShortSize) << n;
+      const Value back = Loaded(stored);
+      EXPECT_EQ(back.prefix_view(), prefix);
+      EXPECT_EQ(back.id, id);
+    }
+  }
+}
+
+// Every prefix of up to 3 characters (the spec's rule) has its own prefix number, and reads back.
+TEST(TypeIdType, EveryShortPrefixRoundTrips) {
+  const std::string symbols = "_abcdefghijklmnopqrstuvwxyz";
+  std::vector<std::string> prefixes{""};
+  for (char a : symbols) {
+    for (char b : symbols + '\0') {
+      for (char c : symbols + '\0') {
+        std::string p{a};
+        if (b != '\0') p += b;
+        if (b != '\0' && c != '\0') p += c;
+        if (ValidSpecPrefix(p)) prefixes.push_back(p);
+      }
+    }
+  }
+  std::sort(prefixes.begin(), prefixes.end());
+  prefixes.erase(std::unique(prefixes.begin(), prefixes.end()), prefixes.end());
+  Stored previous{};
+  for (size_t i = 0; i < prefixes.size(); ++i) {
+    const Stored stored = Store(prefixes[i], kRfc);
+    ASSERT_EQ(Loaded(stored).prefix_view(), prefixes[i]);
+    if (i > 0) {
+      ASSERT_LT(Compare(previous.view(), stored.view()), 0) << prefixes[i - 1] << " " << prefixes[i];
+    }
+    previous = stored;
+  }
+}
+
+// The order of stored values is the order of their TypeID texts under the C collation (bytes),
+// for every pair of a set of prefixes that start with one another, contain "_", or pass 12
+// characters, and UUIDs of each form.
+TEST(TypeIdType, OrderIsTheTextOrder) {
+  const std::vector<std::string> prefixes = {"",
+                                             "a",
+                                             "a_b",
+                                             "a_ba",
+                                             "ab",
+                                             "abc",
+                                             "ab_c",
+                                             "z",
+                                             "zz",
+                                             "user",
+                                             "user_account",
+                                             "users",
+                                             "abcdefghijkl",
+                                             "abcdefghijkm",
+                                             "abcdefghijk_l",
+                                             "abcdefghijkla",
+                                             "abcdefghijklm",
+                                             "abcdefghijklmn",
+                                             "abcdefghijkz",
+                                             "abcdefghijklmnopqrstuvwxyzabcdefghijklmnopqrstuvwxyzabcdefghijk"};
+  std::vector<Uuid> ids = {Uuid{},
+                           kRfc,
+                           UuidFromText("1b4e28ba-2fa1-41d2-883f-0016d3cca427"),
+                           UuidFromText("ffffffff-ffff-ffff-ffff-ffffffffffff"),
+                           UuidFromText("017f22e2-79b0-7cc3-98c4-dc0c0c07398e"),
+                           UuidFromText("017f22e2-79b0-4cc3-98c4-dc0c0c07398f"),
+                           UuidFromText("017f22e2-79b0-8cc3-98c4-dc0c0c07398f")};
+  std::mt19937_64 random(42);
+  for (int i = 0; i < 20; ++i) {
+    Uuid id;
+    for (auto& b : id.bytes) b = static_cast<uint8_t>(random());
+    if (i % 2 == 0) id.bytes[6] = static_cast<uint8_t>(0x70 | (id.bytes[6] & 0x0F));
+    if (i % 3 != 2) id.bytes[8] = static_cast<uint8_t>(0x80 | (id.bytes[8] & 0x3F));
+    ids.push_back(id);
+  }
+  std::vector<std::pair<Stored, std::string>> values;
+  for (const auto& p : prefixes) {
+    for (const auto& id : ids) values.emplace_back(Store(p, id), std::string(Format(p, id, Encoding::kBase32).view()));
+  }
+  AbbreviationReference reference{};
+  std::vector<uint64_t> keys;
+  for (const auto& [stored, text] : values) keys.push_back(Abbreviate(Loaded(stored), reference));
+  for (size_t i = 0; i < values.size(); ++i) {
+    for (size_t j = 0; j < values.size(); ++j) {
+      const int c = Compare(values[i].first.view(), values[j].first.view());
+      ASSERT_EQ(c, Sign(values[i].second.compare(values[j].second))) << values[i].second << " " << values[j].second;
+      ASSERT_EQ(c == 0, values[i].first.size == values[j].first.size &&
+                            std::memcmp(values[i].first.bytes, values[j].first.bytes, values[i].first.size) == 0);
+      if (keys[i] < keys[j]) {
+        ASSERT_LT(c, 0) << values[i].second << " " << values[j].second;
+      }
+    }
+  }
+}
+
+// Abbreviated keys tell apart the values of one prefix by the first 62 bits of their UUIDs.
+TEST(TypeIdType, AbbreviationOfOnePrefix) {
+  AbbreviationReference reference{};
+  const Uuid a = uuidv7::MinAt(1'700'000'000'000'000), b = uuidv7::MinAt(1'700'000'000'001'000);
+  const uint64_t ka = Abbreviate(Loaded(Store("user", a)), reference);
+  const uint64_t kb = Abbreviate(Loaded(Store("user", b)), reference);
+  EXPECT_LT(ka, kb);
+  EXPECT_EQ(Abbreviate(Loaded(Store("post", b)), reference), 0u);
+  EXPECT_EQ(Abbreviate(Loaded(Store("zzz", a)), reference), uint64_t{2} << 62);
+}
+
+// Bytes that Store never writes do not load: every length it does not write, a padding bit, a
+// compactable UUID in the short form, an end symbol before a character, a prefix against the rule.
+TEST(TypeIdType, NonCanonicalBytesDoNotLoad) {
+  Value value;
+  uint8_t zeros[kMaxStored + 1] = {};
+  for (size_t n = 0; n <= kMaxStored + 1; ++n) {
+    const bool written_length = n == kCompactSize || n == kShortSize || (n > kPackedPrefix + 16 && n <= kMaxStored);
+    if (!written_length) {
+      EXPECT_FALSE(Load({zeros, n}, value)) << n;
+    }
+  }
+  Stored compact = Store("user", kRfc);
+  compact.bytes[kCompactSize - 1] |= 1;
+  EXPECT_FALSE(Load(compact.view(), value));
+  Stored short_form = Store("user", Uuid{});
+  std::memcpy(short_form.bytes + 8, kRfc.bytes.data(), 16);
+  EXPECT_FALSE(Load(short_form.view(), value));
+  Stored gap = Store("ab", Uuid{});
+  gap.bytes[7] = 3;  // the last of the 12 symbols: "ab", ten ends, "_"
+  EXPECT_FALSE(Load(gap.view(), value));
+  Stored long_form = Store("abcdefghijklm", kRfc);
+  long_form.bytes[0] = '_';
+  EXPECT_FALSE(Load(long_form.view(), value));
+  long_form.bytes[0] = 'A';
+  EXPECT_FALSE(Load(long_form.view(), value));
+  uint8_t all_ones[kShortSize];
+  std::memset(all_ones, 0xFF, sizeof all_ones);
+  EXPECT_FALSE(Load({all_ones, kShortSize}, value));
+  EXPECT_FALSE(Load({all_ones, kCompactSize}, value));
+}
+
+TEST(TypeIdType, ExpectedPrefixAndTime) {
+  const Value user = Loaded(Store("user", kRfc));
+  EXPECT_NO_THROW(ExpectPrefix(user, "user"));
+  try {
+    ExpectPrefix(user, "post");
+    FAIL();
+  } catch (const Error& e) {
+    EXPECT_EQ(e.kind(), ErrorKind::kBadText);
+    EXPECT_STREQ(e.what(), "typeid \"user_01fwhe4ydgfk1shh6w1g60eecf\" has prefix \"user\", not \"post\"");
+  }
+  try {
+    ExpectPrefix(Loaded(Store("", kRfc)), "post");
+    FAIL();
+  } catch (const Error& e) {
+    EXPECT_STREQ(e.what(), "typeid \"01fwhe4ydgfk1shh6w1g60eecf\" has the empty prefix, not \"post\"");
+  }
+  EXPECT_EQ(TimeUs(user), uuidv7::TimeUs(kRfc));
+  EXPECT_EQ(testing::KindOf([] { TimeUs(Loaded(Store("user", Uuid{}))); }), ErrorKind::kBadArgument);
+}
+
+TEST(TypeIdType, BinaryForm) {
+  const Value value = Loaded(Store("user", kRfc));
+  const Binary binary = ToBinary(value);
+  ASSERT_EQ(binary.size, 20u);
+  EXPECT_EQ(std::memcmp(binary.bytes, kRfc.bytes.data(), 16), 0);
+  EXPECT_EQ(std::string_view(reinterpret_cast<const char*>(binary.bytes) + 16, 4), "user");
+  Value back;
+  EXPECT_EQ(DecodeBinary({binary.bytes, binary.size}, back), ParseProblem::kNone);
+  EXPECT_EQ(back.prefix_view(), "user");
+  EXPECT_EQ(back.id, kRfc);
+  EXPECT_EQ(DecodeBinary({binary.bytes, 16}, back), ParseProblem::kNone);
+  EXPECT_EQ(back.prefix_view(), "");
+  EXPECT_EQ(DecodeBinary({binary.bytes, 15}, back), ParseProblem::kBadLength);
+  uint8_t bad[20];
+  std::memcpy(bad, binary.bytes, 20);
+  bad[16] = 'U';
+  EXPECT_EQ(DecodeBinary({bad, 20}, back), ParseProblem::kBadPrefix);
+  uint8_t too_long[kMaxStored + 1];
+  std::memset(too_long, 'a', sizeof too_long);
+  EXPECT_EQ(DecodeBinary({too_long, kMaxStored}, back), ParseProblem::kNone);
+  EXPECT_EQ(DecodeBinary({too_long, kMaxStored + 1}, back), ParseProblem::kBadLength);
+}
+
+// The type reads only lowercase text; each of the spec's invalid vectors (spec/invalid.yml) and
+// each class of malformed text has its problem and a sentence that says it.
+TEST(TypeIdType, MalformedText) {
+  const struct {
+    std::string text;
+    ParseProblem problem;
+    const char* detail;
+  } cases[] = {
+      {"PREFIX_00000000000000000000000000", ParseProblem::kBadPrefix, "Its prefix has upper-case letters"},
+      {"12345_00000000000000000000000000", ParseProblem::kBadPrefix, "Its prefix is not"},
+      {"pre.fix_00000000000000000000000000", ParseProblem::kBadPrefix, "Its prefix is not"},
+      {"préfix_00000000000000000000000000", ParseProblem::kBadPrefix, "Its prefix is not"},
+      {"  prefix_00000000000000000000000000", ParseProblem::kBadPrefix, "Its prefix is not"},
+      {std::string(64, 'a') + "_00000000000000000000000000", ParseProblem::kBadPrefix, "Its prefix has 64 characters"},
+      {"_00000000000000000000000000", ParseProblem::kBadPrefix, "It has a \"_\" but no prefix"},
+      {"_", ParseProblem::kBadPrefix, "It has a \"_\" but no prefix"},
+      {"prefix_123456789012345678901234", ParseProblem::kBadLength, "Its body has 24 characters"},
+      {"prefix_123456789012345678901234!", ParseProblem::kBadDigit, "not a base36 digit"},
+      {"prefix_123456789012345678901234567", ParseProblem::kBadLength, "Its body has 27 characters"},
+      {"prefix_1234567890123456789012345 ", ParseProblem::kBadDigit, "outside TypeID's base32"},
+      {"prefix_0123456789ABCDEFGHJKMNPQRS", ParseProblem::kBadDigit, "upper-case"},
+      {"prefix_123456789-123456789-123456", ParseProblem::kBadDigit, "outside TypeID's base32"},
+      {"prefix_ooooooiiiiiiuuuuuuulllllll", ParseProblem::kBadDigit, "outside TypeID's base32"},
+      {"prefix_i23456789ol23456789oi23456", ParseProblem::kBadDigit, "outside TypeID's base32"},
+      {"prefix_123456789-0123456789-0123456", ParseProblem::kBadLength, "Its body has 28 characters"},
+      {"prefix_8zzzzzzzzzzzzzzzzzzzzzzzzz", ParseProblem::kOverflow, "starts with a digit above 7"},
+      {"_prefix_00000000000000000000000000", ParseProblem::kBadPrefix, "Its prefix is not"},
+      {"prefix__00000000000000000000000000", ParseProblem::kBadPrefix, "Its prefix is not"},
+      {"", ParseProblem::kEmpty, "The text is empty."},
+      {"user01h455vb4pex5vsknk084sn02q", ParseProblem::kNoSeparator, "There is no \"_\""},
+      {"post_036TWI214QWJ7MGSVQ83NM8WF", ParseProblem::kBadDigit, "upper-case"},  // base36, upper case
+      {"post_f5lxx1zz5pnorynqglhzmsp34", ParseProblem::kOverflow, "larger than 128 bits"},
+      {"user_", ParseProblem::kBadLength, "Its body has 0 characters"},
+  };
+  for (const auto& c : cases) {
+    Parsed parsed{};
+    EXPECT_EQ(ParseText(c.text, parsed, true), c.problem) << c.text;
+    const Explanation e = Explain(c.text, c.problem, true);
+    EXPECT_NE(std::string_view(e.detail).find(c.detail), std::string_view::npos) << c.text << ": " << e.detail;
+    EXPECT_NE(e.hint, nullptr);
+  }
+  // The spec's "suffix-short" (25 characters) is idgen's base36 form: the cast from text reads it,
+  // the type's input (a literal, COPY) refuses it, with a hint that names the cast.
+  Parsed parsed{};
+  EXPECT_EQ(ParseText("prefix_1234567890123456789012345", parsed, true), ParseProblem::kNone);
+  EXPECT_EQ(parsed.encoding, Encoding::kBase36);
+  EXPECT_EQ(ParseText("prefix_1234567890123456789012345", parsed, false), ParseProblem::kBadLength);
+  EXPECT_EQ(ParseText("post_036TWI214QWJ7MGSVQ83NM8WF", parsed, false), ParseProblem::kBadLength);
+  EXPECT_EQ(ParseText("post_f5lxx1zz5pnorynqglhzmsp34", parsed, false), ParseProblem::kBadLength);
+  EXPECT_EQ(ParseText("prefix_01h455vb4pex5vsknk084sn02q", parsed, false), ParseProblem::kNone);
+  const Explanation short_body = Explain("prefix_1234567890123456789012345", ParseProblem::kBadLength, false);
+  EXPECT_STREQ(short_body.detail, "Its body has 25 characters, not 26.");
+  EXPECT_NE(std::string_view(short_body.hint).find("::text::idgen.type_id"), std::string_view::npos);
+  EXPECT_STREQ(Explain("prefix_12345678901234567890123", ParseProblem::kBadLength, false).detail,
+               "Its body has 23 characters, not 26.");
+  EXPECT_EQ(std::string_view(Explain("Post_00000000000000000000000000", ParseProblem::kBadPrefix, false).hint),
+            kPrefixRule);
+  EXPECT_NE(std::string_view(Explain("x", ParseProblem::kEmpty, false).hint).find("user_01h455vb4pex5vsknk084sn02q"),
+            std::string_view::npos);
 }
 
 }  // namespace

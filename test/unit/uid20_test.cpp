@@ -161,6 +161,23 @@ TEST(Uid20, DecodesLieInTheirTickAboveTheirStartAndRoundTrip) {
   }
 }
 
+// idgen.max_clock_regression below UID20 (seconds)'s tick of 1 s (issue 29, item 6): a tick used up
+// puts the word a tick ahead of a clock that is fine; the next caller waits, never refuses.
+TEST(Uid20, ALimitBelowATickNeverRefusesAFineClock) {
+  Harness h(kSeconds);
+  h.settings.max_regression_ms = 500;
+  const int64_t t = 1767225600000;
+  h.clock.SetMs(t);
+  h.Next();
+  const uint64_t tick = h.word.value.load() >> kSeconds.seq_bits;
+  h.word.value.store((tick << kSeconds.seq_bits) | (kSeconds.seq_span - 1));  // the tick used up
+  const Generated<Value> waits = h.Next();
+  EXPECT_EQ(waits.wait_until_ns, (t + 1000) * 1000000);
+  const Generated<Value> also = h.Next();  // another caller before the clock's next second
+  EXPECT_EQ(also.wait_until_ns, (t + 1000) * 1000000);
+  EXPECT_GT(also.value, waits.value);
+}
+
 }  // namespace
 }  // namespace idgen::uid20
 

@@ -19,8 +19,9 @@ constexpr int64_t kRfcMs = 0x017F22E279B0;  // 2022-02-22 19:22:22 UTC
 
 struct Harness : testing::GeneratorInputs {
   int64_t max_regression_ms = -1;
+  uint64_t callers = 1;  // the processes that may generate at once
   Generated<Uuid> Try(int64_t shift_steps = 0) {
-    return uuidv7::Next(word, stats, clock, pool, 1, shift_steps, max_regression_ms);
+    return uuidv7::Next(word, stats, clock, pool, 1, shift_steps, max_regression_ms, callers);
   }
   // A UUID that may be returned at once.
   Uuid Next() {
@@ -322,6 +323,43 @@ TEST(Uuidv7, FailingRandomSourceIsAnError) {
   Harness g;
   g.source.mode = FakeRandom::Mode::kFail;
   EXPECT_EQ(testing::KindOf([&] { g.Try(); }), ErrorKind::kRandomFailed);
+}
+
+// idgen.max_clock_lead = 0 (issue 29, item 6): the word lies ahead of a clock that is fine (the
+// jump when it catches up with the clock, up to 1 ms at 65,536 UUIDs per millisecond); a limit
+// that counted that as a clock stepped back sent the word back to the clock, and UUIDs went
+// backwards (13,113 of 200,000 in one session).
+TEST(Uuidv7, ALeadLimitOfZeroNeverSendsAFineClockBack) {
+  for (const int64_t limit_ms : {0, 1}) {
+    Harness g;
+    g.max_regression_ms = limit_ms;
+    g.callers = 64;
+    g.clock.SetMs(kRfcMs);
+    Uuid previous = g.Try().value;
+    // A millisecond's worth at one instant, then 63 callers that wait for the clock.
+    int waiting = 0;
+    for (int i = 0; waiting < 63; ++i) {
+      const Generated<Uuid> out = g.Try();
+      ASSERT_LT(previous, out.value) << "limit " << limit_ms << ", call " << i;
+      previous = out.value;
+      waiting += out.wait_until_ns != 0;
+    }
+    g.clock.SetMs(kRfcMs + 1);
+    ASSERT_LT(previous, g.Try().value);
+    EXPECT_EQ(g.stats.regressions.load(), 0u);
+  }
+}
+
+// Beyond the limit, a clock that really stepped back is still ridden out no further.
+TEST(Uuidv7, ALeadLimitOfZeroReturnsToAClockSteppedBack) {
+  Harness g;
+  g.max_regression_ms = 0;
+  g.clock.SetMs(kRfcMs);
+  const Uuid before = g.Next();
+  g.clock.SetMs(kRfcMs - 1000);
+  const Uuid after = g.Next();
+  EXPECT_LT(after, before);
+  EXPECT_EQ(TimeBits(after), StepsAt(kRfcMs - 1000) + kJump);
 }
 
 }  // namespace

@@ -1,0 +1,41 @@
+// The marks of Instagram's logical shards (docs/citus.md, "The mark"): a schema's table
+// idgen_instagram_shard, which moves with the schema's rows, holds for each shard bound to the
+// schema the time before which every ID of the shard lies, and the server run that wrote it.
+//
+// From idgen 1.3 a transaction never updates a mark: each transaction whose IDs pass the committed
+// marks inserts a row of its own (the shard, the ID that passed, a mark a second beyond it, this
+// run of the server), committed with its IDs or not at all. So nothing an insert locks is needed by
+// another insert: no wait, no deadlock, no serialization failure, and every committed ID lies
+// before a committed mark. Rows below a committed higher mark are deleted as they are met, never
+// waiting for a row another transaction holds. A table bound under idgen 1.2 (one row per shard,
+// its key the shard alone) keeps 1.2's behaviour, the row updated by the transaction that passes
+// it, until idgen.bind_instagram_shard converts it.
+#pragma once
+
+#include <cstdint>
+
+#include "pg/pg.hpp"
+
+namespace idgen::pg::shard_marks {
+
+// The name of the table in every bound schema.
+inline constexpr const char* kTable = "idgen_instagram_shard";
+
+// How long a mark runs ahead of the ID that wrote it: one row per second of a shard's inserts, and
+// the longest a node that receives the shard waits with clocks in step.
+inline constexpr int64_t kLeaseMs = 1000;
+
+// An ID of the shard made under the marks table `marks` (a relation on this node: the schema's
+// table, or its Citus shard), after the marks that other server runs wrote and, where given,
+// not_before_ms; covered by a committed mark when this transaction commits. schema_shard: the one
+// shard bound to the table (a schema bound to one shard), returned in *shard. Refuses (55000) a
+// shard the table does not bind, a NULL mark, a mark too far ahead of the clock. C zone.
+int64_t Make(Oid marks, bool schema_shard, int32* shard, int64_t not_before_ms);
+
+// Refuses (55000) a shard that the marks table does not bind.
+[[noreturn]] void RaiseNotBound(Oid marks, int64_t shard);
+
+// Whether the relation is a marks table of idgen 1.2's layout (one row per shard).
+bool IsLegacy(Oid marks);
+
+}  // namespace idgen::pg::shard_marks
