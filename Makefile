@@ -1,7 +1,7 @@
 # idgen: unique IDs generated inside PostgreSQL.
 #
 #   make demo   build, install, and show idgen on a throwaway cluster
-#   make test   unit tests, then regression, multi-session and TAP tests on PostgreSQL 15, 17, 18
+#   make test   unit tests, fuzzing, then installcheck and TAP tests on PostgreSQL 15 to 19 (test/run.sh)
 #   make reference   regenerate docs/reference.md, every SQL function, from the catalog
 #
 # Both install the build dependencies when they are missing (apt-get), so that a fresh Debian
@@ -12,16 +12,17 @@
 PG_CONFIG ?= pg_config
 SRC := $(dir $(firstword $(MAKEFILE_LIST)))
 
-# The regression tests (sql/<name>.sql, expected/<name>.out): those that need idgen's state shared
-# (preloaded, or any server from 17 on), and the one that checks a server that does not preload it.
-# make installcheck runs REGRESS against your server and changes nothing of its configuration; the
-# tests that set the server's secrets (ALTER SYSTEM) run only on idgen's own throwaway clusters.
-REGRESS = extension guard uuidv7 uuidv7_core layout instagram_shard typeid type_id codec objectid decimal_id marks uid20 ns_id ticket convert_column ulid
-REGRESS_OWN_CLUSTER = token public_id
+# The regression tests (test/sql/<name>.sql, test/expected/<name>.out), which make installcheck
+# runs against your server, preloaded or not, configured or not, changing nothing of its
+# configuration: those for any server; those that need idgen's state shared (preloaded, or any
+# server from 17 on); the one for a server that does not preload idgen; the one that needs a build
+# for the tests (IDGEN_DEBUG=1: the idgen.debug_fault setting, unknown to a release build). The
+# tests that set the server's secrets (ALTER SYSTEM) run on a server of their own: t/regress_secrets.pl.
+REGRESS_ANY = extension guard uuidv7 uuidv7_core typeid type_id codec objectid ticket ulid
+REGRESS_SHARED = layout instagram_shard decimal_id marks uid20 ns_id convert_column
 REGRESS_NOT_PRELOADED = not_preloaded
-# ... and the one that needs a build for the tests (IDGEN_DEBUG=1: the idgen.debug_fault setting,
-# which a release build does not know). test/run.sh builds so and runs it with REGRESS.
 REGRESS_DEBUG = debug_fault
+REGRESS_OWN_SERVER = token public_id
 
 ifeq ($(SRC),./)
 # ---- in the source tree: PGXS targets run out of tree, one directory per major ------------------
@@ -35,8 +36,8 @@ OBJDIR := build/pg$(PG_MAJOR)$(if $(IDGEN_SANITIZE),-sanitized)$(if $(IDGEN_DEBU
 # The objects build in parallel, one job per core (JOBS= builds one at a time).
 JOBS ?= -j$(shell nproc 2>/dev/null || echo 1)
 
-.PHONY: all install uninstall installcheck clean deps test-deps unit demo test bench bench-instructions bench-scaling bench-contention fuzz fuzz-build reference format-check deb dist distclean
-all install uninstall installcheck:
+.PHONY: all install uninstall installcheck prove_installcheck prove_check clean deps test-deps unit demo test bench bench-instructions bench-scaling bench-contention fuzz fuzz-build reference format-check deb dist distclean
+all install uninstall installcheck prove_installcheck prove_check:
 	@test -n "$(PG_MAJOR)" || { echo "no PostgreSQL at PG_CONFIG=$(PG_CONFIG) (make deps installs one)" >&2; exit 1; }
 	@mkdir -p $(OBJDIR)
 	@$(MAKE) --no-print-directory $(JOBS) -C $(OBJDIR) -f $(CURDIR)/Makefile PG_CONFIG=$(PG_CONFIG) IDGEN_SANITIZE=$(IDGEN_SANITIZE) IDGEN_DEBUG=$(IDGEN_DEBUG) $@
@@ -58,13 +59,16 @@ UNIT_SRCS = $(sort $(wildcard test/unit/*_test.cpp))
 UNIT_CXXFLAGS = -std=c++20 -O1 -g -Wall -Wextra -Isrc -Itest/unit -fsanitize=address,undefined -fno-sanitize-recover=all
 UNIT_OBJS = $(patsubst src/core/%.cpp,build/unit/core/%.o,$(CORE_SRCS)) $(patsubst test/unit/%.cpp,build/unit/test/%.o,$(UNIT_SRCS))
 
+# (IDGEN_CCACHE=1, which test/run.sh sets: every compile through ccache, a cache per machine)
+CCACHE := $(if $(IDGEN_CCACHE),ccache)
+
 build/unit/core/%.o: src/core/%.cpp
 	@mkdir -p $(@D)
-	g++ $(UNIT_CXXFLAGS) -MMD -MP -c $< -o $@
+	$(CCACHE) g++ $(UNIT_CXXFLAGS) -MMD -MP -c $< -o $@
 
 build/unit/test/%.o: test/unit/%.cpp
 	@mkdir -p $(@D)
-	g++ $(UNIT_CXXFLAGS) -MMD -MP -c $< -o $@
+	$(CCACHE) g++ $(UNIT_CXXFLAGS) -MMD -MP -c $< -o $@
 
 build/unit_tests: $(UNIT_OBJS)
 	g++ $(UNIT_CXXFLAGS) $(UNIT_OBJS) -lgtest -lgtest_main -pthread -o $@
@@ -81,7 +85,7 @@ FUZZ_CORE_OBJS = $(patsubst src/core/%.cpp,build/fuzz/obj/%.o,$(CORE_SRCS))
 
 build/fuzz/obj/%.o: src/core/%.cpp
 	@mkdir -p $(@D)
-	@$(FUZZ_CXX) $(FUZZ_FLAGS) -fsanitize=fuzzer-no-link -MMD -MP -c $< -o $@
+	@$(CCACHE) $(FUZZ_CXX) $(FUZZ_FLAGS) -fsanitize=fuzzer-no-link -MMD -MP -c $< -o $@
 
 build/fuzz/%_fuzz: test/fuzz/%_fuzz.cpp $(FUZZ_CORE_OBJS)
 	@$(FUZZ_CXX) $(FUZZ_FLAGS) -fsanitize=fuzzer -MMD -MP $< $(FUZZ_CORE_OBJS) -o $@
@@ -143,7 +147,7 @@ bench-contention: build/bench/contention
 	build/bench/contention --seconds $(CONTENTION_SECONDS)
 
 # docs/reference.md, every SQL function, from the catalog of a throwaway cluster and
-# docs/functions.tsv (scripts/reference.sh; test/multi/reference.sh checks it).
+# docs/functions.tsv (scripts/reference.sh; test/t/docs.pl checks it).
 reference: deps
 	@$(MAKE) --no-print-directory install
 	@PG_CONFIG=$(PG_CONFIG) scripts/reference.sh --own-cluster --update
@@ -204,12 +208,17 @@ SHLIB_LINK  += -fsanitize=address,undefined
 endif
 ifneq ($(IDGEN_DEBUG),)
 PG_CPPFLAGS += -DIDGEN_DEBUG_FAULT
-REGRESS += $(REGRESS_DEBUG)
 endif
 # The server may have been built with LLVM JIT; PGXS would try to emit bitcode for C++ files.
 override with_llvm := no
 
-# make installcheck: REGRESS against your own running server that preloads idgen (or any 17+ server).
+# make installcheck: against your running server (PGHOST, PGPORT, PGUSER as for psql), the tests
+# that apply to it, asked of it (all of them when it cannot be asked: pg_regress then says why).
+# They expect idgen's defaults where a server may set its own: its node id, its launch id.
+SERVER_STATE = $(shell '$(bindir)/psql' -XAtc "SELECT current_setting('shared_preload_libraries') ~ '(^|[ ,])idgen($$|[ ,])', current_setting('server_version_num')::int >= 170000" postgres 2>/dev/null)
+REGRESS = $(REGRESS_ANY) $(if $(IDGEN_DEBUG),$(REGRESS_DEBUG)) \
+  $(if $(filter f|f,$(SERVER_STATE)),,$(REGRESS_SHARED)) $(if $(filter t|%,$(SERVER_STATE)),,$(REGRESS_NOT_PRELOADED))
+installcheck: export PGOPTIONS += -c idgen.node_id=0 -c idgen.launch_id=-1
 REGRESS_OPTS = --inputdir=$(SRC)test
 # The tests name their database (GRANT ... ON DATABASE idgen_regression), as test/run.sh does.
 override CONTRIB_TESTDB = idgen_regression
@@ -217,6 +226,22 @@ override CONTRIB_TESTDB = idgen_regression
 VPATH := $(SRC)
 PGXS := $(shell $(PG_CONFIG) --pgxs)
 include $(PGXS)
+ifneq ($(IDGEN_CCACHE),)
+CXX := ccache $(CXX)
+endif
+
+# make prove_installcheck: the TAP tests of test/t (PostgreSQL::Test::Cluster: servers of their
+# own, of the PostgreSQL of PG_CONFIG, idgen installed in it); make prove_check: the same with a
+# private copy of that PostgreSQL in tmp_install/, idgen installed into the copy (nothing into the
+# server's directories). PROVE_TESTS (default test/t/*.pl) and PROVE_FLAGS as in PGXS.
+prove_installcheck:
+	$(SRC)test/tap-run.sh '$(PG_CONFIG)' '$(CURDIR)'
+
+prove_check: all
+	rm -rf tmp_install
+	set -e; for d in '$(bindir)' '$(pkglibdir)' '$(datadir)'; do mkdir -p "tmp_install$$(dirname "$$d")"; cp -a "$$d" "tmp_install$$d"; done
+	$(MAKE) -f $(firstword $(MAKEFILE_LIST)) install DESTDIR='$(CURDIR)/tmp_install'
+	$(SRC)test/tap-run.sh '$(CURDIR)/tmp_install$(bindir)/pg_config' '$(CURDIR)'
 
 # (absolute, or VPATH would find the source tree's directories)
 $(OBJS): $(wildcard $(SRC)src/core/*.hpp $(SRC)src/pg/*.hpp) | $(CURDIR)/src/core $(CURDIR)/src/pg

@@ -2,7 +2,8 @@
 # make format-check: the C++ of idgen (src/, bench/, test/unit, test/fuzz) is as clang-format 14 writes it
 # under .clang-format. Lists the files that are not, and fails; `scripts/format-check.sh --fix`
 # formats them in place. clang-format 14 (Debian 12's; make test-deps installs it): another
-# version formats some constructs differently.
+# version formats some constructs differently. And every commit since the rule began (after
+# 5722f75) has a subject of at most 72 characters, a blank line, then a body that says why.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 format=$(command -v clang-format-14 || command -v clang-format) ||
@@ -17,6 +18,17 @@ mapfile -t files < <(git ls-files --cached --others --exclude-standard -- \
 if [ "${1:-}" = --fix ]; then
   exec "$format" -i "${files[@]}"
 fi
+bad_commits=0
+if git rev-parse -q --verify 5722f75^{commit} >/dev/null 2>&1; then
+  for c in $(git rev-list --no-merges 5722f75..HEAD); do
+    msg=$(git log -1 --format=%B "$c")
+    subject=$(head -n 1 <<<"$msg")
+    if [ ${#subject} -gt 72 ] || [ -n "$(sed -n 2p <<<"$msg")" ] || [ -z "$(sed -n 3p <<<"$msg")" ]; then
+      echo "commit ${c:0:7} \"${subject:0:60}...\": a subject of at most 72 characters, a blank line, then a body"
+      bad_commits=$((bad_commits + 1))
+    fi
+  done
+fi
 # One run over every file: its errors name each file that it would change.
 if ! report=$("$format" --dry-run -Werror "${files[@]}" 2>&1); then
   echo "not formatted as .clang-format says (scripts/format-check.sh --fix formats them):"
@@ -24,4 +36,5 @@ if ! report=$("$format" --dry-run -Werror "${files[@]}" 2>&1); then
   grep -q ': error: ' <<<"$report" || echo "$report"
   exit 1
 fi
-echo "${#files[@]} C++ files formatted as .clang-format says"
+[ $bad_commits -eq 0 ] || exit 1
+echo "${#files[@]} C++ files formatted as .clang-format says; commit messages as CONTRIBUTING says"

@@ -1,74 +1,33 @@
 #!/usr/bin/env bash
 # The server under sanitizers: PostgreSQL 18 built from source with AddressSanitizer and
-# UndefinedBehaviorSanitizer (and assertions), idgen built the same way and loaded into it, and the
-# whole regression suite plus the multi-session tests run against it, preloaded and not. Passes with
-# no report and no failed assertion in the server's log. The multi-session tests are smaller than in
-# the other runs (the server is several times slower), and skip the two checks that need its full
-# speed (IDGEN_SANITIZED).
+# UndefinedBehaviorSanitizer (and assertions), idgen built the same way: make installcheck on a
+# cluster that preloads idgen and on the same cluster restarted without, then the multi-session TAP
+# tests, smaller (IDGEN_PER_CLIENT=1000: the server is several times slower). Passes with no report
+# and no failed assertion in any server's log. Exit status 3: no source of PostgreSQL 18.
 #
-#   test/sanitizers/run.sh                 what make test runs (2 000 per client: SANITIZER_PER_CLIENT)
-#   ONLY="uuidv7" test/sanitizers/run.sh   some tests only
+#   test/sanitizers/run.sh       (PROVE_TESTS and REGRESS narrow it, as in PGXS)
 set -uo pipefail
 cd "$(dirname "$0")/../.."
-MAJOR=${SANITIZER_MAJOR:-18}
-ONLY=${ONLY:-}
-export IDGEN_SANITIZED=1 PER_CLIENT=${SANITIZER_PER_CLIENT:-2000} LEAD_ROWS=${LEAD_ROWS:-200000} LEAD_TRANSACTIONS=${LEAD_TRANSACTIONS:-1}
-failed=0
-
-PG_CONFIG=$(scripts/pg-build.sh "$MAJOR" asan) || exit 1
-export PG_CONFIG
+PG_CONFIG=$(scripts/pg-build.sh 18 asan) || exit $?
+export PG_CONFIG IDGEN_PER_CLIENT=1000
 # Every program of that build runs under the sanitizers, pg_config and psql included: options first.
 source test/sanitizers/options.sh
-make -s install PG_CONFIG="$PG_CONFIG" IDGEN_SANITIZE=1 IDGEN_DEBUG=1 >/dev/null || { echo "FAIL: idgen did not build with sanitizers"; exit 1; }
+build=(PG_CONFIG="$PG_CONFIG" IDGEN_SANITIZE=1 IDGEN_DEBUG=1)
+make -s install "${build[@]}" >/dev/null || { echo "FAIL: idgen did not build with sanitizers"; exit 1; }
+failed=0
 source scripts/cluster.sh
-trap cluster_cleanup EXIT
-
-selected() {
-  if [ -z "$ONLY" ]; then return 0; fi
-  [[ " $ONLY " == *" $1 "* ]] || return 1
-  if [ -n "${SELECTED:-}" ]; then echo "$1" >>"$SELECTED"; fi
-}
-pg_regress="$(dirname "$("$PG_CONFIG" --pgxs)")/../test/regress/pg_regress"
-
-pass() {  # pass <preloaded|not_preloaded> <regression tests...>: one server, then the tests
-  local mode=$1 t script name
-  shift
-  cluster_start "$([ "$mode" = preloaded ] && echo preload || echo no-preload)" ||
-    { echo "FAIL: the sanitized server did not start"; tail -n 60 "$CLUSTER_DIR/server.log"; exit 1; }
-  local tests=()
-  for t in "$@"; do selected "$t" && tests+=("$t"); done
-  if [ ${#tests[@]} -gt 0 ]; then
-    echo "== regression tests under sanitizers ($mode): ${tests[*]}"
-    local out=build/regress/$MAJOR-sanitized/$mode
-    rm -rf "$out" && mkdir -p "$out"
-    if ! "$pg_regress" --inputdir=test --outputdir="$out" --bindir="$PG_BIN" --host="$PGHOST" --port="$PGPORT" \
-        --user="$PGUSER" --dbname=idgen_regression "${tests[@]}"; then
-      failed=1
-      head -n 100 "$out/regression.diffs" 2>/dev/null
-    fi
-  fi
-  for script in test/multi/*.sh; do
-    name=$(basename "$script" .sh)
-    [ "$name" = lib ] && continue
-    selected "$name" || continue
-    echo "== multi-session test $name under sanitizers ($mode)"
-    IDGEN_MODE=$mode IDGEN_MAJOR=$MAJOR bash "$script" || failed=1
-  done
-}
-
-# Preloaded (state in the main shared memory), then the same cluster without preload (state in a
-# segment of the DSM registry, on 17 and later): both ways of sharing state run under sanitizers.
-# shellcheck disable=SC2046
-pass preloaded $(make -s print-REGRESS) $(make -s print-REGRESS_OWN_CLUSTER) $(make -s print-REGRESS_DEBUG)
-# shellcheck disable=SC2046
-pass not_preloaded $(make -s print-REGRESS) $(make -s print-REGRESS_OWN_CLUSTER) $(make -s print-REGRESS_DEBUG) $(make -s print-REGRESS_NOT_PRELOADED)
+for mode in preload no-preload; do
+  echo "== make installcheck under sanitizers ($mode)"
+  cluster_start $mode || { cluster_log | tail -n 60; exit 1; }
+  make -s installcheck "${build[@]}" || { failed=1; head -n 100 build/pg18-sanitized-debug-idgen/regression.diffs; }
+done
 cluster_stop
-
-# A report or a failed assertion in any server process, in the server's log.
-reports=$(grep -cE 'runtime error:|ERROR: AddressSanitizer|^TRAP:' "$CLUSTER_DIR/server.log")
-echo "sanitizer reports and failed assertions in the server log: $reports"
-if [ "$reports" -ne 0 ]; then
-  grep -E -A24 'runtime error:|ERROR: AddressSanitizer|^TRAP:' "$CLUSTER_DIR/server.log" | head -n 120
+echo "== the multi-session TAP tests under sanitizers"
+make -s prove_check "${build[@]}" PROVE_TESTS="${PROVE_TESTS:-test/t/sessions.pl test/t/ddl.pl test/t/orm.pl test/t/upgrade.pl}" || failed=1
+# A report or a failed assertion in any server process, in the servers' logs.
+logs=("$CLUSTER_DIR/server.log" build/pg18-sanitized-debug-idgen/tmp_check/log/*.log)
+if grep -qE 'runtime error:|ERROR: AddressSanitizer|^TRAP:' "${logs[@]}"; then
+  grep -E -A24 'runtime error:|ERROR: AddressSanitizer|^TRAP:' "${logs[@]}" | head -n 120
   failed=1
 fi
 exit $failed

@@ -121,9 +121,9 @@ CREATE TABLE app.owned (id bigint);
 SELECT idgen.register_prefix('own', 'app.owned');
 SELECT idgen.typeid_table(idgen.typeid('own'));
 -- The owner who installed may call signed_token (it needs the server's secret) and grant it, as
--- the README shows (issue 19.2: 42501 on 1.1).
-SELECT idgen.signed_token('x');
-\echo :LAST_ERROR_SQLSTATE
+-- the README shows (issue 19.2: 42501 on 1.1): signed, or refused for want of a secret (55000)
+-- where the server has none; never 42501.
+DO $$ BEGIN PERFORM idgen.signed_token('x'); EXCEPTION WHEN object_not_in_prerequisite_state THEN NULL; END $$;
 GRANT EXECUTE ON FUNCTION idgen.signed_token(text) TO idgen_app;
 SELECT has_function_privilege('idgen_app', 'idgen.signed_token(text)', 'EXECUTE') AS granted;
 REVOKE EXECUTE ON FUNCTION idgen.signed_token(text) FROM idgen_app;

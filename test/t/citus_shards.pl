@@ -15,6 +15,9 @@ use PostgreSQL::Test::Utils;
 use Test::More;
 use IdgenTest;
 
+my $sharedir = `pg_config --sharedir` =~ s/\n//r;
+plan skip_all => "Citus is not installed in $sharedir (scripts/citus-build.sh)" unless -f "$sharedir/extension/citus.control";
+
 my $shards = $ENV{IDGEN_CITUS_SHARDS} || 2000;
 my $seconds = $ENV{IDGEN_CITUS_SECONDS} || 20;
 my $behind = 8;    # worker 2's clock, seconds behind the others
@@ -25,8 +28,7 @@ my ($coordinator, $worker1, $worker2) = citus_nodes([qw(coordinator worker1 work
 	conf => "wal_level = logical\nmax_wal_senders = 10\nmax_replication_slots = 10\nidgen.max_clock_regression = '20s'");
 my @nodes = ($coordinator, $worker1, $worker2);
 # A node connects to itself (the move's replication) by citus.local_hostname: here, the socket's.
-for my $node (@nodes)
-{
+for my $node (@nodes) {
 	$node->append_conf('postgresql.conf', "citus.local_hostname = '" . $node->host . "'");
 	$node->reload;
 }
@@ -44,8 +46,7 @@ cmp_ok($lag, '>', $behind - 2, sprintf('worker 2\'s clock is %.1f s behind the c
 my $schema_of = q{'shard_' || lpad(s::text, 4, '0')};
 my $t0 = Time::HiRes::time();
 my $batch = 250;
-for (my $from = 0; $from < $shards; $from += $batch)
-{
+for (my $from = 0; $from < $shards; $from += $batch) {
 	my $to = $from + $batch - 1;
 	$to = $shards - 1 if $to > $shards - 1;
 	my $sql = $coordinator->safe_psql('postgres', qq{
@@ -117,8 +118,7 @@ open my $fh, '>', $script or die $!;
 print $fh "\\set s random(0, $shards - 1)\nSELECT post(:s, :via);\nSELECT post($moved, :via);\n";
 close $fh;
 my @runs;
-for my $node (@nodes)
-{
+for my $node (@nodes) {
 	my ($out, $err) = ('', '');
 	push @runs,
 	  [
@@ -139,8 +139,7 @@ $coordinator->safe_psql('postgres',
 my $move_s = Time::HiRes::time() - $m0;
 is($placed->($moved), $group{worker2}, sprintf('shard_%04d moved to worker 2 while the inserts ran (%.1f s)', $moved, $move_s));
 my $transactions = 0;
-for my $r (@runs)
-{
+for my $r (@runs) {
 	$r->[1]->finish;
 	my ($processed) = ${ $r->[2] } =~ /number of transactions actually processed: (\d+)/;
 	my ($failed) = ${ $r->[2] } =~ /number of failed transactions: (\d+)/;
@@ -219,8 +218,7 @@ $transactions = 0;
 my $bench = sub {    # pgbench through the three nodes at once, for some seconds
 	my ($label, $for) = @_;
 	my @runs;
-	for my $node (@nodes)
-	{
+	for my $node (@nodes) {
 		my ($out, $err) = ('', '');
 		push @runs,
 		  [
@@ -234,8 +232,7 @@ my $bench = sub {    # pgbench through the three nodes at once, for some seconds
 			\$out, \$err
 		  ];
 	}
-	for my $r (@runs)
-	{
+	for my $r (@runs) {
 		$r->[1]->finish;
 		my ($processed) = ${ $r->[2] } =~ /number of transactions actually processed: (\d+)/;
 		my ($failed) = ${ $r->[2] } =~ /number of failed transactions: (\d+)/;

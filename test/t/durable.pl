@@ -18,15 +18,13 @@ $node->safe_psql('postgres',
 	  . join(', ', map { "$_ $columns{$_}[0] UNIQUE DEFAULT $columns{$_}[1]" } sort keys %columns) . ')');
 
 my $phase = 0;
-sub generate
-{
+sub generate {
 	my ($rows, $what, $same_start, $skip) = @_;
 	$phase++;
 	$node->safe_psql('postgres', "INSERT INTO r (phase) SELECT $phase FROM generate_series(1, $rows)");
 	return if $phase == 1;
 	my %gaps = family_gaps($node, 'postgres', $phase);
-	for my $c (sort keys %gaps)
-	{
+	for my $c (sort keys %gaps) {
 		next if $skip && $skip eq $c;
 		cmp_ok($gaps{$c}, '>', 0, "$what: $columns{$c}[1], $rows new IDs above every earlier one (gap $gaps{$c})");
 	}

@@ -263,10 +263,13 @@ if ($core)
 }
 
 # ---- pg_upgrade from 17 with idgen_uuidv7 installed -------------------------------------------------
-my $old_bindir = $ENV{IDGEN_OLD_BINDIR} // '';
+# (17's bin directory: IDGEN_OLD_BINDIR, or the one of 17 among IDGEN_UPGRADE_FROM's, as test/run.sh
+# gives them to t/pg_upgrade.pl)
+my $old_bindir = $ENV{IDGEN_OLD_BINDIR}
+  // ((grep { -x "$_/pg_config" && `$_/pg_config --version` =~ /^PostgreSQL 17\b/ } split ' ', $ENV{IDGEN_UPGRADE_FROM} // '')[0] // '');
 if ($core && $old_bindir eq '')
 {
-	diag('not run: orm: pg_upgrade from 17 (IDGEN_OLD_BINDIR names its bin directory: ONLY="orm pg_upgrade" test/tap-run.sh 18)');
+	diag('not run: orm: pg_upgrade from 17 (IDGEN_OLD_BINDIR names its bin directory; test/run.sh gives it with 17 and 18 in the run)');
 }
 elsif ($core)
 {

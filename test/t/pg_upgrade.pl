@@ -1,17 +1,20 @@
-# pg_upgrade from PostgreSQL 17 to 18 of a cluster where a plain database owner installed idgen
-# (trusted) and generated rows (issue 19, item 5): idgen 1.1 made it fail, "permission denied for
-# schema idgen" while its privileges were restored. pg_upgrade succeeds; the database's copy of the
-# durable mark (idgen.mark, idgen.mark_server, idgen.decimal_id_generator), the rows and the owner's
+# pg_upgrade from PostgreSQL 17 to 18, then from 18 to 19, of a cluster where a plain database owner
+# installed idgen (trusted) and generated rows (issue 19, item 5): idgen 1.1 made it fail,
+# "permission denied for schema idgen" while its privileges were restored. Each pg_upgrade
+# succeeds; the database's copy of the
+# durable mark (idgen.mark, mark_identity, mark_server, decimal_id_generator), the rows and the owner's
 # grants survive; the new cluster (another system identifier, none of the old server's replication
 # origins) honors the copy: with its clock behind the mark beyond idgen.max_clock_regression every
 # generator refuses (55000), within it they wait for the clock, and every new ID lies above every
-# old one: no repeat in any family. DecimalIds under the same launch id move beyond the old server's generator ids (the new server's
-# generator ids start again at 0); under another one they work.
+# old one: no repeat in any family. DecimalIds under the same launch id are refused in the upgraded
+# database (the new server's generator ids start again at 0); under another one they work.
 #
-# It runs with PostgreSQL 18 only (test/tap-run.sh leaves it out elsewhere), IDGEN_OLD_BINDIR
-# naming the bin directory of a PostgreSQL 17 installation that has idgen installed.
+# IDGEN_UPGRADE_FROM names the bin directories of the older installations, oldest first, idgen
+# installed in each (test/run.sh: those of 17 and 18); the last hop is to the PostgreSQL the test
+# runs with (19). Without it the test skips.
 use strict;
 use warnings;
+use Cwd ();
 use File::Basename qw(dirname);
 use PostgreSQL::Test::Cluster;
 use PostgreSQL::Test::Utils;
@@ -19,139 +22,123 @@ use Test::More;
 use Time::HiRes qw(time);
 use IdgenTest;
 
-my $old_bindir = $ENV{IDGEN_OLD_BINDIR} or die 'IDGEN_OLD_BINDIR (the bin directory of PostgreSQL 17) is not set';
+my @from = split ' ', ($ENV{IDGEN_UPGRADE_FROM} // '');
+plan skip_all => 'IDGEN_UPGRADE_FROM (the bin directories of older PostgreSQL installations with idgen) is not set' unless @from;
 my $rows = 20000;
 my %columns = families();
 my @families = sort keys %columns;
-my @sequences = qw(mark mark_server decimal_id_generator);
+my @sequences = qw(mark mark_identity mark_server decimal_id_generator);
 
-sub as_owner
-{
+sub as_owner {
 	my ($node, $sql) = @_;
 	return $node->safe_psql('app', $sql, extra_params => [ '-U', 'owner' ]);
 }
 
-sub copy_of
-{
+sub copy_of { return mark_copy($_[0], 'app', 'owner') }
+
+# The copy of a stopped node: read with the node started, then stopped again.
+sub copy_of_stopped {
 	my ($node) = @_;
-	my @values = split /\|/, as_owner($node, 'SELECT ' . join(', ', map { "(SELECT last_value FROM idgen.$_)" } @sequences));
-	my %copy;
-	@copy{@sequences} = @values;
-	return %copy;
+	$node->start;
+	my $copy = copy_of($node);
+	$node->stop;
+	return $copy;
 }
 
-sub system_identifier
-{
+sub system_identifier {
 	my ($node) = @_;
 	return $node->safe_psql('postgres', 'SELECT system_identifier FROM pg_control_system()');
 }
 
-sub clock_ms
-{
-	my ($node) = @_;
-	return $node->safe_psql('postgres', 'SELECT (extract(epoch FROM clock_timestamp()) * 1000)::bigint');
-}
+# ---- the oldest: a plain owner installs idgen, fills the table, grants a capability ------------
 
-sub no_repeat
-{
-	my ($node, $what) = @_;
-	my ($count, %dup) = duplicates($node, 'app');
-	is($dup{$_}, '0', "$what: no repeat among $count rows: $columns{$_}[1]") for @families;
-	return;
-}
-
-sub above_old
-{
-	my ($node, $phase, $what) = @_;
-	my %gaps = family_gaps($node, 'app', $phase);
-	cmp_ok($gaps{$_}, '>', 0, "$what: $columns{$_}[1] above every ID made before (gap $gaps{$_})") for sort keys %gaps;
-	return;
-}
-
-# ---- PostgreSQL 17: a plain owner installs idgen, fills the table, grants a capability ----------
-
-my $old = idgen_node('old', install_path => dirname($old_bindir), conf => 'idgen.launch_id = 51');
+my $old = idgen_node('old', install_path => dirname($from[0]), conf => 'idgen.launch_id = 51');
 $old->start;
-like($old->safe_psql('postgres', 'SHOW server_version'), qr/^17\b/, 'the old cluster runs PostgreSQL 17');
+my $old_major = $old->safe_psql('postgres', "SELECT current_setting('server_version_num')::int / 10000");
 $old->safe_psql('postgres', 'CREATE ROLE owner LOGIN; CREATE ROLE app; CREATE DATABASE app OWNER owner');
 as_owner($old,
 	'CREATE EXTENSION idgen; CREATE TABLE r (phase int NOT NULL, '
 	  . join(', ', map { "$_ $columns{$_}[0] DEFAULT $columns{$_}[1]" } @families) . ')');
 as_owner($old, "INSERT INTO r (phase) SELECT 1 FROM generate_series(1, $rows)");
 as_owner($old, 'GRANT EXECUTE ON FUNCTION idgen.signed_token(text) TO app');
-my %copy = copy_of($old);
-is($copy{mark_server}, system_identifier($old), "the copy names the old server ($copy{mark_server})");
+cmp_ok(copy_of($old)->{mark_server}, '<', 0, "PostgreSQL $old_major: the copy names its writer, a run of the server");
 $old->stop;
 
-# ---- pg_upgrade to PostgreSQL 18 ----------------------------------------------------------------
+my ($phase, $launch) = (1, 51);
+for my $bindir (@from[ 1 .. $#from ], undef) {
+	my %copy = %{ copy_of_stopped($old) };
+	# (initdb of 18 enables data checksums, 17's does not: pg_upgrade needs the same.)
+	my $new = idgen_node("new$phase", no_data_checksums => 1, conf => "idgen.launch_id = $launch",
+		$bindir ? (install_path => dirname($bindir)) : ());
+	my $new_bindir = $new->config_data('--bindir');
+	my $new_major = `$new_bindir/pg_config --version` =~ s/^PostgreSQL (\d+).*\n/$1/r;
+	my $hop = "$old_major -> $new_major";
+	# (pg_upgrade writes into its current directory)
+	my $cwd = Cwd::getcwd();
+	chdir PostgreSQL::Test::Utils::tempdir;
+	command_ok(
+		[
+			"$new_bindir/pg_upgrade", '--no-sync', '--copy',
+			'-d', $old->data_dir, '-D', $new->data_dir,
+			'-b', $old->config_data('--bindir'), '-B', $new_bindir,
+			'-s', $new->host, '-p', $old->port, '-P', $new->port
+		],
+		"pg_upgrade $hop of a cluster where a plain owner installed idgen");
+	chdir $cwd;
 
-# (initdb of 18 enables data checksums, 17's does not: pg_upgrade needs the same.)
-my $new = idgen_node('new', no_data_checksums => 1, conf => 'idgen.launch_id = 51');
-my $new_bindir = $new->config_data('--bindir');
-my $start = time;
-command_ok(
-	[
-		"$new_bindir/pg_upgrade", '--no-sync', '--copy',
-		'-d', $old->data_dir, '-D', $new->data_dir,
-		'-b', $old_bindir, '-B', $new_bindir,
-		'-s', $new->host, '-p', $old->port, '-P', $new->port
-	],
-	'pg_upgrade from 17 to 18 of a cluster where a plain owner installed idgen');
-note(sprintf('pg_upgrade took %.1f s', time - $start));
+	# The clock 12 s before the mark, beyond the 5 s of idgen.max_clock_regression: every generator
+	# refuses, and says why.
+	with_clock_offset(clock_offset_to($copy{mark}, 12), sub { $new->start });
+	isnt(system_identifier($new), $copy{mark_server}, "$hop: the new cluster has another system identifier");
+	my %upgraded = %{ copy_of($new) };
+	is($upgraded{$_}, $copy{$_}, "$hop: idgen.$_ survived pg_upgrade ($copy{$_})") for @sequences;
+	my $count = as_owner($new, 'SELECT count(*) FROM r');
+	is($count, $rows * $phase, "$hop: and the rows");
+	is($new->safe_psql('app', "SELECT has_function_privilege('app', 'idgen.signed_token(text)', 'EXECUTE')"),
+		't', "$hop: and the owner's grant of signed_token");
+	for my $c (@families) {
+		my ($state, $message, $hint) = sqlstate_of($new, "SELECT $columns{$c}[1]", db => 'app', user => 'owner');
+		is($state, '55000', "$hop: clock 12 s behind the mark: $columns{$c}[1] refuses with 55000");
+		next unless $c eq 'i';
+		like($message, qr/^the durable mark of this database lies \d+ s( \d+ ms)? ahead of the system clock/, "$hop: and says so: $message");
+		like($hint, qr/IDs resume by themselves once it passes the mark/, "$hop: with a hint: $hint");
+	}
+	is(as_owner($new, 'SELECT count(*) FROM r'), $count, "$hop: no row added");
 
-# The clock 12 s before the mark, beyond the 5 s of idgen.max_clock_regression: every generator
-# refuses, and says why.
-with_clock_offset(clock_offset_to($copy{mark}, 12), sub { $new->start });
-like($new->safe_psql('postgres', 'SHOW server_version'), qr/^18\b/, 'the new cluster runs PostgreSQL 18');
-isnt(system_identifier($new), $copy{mark_server}, 'the new cluster has another system identifier');
-my %upgraded = copy_of($new);
-is($upgraded{$_}, $copy{$_}, "idgen.$_ survived pg_upgrade ($copy{$_})") for @sequences;
-is(as_owner($new, 'SELECT count(*) FROM r'), $rows, "and the $rows rows");
-is($new->safe_psql('app', "SELECT has_function_privilege('app', 'idgen.signed_token(text)', 'EXECUTE')"),
-	't', "and the owner's grant of signed_token");
-note('new clock - mark: ' . (clock_ms($new) - $copy{mark}) . ' ms');
-for my $c (@families)
-{
-	my ($state, $message, $hint) = sqlstate_of($new, "SELECT $columns{$c}[1]", db => 'app', user => 'owner');
-	is($state, '55000', "clock 12 s behind the mark after pg_upgrade: $columns{$c}[1] refuses with 55000");
-	next unless $c eq 'i';
-	like($message, qr/^the durable mark of this database lies \d+ s( \d+ ms)? ahead of the system clock/, "and says so: $message");
-	like($hint, qr/IDs resume by themselves once it passes the mark/, "with a hint: $hint");
+	# The clock 4 s before the mark, within the default limit: the generators wait for the clock,
+	# then every new ID lies above every old one. DecimalIds apart: the same launch id (below).
+	$new->stop;
+	with_clock_offset(clock_offset_to($copy{mark}, 4), sub { $new->start });
+	my $last = as_owner($new, 'SELECT (extract(epoch FROM (idgen.instagram_parse(max(i))).ts) * 1000)::bigint FROM r');
+	$phase++;
+	my ($state, $message) = sqlstate_of($new, "INSERT INTO r (phase, m) SELECT $phase, NULL FROM generate_series(1, $rows)",
+		db => 'app', user => 'owner');
+	is($state, '', "$hop: the clock 4 s behind the mark, within the default 5 s: the generators carry on ($message)");
+	cmp_ok(clock_ms($new), '>=', $last, "$hop: once the server's clock had passed the last ID made before");
+	above_before($new, 'app', $phase, "$hop: clock 4 s behind");
+
+	# DecimalIds under the same launch id: the upgraded database refuses them (55000) rather than
+	# move the server's generator ids beyond its copy (issue 29.5); other databases go on.
+	is($new->safe_psql('postgres', 'CREATE EXTENSION IF NOT EXISTS idgen; SELECT idgen.decimal_id() > 0'), 't',
+		"$hop: another database makes DecimalIds of launch id $launch");
+	($state, $message) = sqlstate_of($new, 'SELECT idgen.decimal_id()', db => 'app', user => 'owner');
+	is($state, '55000', "$hop: the same launch id in the upgraded database: DecimalIds refused ($message)");
+	no_repeat($new, 'app', "$hop: clock 4 s behind");
+
+	# Under a launch id of its own, every family, DecimalIds included.
+	$launch++;
+	$new->adjust_conf('postgresql.conf', 'idgen.launch_id', $launch);
+	$new->restart;
+	$phase++;
+	as_owner($new, "INSERT INTO r (phase) SELECT $phase FROM generate_series(1, $rows)");
+	above_before($new, 'app', $phase, "$hop: launch id $launch");
+	no_repeat($new, 'app', "$hop: launch id $launch");
+	my $tag = as_owner($new, 'SELECT last_value FROM idgen.mark_server');
+	ok($tag < 0 && $tag != $copy{mark_server}, "$hop: the copy is the new server's now ($tag)");
+	my $dir = PostgreSQL::Test::Utils::tempdir;
+	$new->command_ok([ "$new_bindir/pg_dump", '-Fc', '-U', 'owner', '-d', 'app', '-f', "$dir/app.dump" ], "$hop: the owner's pg_dump");
+	$new->stop;
+	($old, $old_major) = ($new, $new_major);
 }
-is(as_owner($new, 'SELECT count(*) FROM r'), $rows, 'no row added');
-
-# The clock 4 s before the mark, within the default limit: the generators wait for the clock,
-# then every new ID lies above every old one. DecimalIds apart: the same launch id (below).
-$new->stop;
-with_clock_offset(clock_offset_to($copy{mark}, 4), sub { $new->start });
-my $behind = $copy{mark} - clock_ms($new);
-$start = time;
-my ($state, $message) = sqlstate_of($new, "INSERT INTO r (phase, m) SELECT 2, NULL FROM generate_series(1, $rows)",
-	db => 'app', user => 'owner');
-my $took = time - $start;
-note(sprintf('clock %d ms behind the mark: the INSERT took %.1f s', $behind, $took));
-is($state, '', "the clock ${behind} ms behind, within the default 5 s: the generators carry on ($message)");
-cmp_ok($took * 1000, '>=', $behind - 1000, 'after waiting for the clock');
-above_old($new, 2, 'clock 4 s behind after pg_upgrade');
-
-# DecimalIds: the new cluster's generator ids start at 0 again, under the same launch id: it moves
-# them beyond the upgraded database's before its first DecimalId there.
-is(as_owner($new, 'SELECT count(*) FROM (SELECT idgen.decimal_id() AS m FROM generate_series(1, 2000)) d WHERE m IN (SELECT m FROM r)'),
-	'0', 'DecimalIds under the same launch id: none repeats an upgraded one');
-no_repeat($new, 'clock 4 s behind after pg_upgrade');
-
-# Under a launch id of its own, every family, DecimalIds included.
-$new->adjust_conf('postgresql.conf', 'idgen.launch_id', '52');
-$new->restart;
-as_owner($new, "INSERT INTO r (phase) SELECT 3 FROM generate_series(1, $rows)");
-above_old($new, 3, 'launch id 52');
-no_repeat($new, 'launch id 52');
-is(as_owner($new, 'SELECT last_value FROM idgen.mark_server'), system_identifier($new), 'the copy is the new server\'s now');
-
-# The owner still dumps her database.
-my $dir = PostgreSQL::Test::Utils::tempdir;
-$new->command_ok([ 'pg_dump', '-Fc', '-U', 'owner', '-d', 'app', '-f', "$dir/app.dump" ],
-	"the owner's pg_dump after pg_upgrade");
-$new->stop;
 
 done_testing();

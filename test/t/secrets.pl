@@ -21,31 +21,26 @@ $secret{short} = 'short-' . random_hex(6);
 $secret{alter} = 'alter-' . random_hex(6);    # too short: rejected by the check hook
 
 # The secrets, their first and last 16 characters, that a text holds.
-sub leaks
-{
+sub leaks {
 	my ($text) = @_;
 	my @found;
-	for my $name (sort keys %secret)
-	{
+	for my $name (sort keys %secret) {
 		my $s = $secret{$name};
-		for my $piece ($s, substr($s, 0, 16), substr($s, -16))
-		{
+		for my $piece ($s, substr($s, 0, 16), substr($s, -16)) {
 			push @found, "$name ($piece)" if index($text, $piece) >= 0;
 		}
 	}
 	return @found;
 }
 
-sub no_leak
-{
+sub no_leak {
 	my ($text, $what) = @_;
 	my @found = leaks($text);
 	ok(!@found, "$what holds no secret") or diag("found: @found");
 	return;
 }
 
-sub write_secret
-{
+sub write_secret {
 	my ($path, $content, $mode) = @_;
 	open my $fh, '>', $path or die "could not write $path: $!";
 	print $fh $content;
@@ -55,8 +50,7 @@ sub write_secret
 }
 
 # Reloads and waits until a new session runs with the new configuration.
-sub reload
-{
+sub reload {
 	my ($node) = @_;
 	my $before = $node->safe_psql('postgres', 'SELECT pg_conf_load_time()');
 	$node->reload;
@@ -66,8 +60,7 @@ sub reload
 }
 
 # psql as a role: its exit status, and what it printed and reported, together.
-sub as_role
-{
+sub as_role {
 	my ($node, $role, $sql) = @_;
 	my ($ret, $out, $err) = $node->psql('postgres', $sql,
 		extra_params => [ '-U', $role, '-v', 'VERBOSITY=verbose' ]);
@@ -111,8 +104,7 @@ write_secret($key_file, "$secret{key1}\r\n  \n");
 $node->append_conf('postgresql.conf',
 	"idgen.token_secret_file = 'idgen_token_secret'\nidgen.public_id_key_file = '$key_file'\n");
 reload($node);
-for my $call ("idgen.signed_token('reset')", "idgen.verify_token('$token')", 'idgen.public_id(1001)')
-{
+for my $call ("idgen.signed_token('reset')", "idgen.verify_token('$token')", 'idgen.public_id(1001)') {
 	my ($state, $message, $hint) = sqlstate_of($node, "SELECT $call");
 	is($state, '55000', "both forms set: $call refuses");
 	like($message, qr/^idgen\.(token_secret|public_id_key) and idgen\.\1_file are both set/, "and says so: $message");
@@ -147,14 +139,11 @@ my @routes = (
 	'SELECT idgen.private_id_text(\'not a public id\')',
 	"SELECT idgen.signed_token('x')",
 	"SELECT idgen.verify_token('reset_x'), idgen.verify_token('$token')");
-for my $name (qw(token_secret token_secret_file public_id_key public_id_key_file))
-{
+for my $name (qw(token_secret token_secret_file public_id_key public_id_key_file)) {
 	push @routes, "SHOW idgen.$name", "SELECT current_setting('idgen.$name')";
 }
-for my $role (qw(watcher plain postgres))
-{
-	for my $sql (@routes)
-	{
+for my $role (qw(watcher plain postgres)) {
+	for my $sql (@routes) {
 		next if $role eq 'postgres' && $sql =~ /pg_read_file/;    # a superuser reads any file
 		my ($ret, $output) = as_role($node, $role, $sql);
 		no_leak($output, "$role: $sql");
@@ -206,8 +195,7 @@ chmod 0644, $token_file;
 reload($node);
 $node->wait_for_log(qr/idgen\.token_secret_file "\Q$token_file\E" has group or world access/, $offset);
 ok(1, 'a 0644 secret file is refused in the log');
-for my $call ("idgen.signed_token('reset')", "idgen.verify_token('$token')")
-{
+for my $call ("idgen.signed_token('reset')", "idgen.verify_token('$token')") {
 	my ($state, $message, $hint) = sqlstate_of($node, "SELECT $call");
 	is($state, '55000', "a 0644 file: $call refuses");
 	like($message, qr/idgen\.token_secret_file "\Q$token_file\E" has group or world access/, "and says why: $message");
@@ -223,8 +211,7 @@ is($node->safe_psql('postgres', "SELECT idgen.verify_token(idgen.signed_token('r
 # Missing: refused at use, naming the setting and the file.
 $node->adjust_conf('postgresql.conf', 'idgen.public_id_key_file', "'no_such_key'");
 reload($node);
-for my $call ('idgen.public_id(1001)', "idgen.private_id_text('AzL8n0Y58m8')")
-{
+for my $call ('idgen.public_id(1001)', "idgen.private_id_text('AzL8n0Y58m8')") {
 	my ($state, $message, $hint) = sqlstate_of($node, "SELECT $call");
 	is($state, '55000', "a missing file: $call refuses");
 	like($message, qr/^could not access idgen\.public_id_key_file "\Q$data\E\/no_such_key": No such file or directory/,
@@ -286,20 +273,15 @@ my $decoy = 'decoy-' . random_hex(24);
 $node->safe_psql('postgres', "ALTER SYSTEM SET idgen.token_secret = '$decoy'; ALTER SYSTEM RESET idgen.token_secret");
 
 # pg_stat_statements recorded every statement of this test, and no secret.
-SKIP:
-{
+SKIP: {
 	skip 'pg_stat_statements is not installed for this server', 6 unless $pgss;
-	for my $role (qw(watcher postgres))
-	{
+	for my $role (qw(watcher postgres)) {
 		my ($ret, $output) = as_role($node, $role, 'SELECT query FROM pg_stat_statements');
 		like($output, qr/idgen\.signed_token/, "$role reads the statements of every role in pg_stat_statements");
-		if ($node->pg_version >= 18)
-		{
+		if ($node->pg_version >= 18) {
 			like($output, qr/ALTER SYSTEM SET idgen\.token_secret = \$1/,
 				"control: $role reads ALTER SYSTEM there, its value replaced by \$1 (PostgreSQL 18)");
-		}
-		else
-		{
+		} else {
 			ok(index($output, $decoy) >= 0, "control: $role reads a secret set with ALTER SYSTEM there");
 		}
 		no_leak($output, "$role: pg_stat_statements");

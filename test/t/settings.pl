@@ -11,8 +11,7 @@ use IdgenTest;
 
 my $major = $ENV{IDGEN_MAJOR} // 15;
 
-for my $preload (1, 0)
-{
+for my $preload (1, 0) {
 	my $how = $preload ? 'preloaded' : 'not preloaded';
 	my $node = idgen_node("settings_$preload", no_preload => !$preload);
 	$node->append_conf('postgresql.conf', "idgen.node_id = 70000\n");
@@ -21,10 +20,8 @@ for my $preload (1, 0)
 	my ($line) = grep { $lines[ $_ - 1 ] =~ /^idgen\.node_id = 70000/ } 1 .. @lines;
 	$node->start;
 	$node->safe_psql('postgres', 'CREATE EXTENSION idgen');
-
 	my $shared = $preload || $major >= 17;
-	for my $family (qw(snowflake sonyflake trace))
-	{
+	for my $family (qw(snowflake sonyflake trace)) {
 		my ($state, $message) = sqlstate_of($node, "SELECT idgen.${family}_id()");
 		is($state, '55000', "$how: a rejected idgen.node_id makes $family refuse");
 		like($message, qr/^invalid value for idgen\.node_id: "70000"/, "$how: $family says which setting: $message");
@@ -39,8 +36,7 @@ for my $preload (1, 0)
 	like($err, qr/DETAIL:.*It is set in the configuration file\./, "$how: to another role, the detail says where");
 	unlike($err, qr/\Q$conf\E/, "$how: but not the file's path");
 	is(($node->psql('postgres', 'SELECT idgen.uuidv7() IS NOT NULL'))[1], 't', "$how: UUIDv7 reads no setting and works");
-	if ($shared)
-	{
+	if ($shared) {
 		is(($node->psql('postgres', 'SELECT idgen.instagram_id(1) > 0'))[1], 't', "$how: Instagram does not read idgen.node_id");
 	}
 
@@ -48,8 +44,7 @@ for my $preload (1, 0)
 	$node->adjust_conf('postgresql.conf', 'idgen.node_id', '7');
 	$node->append_conf('postgresql.conf', "idgen.nodeid = 7\n");
 	$node->restart;
-	for my $call ('idgen.snowflake_id()', 'idgen.instagram_id(1)', 'idgen.trace_id()')
-	{
+	for my $call ('idgen.snowflake_id()', 'idgen.instagram_id(1)', 'idgen.trace_id()') {
 		my ($state, $message) = sqlstate_of($node, "SELECT $call");
 		is($state, '55000', "$how: a misspelt setting makes $call refuse");
 		like($message, qr/^"idgen\.nodeid" is not an idgen setting/, "$how: and names it");
@@ -59,8 +54,7 @@ for my $preload (1, 0)
 	# Corrected, the next start (or, where idgen is not preloaded, the next session) uses it.
 	remove_conf($node, 'idgen.nodeid');
 	$node->restart;
-	if ($shared)
-	{
+	if ($shared) {
 		is($node->safe_psql('postgres', 'SELECT node FROM idgen.snowflake_parse(idgen.snowflake_id())'),
 			'7', "$how: corrected and restarted, Snowflake uses node 7");
 	}
@@ -72,8 +66,7 @@ my $node = idgen_node('secrets', conf => "log_min_messages = debug2\nlog_stateme
 $node->start;
 $node->safe_psql('postgres', 'CREATE EXTENSION idgen');
 my @secrets = ('first-secret-0123456789abcdef0123456789', 'second-secret-0123456789abcdef012345678');
-for my $secret (@secrets)
-{
+for my $secret (@secrets) {
 	$node->safe_psql('postgres', "ALTER SYSTEM SET idgen.token_secret = '$secret'");
 	$node->reload;
 	$node->poll_query_until('postgres', "SELECT current_setting('idgen.token_secret') = '$secret'");
@@ -89,8 +82,7 @@ $node->reload;
 $node->wait_for_log(qr/invalid value for parameter "idgen\.token_secret"/, $offset);
 $node->stop;
 my $log = slurp_file($node->logfile);
-for my $secret (@secrets, 'short-and-secret-too')
-{
+for my $secret (@secrets, 'short-and-secret-too') {
 	unlike($log, qr/\Q$secret\E/, "the server log never holds the secret $secret");
 }
 unlike($log, qr/parameter "idgen\.token_secret" changed to/, 'a reload logs no change of the secret');
