@@ -21,7 +21,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ROOT=$PWD
-# (other files, for the test that shows the check fails: test/multi/reference.sh)
+# (other files, for the test that shows the check fails: test/t/docs.pl)
 TSV=${IDGEN_REFERENCE_TSV:-$ROOT/docs/functions.tsv}
 PAGE=${IDGEN_REFERENCE_FILE:-$ROOT/docs/reference.md}
 PAGE_NAME=${PAGE#"$ROOT"/}
