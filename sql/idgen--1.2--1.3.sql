@@ -29,6 +29,7 @@ DECLARE
   kind pg_catalog.text;
   identity pg_catalog.text;
   statement pg_catalog.text;
+  member_owner pg_catalog.oid;
   left_over pg_catalog.int8;
 BEGIN
   SELECT e.oid, e.extnamespace INTO ext, old_schema
@@ -66,15 +67,62 @@ BEGIN
     FROM pg_catalog.pg_identify_object(member.classid, member.objid, 0) o
     WHERE o.schema OPERATOR(pg_catalog.=) old_name;
     CONTINUE WHEN NOT FOUND;
+    -- idgen's own objects are a superuser's (the one who ran its scripts); a member of another
+    -- owner was added to the extension by its owner (ALTER EXTENSION idgen ADD): it leaves the
+    -- extension and stays where it is, out of the schema that the new install keeps to itself.
+    member_owner := CASE member.classid
+      WHEN 'pg_catalog.pg_class'::pg_catalog.regclass THEN
+        (SELECT c.relowner FROM pg_catalog.pg_class c WHERE c.oid OPERATOR(pg_catalog.=) member.objid)
+      WHEN 'pg_catalog.pg_proc'::pg_catalog.regclass THEN
+        (SELECT p.proowner FROM pg_catalog.pg_proc p WHERE p.oid OPERATOR(pg_catalog.=) member.objid)
+      WHEN 'pg_catalog.pg_type'::pg_catalog.regclass THEN
+        (SELECT t.typowner FROM pg_catalog.pg_type t WHERE t.oid OPERATOR(pg_catalog.=) member.objid)
+      WHEN 'pg_catalog.pg_operator'::pg_catalog.regclass THEN
+        (SELECT o.oprowner FROM pg_catalog.pg_operator o WHERE o.oid OPERATOR(pg_catalog.=) member.objid)
+      WHEN 'pg_catalog.pg_opclass'::pg_catalog.regclass THEN
+        (SELECT o.opcowner FROM pg_catalog.pg_opclass o WHERE o.oid OPERATOR(pg_catalog.=) member.objid)
+      WHEN 'pg_catalog.pg_opfamily'::pg_catalog.regclass THEN
+        (SELECT o.opfowner FROM pg_catalog.pg_opfamily o WHERE o.oid OPERATOR(pg_catalog.=) member.objid)
+      WHEN 'pg_catalog.pg_collation'::pg_catalog.regclass THEN
+        (SELECT c.collowner FROM pg_catalog.pg_collation c WHERE c.oid OPERATOR(pg_catalog.=) member.objid)
+      WHEN 'pg_catalog.pg_conversion'::pg_catalog.regclass THEN
+        (SELECT c.conowner FROM pg_catalog.pg_conversion c WHERE c.oid OPERATOR(pg_catalog.=) member.objid)
+      WHEN 'pg_catalog.pg_statistic_ext'::pg_catalog.regclass THEN
+        (SELECT x.stxowner FROM pg_catalog.pg_statistic_ext x WHERE x.oid OPERATOR(pg_catalog.=) member.objid)
+      WHEN 'pg_catalog.pg_ts_config'::pg_catalog.regclass THEN
+        (SELECT c.cfgowner FROM pg_catalog.pg_ts_config c WHERE c.oid OPERATOR(pg_catalog.=) member.objid)
+      WHEN 'pg_catalog.pg_ts_dict'::pg_catalog.regclass THEN
+        (SELECT d.dictowner FROM pg_catalog.pg_ts_dict d WHERE d.oid OPERATOR(pg_catalog.=) member.objid)
+    END;
+    IF member_owner IS NOT NULL AND NOT (SELECT r.rolsuper FROM pg_catalog.pg_roles r
+                                         WHERE r.oid OPERATOR(pg_catalog.=) member_owner) THEN
+      DELETE FROM pg_catalog.pg_depend d
+      WHERE d.classid OPERATOR(pg_catalog.=) member.classid AND d.objid OPERATOR(pg_catalog.=) member.objid
+        AND d.refclassid OPERATOR(pg_catalog.=) 'pg_catalog.pg_extension'::pg_catalog.regclass
+        AND d.refobjid OPERATOR(pg_catalog.=) ext AND d.deptype OPERATOR(pg_catalog.=) 'e'::pg_catalog.char;
+      CONTINUE;
+    END IF;
     statement := CASE kind
       WHEN 'table' THEN 'TABLE' WHEN 'sequence' THEN 'SEQUENCE' WHEN 'view' THEN 'VIEW'
       WHEN 'function' THEN 'FUNCTION' WHEN 'procedure' THEN 'PROCEDURE' WHEN 'aggregate' THEN 'AGGREGATE'
-      WHEN 'type' THEN 'TYPE' WHEN 'domain' THEN 'DOMAIN'
+      WHEN 'type' THEN 'TYPE' WHEN 'domain' THEN 'DOMAIN' WHEN 'composite type' THEN 'TYPE'
+      WHEN 'operator' THEN 'OPERATOR'
       WHEN 'operator class' THEN 'OPERATOR CLASS' WHEN 'operator family' THEN 'OPERATOR FAMILY'
+      WHEN 'materialized view' THEN 'MATERIALIZED VIEW' WHEN 'foreign table' THEN 'FOREIGN TABLE'
+      WHEN 'collation' THEN 'COLLATION' WHEN 'conversion' THEN 'CONVERSION'
+      WHEN 'statistics object' THEN 'STATISTICS'
+      WHEN 'text search configuration' THEN 'TEXT SEARCH CONFIGURATION'
+      WHEN 'text search dictionary' THEN 'TEXT SEARCH DICTIONARY'
+      WHEN 'text search parser' THEN 'TEXT SEARCH PARSER' WHEN 'text search template' THEN 'TEXT SEARCH TEMPLATE'
     END;
-    IF statement IS NULL THEN
-      RAISE EXCEPTION 'idgen cannot move its % % to its new schema', kind, identity
-        USING ERRCODE = 'internal_error';
+    IF statement IS NULL THEN  -- (a member idgen never made: ALTER EXTENSION idgen ADD by its owner)
+      RAISE EXCEPTION 'idgen cannot move the % % of extension idgen to its new schema', kind, identity
+        USING ERRCODE = 'feature_not_supported',
+              HINT = 'Take it out of the extension (ALTER EXTENSION idgen DROP ...), then update.';
+    END IF;
+    -- (an aggregate of no argument is named count(*) in ALTER AGGREGATE, count() by pg_identify_object)
+    IF kind OPERATOR(pg_catalog.=) 'aggregate' THEN
+      identity := pg_catalog.regexp_replace(identity, '\(\)$', '(*)');
     END IF;
     EXECUTE pg_catalog.format('ALTER %s %s SET SCHEMA idgen', statement, identity);
   END LOOP;
@@ -554,6 +602,9 @@ CREATE TABLE idgen.instagram_shard_schemas (
 COMMENT ON TABLE idgen.instagram_shard_schemas IS
 'the schema each bound Instagram shard lives in (idgen.bind_instagram_shard): its IDs are made only where that schema is, by the trigger idgen.instagram_shard_id() or idgen.instagram_id(shard); on Citus a reference table';
 GRANT SELECT ON idgen.instagram_shard_schemas TO PUBLIC;
+-- (its rows are in the database's dump: the owner who restores it writes them, as she writes the
+-- durable marks; binding stays idgen.bind_instagram_shard's, and a shard has one row: the key)
+GRANT INSERT ON idgen.instagram_shard_schemas TO @extowner@;
 SELECT pg_catalog.pg_extension_config_dump('idgen.instagram_shard_schemas', '');
 
 CREATE OR REPLACE FUNCTION idgen.instagram_shard_id() RETURNS pg_catalog.trigger

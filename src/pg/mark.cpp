@@ -555,6 +555,18 @@ void CheckDropKeepsNothing(const StateRef& ref) {
   if (!kept && ref.shared && !RecoveryInProgress()) {
     if (!ref.state.mark.loaded.load(std::memory_order_acquire)) LoadServerMark(ref.state);
     kept = Covered(ref.state, kTimeOnly, copy_ms, tag) && Covered(ref.state, kWithIdentity, identity_ms, tag);
+  } else if (!kept && !RecoveryInProgress()) {
+    // No shared state (15 and 16 without preload): the server's leases as its origins keep them,
+    // which is what a preloaded start will load.
+    const uint64_t stored_ms = LeaseMsOf(origin::Read(origin::Id(origin::kMark)));
+    const uint64_t identity_raw = origin::Read(origin::Id(origin::kIdentityMark));
+    const bool same_identity = IdentityOf(identity_raw) == (settings::IdentityHash() & kIdentityMask);
+    const uint64_t identity_lease_ms =
+        identity_raw != 0 && same_identity ? std::min(LeaseMsOf(identity_raw), stored_ms) : stored_ms;
+    const bool other_identity =
+        (static_cast<uint64_t>(tag) & kTagged) != 0 &&
+        (static_cast<uint64_t>(tag) & kIdentityMask) != (settings::IdentityHash() & kIdentityMask);
+    kept = copy_ms <= stored_ms && (identity_ms <= identity_lease_ms || other_identity);
   }
   char detail[400];
   if (!kept) {
