@@ -161,12 +161,14 @@ for my $mode ('preloaded', 'not preloaded') {
 		is($most, 1024, "$mode: a session waited for the clock: a millisecond was full");
 	}
 	# A session waiting for the clock shows it in pg_stat_activity and answers a cancel: a Snowflake
-	# epoch 30 s later in that session puts the last ID 30 s ahead of its clock; within a 60 s
-	# idgen.max_clock_regression it uses up the last tick, then waits.
+	# epoch 30 s later (the server's: an epoch is refused per session) puts the last ID 30 s ahead of
+	# the clock; within a 60 s idgen.max_clock_regression it uses up the last tick, then waits.
 	my $event = $major >= 17 ? 'IdgenWaitForClock' : 'Extension';
 	$s->($db, 'SELECT idgen.snowflake_id()');
+	$s->('postgres', 'ALTER SYSTEM SET idgen.snowflake_epoch_ms = 1288835004657; SELECT pg_reload_conf()');
+	$node->poll_query_until($db, "SELECT current_setting('idgen.snowflake_epoch_ms') = '1288835004657'");
 	my $waiter = $node->background_psql($db, on_error_stop => 0);
-	$waiter->query_safe("SET application_name = 'idgen_waiter'; SET idgen.max_clock_regression = '60s'; SET idgen.snowflake_epoch_ms = 1288835004657");
+	$waiter->query_safe("SET application_name = 'idgen_waiter'; SET idgen.max_clock_regression = '60s'");
 	$waiter->query_until(qr/start/, "\\echo start\nSELECT count(idgen.snowflake_id()) FROM generate_series(1, 10000);\n");
 	ok($node->poll_query_until($db, "SELECT wait_event = '$event' FROM pg_stat_activity WHERE application_name = 'idgen_waiter'"),
 		"$mode: a session waiting for the clock shows wait event $event");
@@ -174,6 +176,8 @@ for my $mode ('preloaded', 'not preloaded') {
 	like($waiter->query("SELECT 1"), qr/^1$/m, "$mode: the waiting session answered the cancel");
 	like($waiter->{stderr}, qr/canceling statement due to user request/, "$mode: ... and reported it");
 	$waiter->quit;
+	$s->('postgres', 'ALTER SYSTEM RESET idgen.snowflake_epoch_ms; SELECT pg_reload_conf()');
+	$node->poll_query_until($db, "SELECT current_setting('idgen.snowflake_epoch_ms') = '1288834974657'");
 
 	# ---- ns_id (was test/multi/ns_id.sh): hexadecimal, the first 16 digits are the nanoseconds ----
 	$db = fresh_db($node, 'ns_id');
