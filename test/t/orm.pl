@@ -25,6 +25,7 @@
 #   README says to change them to idgen.uuidv7() first.
 use strict;
 use warnings;
+use Cwd ();
 use File::Basename qw(dirname);
 use PostgreSQL::Test::Cluster;
 use PostgreSQL::Test::Utils;
@@ -55,7 +56,7 @@ $node->safe_psql('postgres', "CREATE ROLE $owner LOGIN");
 
 # A fresh database owned by the owner, idgen not installed.
 my $db_count = 0;
-sub fresh_db
+sub orm_db
 {
 	my $db = 'orm_' . ++$db_count;
 	$node->safe_psql('postgres', "CREATE DATABASE $db OWNER $owner");
@@ -121,7 +122,7 @@ my $core = $major >= 18;
 
 # ---- the migration history that installs the extension: every major ----------------------------
 {
-	my $db = fresh_db();
+	my $db = orm_db();
 	my ($ret, $out, $err) = run_as($db, 'CREATE EXTENSION idgen_uuidv7 SCHEMA public CASCADE');
 	is($ret, 0, "history: CREATE EXTENSION idgen_uuidv7 SCHEMA public CASCADE runs on $major, by the owner")
 	  or diag($err);
@@ -171,7 +172,7 @@ my $core = $major >= 18;
 			'0', 'history: bare uuidv7(), 4 sessions: cluster-wide order violations');
 	}
 	# The same history again, as a migration tool replays it on a fresh database: the same result.
-	my $replay = fresh_db();
+	my $replay = orm_db();
 	($ret, $out, $err) = run_as($replay, "CREATE EXTENSION IF NOT EXISTS idgen_uuidv7 SCHEMA public CASCADE;\n"
 		  . join("\n", map { fixture($_) } @orms));
 	is($ret, 0, 'history: replayed as one script on a fresh database') or diag($err);
@@ -180,7 +181,7 @@ my $core = $major >= 18;
 # ---- 15 to 17: without the opt-in, and the opt-in's refusals --------------------------------------
 if (!$core)
 {
-	my $db = fresh_db();
+	my $db = orm_db();
 	$node->safe_psql($db, 'CREATE EXTENSION idgen');
 	for my $orm (@orms)
 	{
@@ -209,7 +210,7 @@ if (!$core)
 	}
 
 	# the documented alternative: CREATE FUNCTION app.uuidv7(), app on the search_path
-	my $alt = fresh_db();
+	my $alt = orm_db();
 	$node->safe_psql($alt, 'CREATE EXTENSION idgen');
 	($ret, $out, $err) = run_as($alt, qq{
 		CREATE SCHEMA app;
@@ -228,7 +229,7 @@ if (!$core)
 # ---- 18 and later: the documented function does not shadow core's --------------------------------
 if ($core)
 {
-	my $db = fresh_db();
+	my $db = orm_db();
 	$node->safe_psql($db, 'CREATE EXTENSION idgen');
 	my ($ret, $out, $err) = run_as($db, qq{
 		CREATE SCHEMA app;
@@ -246,7 +247,7 @@ if ($core)
 
 # ---- every major: the README's advice, idgen.uuidv7() written qualified ---------------------------
 {
-	my $db = fresh_db();
+	my $db = orm_db();
 	$node->safe_psql($db, 'CREATE EXTENSION idgen');
 	migrate_all(
 		$db, 'qualified',
@@ -285,13 +286,16 @@ elsif ($core)
 	my $dump = PostgreSQL::Test::Utils::tempdir() . '/orm_up.sql';
 	command_ok([ "$old_bindir/pg_dump", '-h', $old->host, '-p', $old->port, '-d', 'orm_up', '-f', $dump ],
 		'dump: pg_dump of 17');
-	my $restored = fresh_db();
+	my $restored = orm_db();
 	($ret, $out, $err) = $node->psql($restored, slurp_file($dump), on_error_stop => 0);
 	like($err, qr/function public\.uuidv7\(\) does not exist/, "dump: restored into $major, the default finds no public.uuidv7()");
 	$old->stop;
 	# (initdb of 18 enables data checksums, 17's does not: pg_upgrade needs the same.)
 	my $new = idgen_node('orm_new', no_preload => 1, no_data_checksums => 1);
 	my $new_bindir = $new->config_data('--bindir');
+	# (pg_upgrade writes into its current directory)
+	my $cwd = Cwd::getcwd();
+	chdir PostgreSQL::Test::Utils::tempdir;
 	command_ok(
 		[
 			"$new_bindir/pg_upgrade", '--no-sync', '--copy',
@@ -300,6 +304,7 @@ elsif ($core)
 			'-s', $new->host, '-p', $old->port, '-P', $new->port
 		],
 		'pg_upgrade from 17 runs');
+	chdir $cwd;
 	$new->start;
 	my $fn = $new->safe_psql('orm_up', q{
 		SELECT n.nspname || '.' || p.proname || ' ' || l.lanname FROM pg_attrdef ad
