@@ -36,7 +36,7 @@ $node->safe_psql('postgres', q{
 my $options = "-c statement_timeout=3s";
 
 # pgbench with scripts: processed and failed transactions, and what it printed.
-sub bench
+sub run_pgbench
 {
 	my ($clients, $length, $extra, @scripts) = @_;
 	my @files;
@@ -71,7 +71,7 @@ my $open = IPC::Run::start(
 $node->poll_query_until('postgres',
 	q{SELECT count(*) = 1 FROM pg_stat_activity WHERE application_name = 'open_insert' AND backend_xid IS NOT NULL AND query LIKE '%pg_sleep%'})
   or die 'the open transaction did not start';
-my ($processed, $failed, $took, $out) = bench(1, [ '-t', 10000, '-R', 2500 ], '', q{INSERT INTO shard_1.posts (via) VALUES ('other');});
+my ($processed, $failed, $took, $out) = run_pgbench(1, [ '-t', 10000, '-R', 2500 ], '', q{INSERT INTO shard_1.posts (via) VALUES ('other');});
 my $still_open = $node->safe_psql('postgres',
 	q{SELECT count(*) = 1 FROM pg_stat_activity WHERE application_name = 'open_insert' AND backend_xid IS NOT NULL});
 note(sprintf('10,000 inserts into shard 1 in %.2f s (%.0f a second) while a transaction that inserted into it stayed open',
@@ -88,7 +88,7 @@ note("shard 1 holds $marks_seen mark rows");
 
 # 2. Two-shard transactions in both orders.
 my $sleep = "\\sleep 20 ms\n";
-($processed, $failed, $took, $out) = bench(4, [ '-T', $seconds ], '',
+($processed, $failed, $took, $out) = run_pgbench(4, [ '-T', $seconds ], '',
 	"BEGIN;\nINSERT INTO shard_1.posts (via) VALUES ('1 then 2');\n${sleep}INSERT INTO shard_2.posts (via) VALUES ('1 then 2');\nCOMMIT;\n",
 	"BEGIN;\nINSERT INTO shard_2.posts (via) VALUES ('2 then 1');\n${sleep}INSERT INTO shard_1.posts (via) VALUES ('2 then 1');\nCOMMIT;\n");
 note(sprintf('%d two-shard transactions in %.1f s', $processed, $took));
@@ -100,7 +100,7 @@ unlike($out, qr/aborted|ERROR/, '... no client aborted') or diag($out);
 # the marks that the snapshot does not see.
 for my $isolation ('repeatable read', 'serializable')
 {
-	($processed, $failed, $took, $out) = bench(4, [ '-T', $seconds ], '-c default_transaction_isolation=' . ($isolation =~ s/ /\\ /gr),
+	($processed, $failed, $took, $out) = run_pgbench(4, [ '-T', $seconds ], '-c default_transaction_isolation=' . ($isolation =~ s/ /\\ /gr),
 		"BEGIN;\nSELECT count(*) FROM pg_class;\n\\sleep 50 ms\nINSERT INTO shard_1.posts (via) VALUES ('$isolation');\n"
 		  . "INSERT INTO shard_2.posts (via) VALUES ('$isolation');\nCOMMIT;\n");
 	cmp_ok($processed, '>', 0, "$processed transactions under \U$isolation\E, 4 clients for $seconds s");
