@@ -27,6 +27,7 @@ extern "C" {
 #include "executor/tuptable.h"
 #include "nodes/execnodes.h"
 #include "utils/fmgroids.h"
+#include "utils/guc.h"
 #include "utils/inval.h"
 #include "utils/lsyscache.h"
 #include "utils/memutils.h"
@@ -280,12 +281,36 @@ void Read(Relation rel, const Description& d, int32 shard, Reading* out) {
   Raise(ErrorKind::kPrerequisite, message, detail, hint);
 }
 
+// The marks table is its owner's, and so is whatever runs when idgen reads or writes it (its
+// indexes' expressions, predicates and operator classes): that runs as the owner, in a restricted
+// operation, with search_path pg_catalog, pg_temp and every setting it changes undone, as
+// PostgreSQL maintains an index (never as the role that makes the IDs, who may be a superuser).
+struct AsOwner {
+  Oid user;
+  int context;
+  int nest;
+};
+void EnterOwner(Oid owner, AsOwner* saved) {
+  GetUserIdAndSecContext(&saved->user, &saved->context);
+  SetUserIdAndSecContext(owner, saved->context | SECURITY_LOCAL_USERID_CHANGE | SECURITY_RESTRICTED_OPERATION);
+  saved->nest = NewGUCNestLevel();
+  (void)set_config_option("search_path", "pg_catalog, pg_temp", PGC_USERSET, PGC_S_SESSION, GUC_ACTION_SAVE, true, 0,
+                          false);
+}
+void LeaveOwner(const AsOwner& saved) {
+  AtEOXact_GUC(false, saved.nest);
+  SetUserIdAndSecContext(saved.user, saved.context);
+}
+
 // Reads the marks of the state's shard into it (and, for a schema's table, finds the shard).
 void Load(const Description& d, State* state) {
+  AsOwner saved;
+  EnterOwner(d.owner, &saved);
   Relation rel = table_open(d.relid, AccessShareLock);
   Reading r;
   Read(rel, d, state->key.shard, &r);
   table_close(rel, AccessShareLock);
+  LeaveOwner(saved);
   const bool schema = state->key.shard == kSchemaShard;
   const int32 shard = schema ? r.shard : state->key.shard;
   if (schema && r.shards != 1) RaiseNoShardOfSchema(d.relid, r);
@@ -320,6 +345,8 @@ void InsertMark(const Description& d, int32 shard, int64_t id, int64_t mark_us) 
             errdetail("The shard's IDs passed its mark, which a row of this transaction must raise."),
             errhint("Make the shard's IDs in a read-write transaction."));
   }
+  AsOwner saved;
+  EnterOwner(d.owner, &saved);
   Relation rel = table_open(d.relid, RowExclusiveLock);
   // The committed rows, to be pruned below the highest.
   Reading r;
@@ -357,6 +384,7 @@ void InsertMark(const Description& d, int32 shard, int64_t id, int64_t mark_us) 
     (void)compat::DeleteTupleNoWait(rel, &r.stale_tids[i], cid);
   }
   table_close(rel, RowExclusiveLock);
+  LeaveOwner(saved);
 }
 
 // idgen 1.2's one row per shard: raised in this transaction, which holds it until it ends (1.2's
@@ -368,10 +396,8 @@ void UpdateLegacyMark(const Description& d, int32 shard, int64_t mark_us) {
   char query[600];
   snprintf(query, sizeof query,
            "UPDATE %s SET mark = GREATEST(mark, $1), mark_server = $2 WHERE shard OPERATOR(pg_catalog.=) $3", name);
-  Oid user;
-  int context;
-  GetUserIdAndSecContext(&user, &context);
-  SetUserIdAndSecContext(d.owner, context | SECURITY_LOCAL_USERID_CHANGE | SECURITY_RESTRICTED_OPERATION);
+  AsOwner saved;
+  EnterOwner(d.owner, &saved);
   if (SPI_connect() != SPI_OK_CONNECT) elog(ERROR, "SPI_connect failed");
   Oid types[3] = {TIMESTAMPTZOID, INT8OID, INT4OID};
   Datum args[3] = {TimestampTzGetDatum(mark_us - kUnixToPostgresUs), Int64GetDatum(Instance()), Int32GetDatum(shard)};
@@ -379,7 +405,7 @@ void UpdateLegacyMark(const Description& d, int32 shard, int64_t mark_us) {
     elog(ERROR, "could not raise the mark of Instagram shard %d", static_cast<int>(shard));
   }
   SPI_finish();
-  SetUserIdAndSecContext(user, context);
+  LeaveOwner(saved);
 }
 
 State* Find(Oid marks, int32 shard) {

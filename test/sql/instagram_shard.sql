@@ -235,6 +235,35 @@ DROP SCHEMA legacy CASCADE;
 DROP OWNED BY idgen_shard_inserter;
 DROP ROLE idgen_shard_inserter;
 
+-- The marks table is its owner's, and what it runs when idgen writes a mark (here an index
+-- expression) runs as that owner, restricted, never as the role that makes the IDs: a superuser's
+-- call does not lend the owner its rights, and a setting the owner's code changes is undone.
+CREATE ROLE idgen_shard_owner;
+CREATE SCHEMA owned AUTHORIZATION idgen_shard_owner;
+CREATE TABLE public.runs_as (who name, superuser boolean);
+GRANT INSERT ON public.runs_as TO idgen_shard_owner;
+SET ROLE idgen_shard_owner;
+SELECT idgen.bind_instagram_shard('owned', 300);
+CREATE FUNCTION owned.record() RETURNS void LANGUAGE plpgsql AS $$
+BEGIN
+  INSERT INTO public.runs_as SELECT current_user, r.rolsuper FROM pg_catalog.pg_roles r WHERE r.rolname = current_user;
+  PERFORM pg_catalog.set_config('search_path', 'owned, public', false);
+END $$;
+CREATE FUNCTION owned.spy(bigint) RETURNS bigint LANGUAGE plpgsql IMMUTABLE AS $$
+BEGIN
+  PERFORM owned.record();
+  RETURN $1;
+END $$;
+CREATE INDEX ON owned.idgen_instagram_shard (owned.spy(id));
+RESET ROLE;
+SHOW search_path;
+SELECT idgen.instagram_id(300) > 0 AS made_by_a_superuser;
+SELECT DISTINCT who, superuser FROM public.runs_as;
+SHOW search_path;
+DROP SCHEMA owned CASCADE;
+DROP TABLE public.runs_as;
+DROP ROLE idgen_shard_owner;
+
 DROP SCHEMA shard_0042, app CASCADE;
 DROP TABLE public.unbound;
 DROP EXTENSION idgen;
