@@ -166,7 +166,9 @@ for my $mode ('preloaded', 'not preloaded') {
 	my $event = $major >= 17 ? 'IdgenWaitForClock' : 'Extension';
 	$s->($db, 'SELECT idgen.snowflake_id()');
 	$s->('postgres', 'ALTER SYSTEM SET idgen.snowflake_epoch_ms = 1288835004657; SELECT pg_reload_conf()');
-	$node->poll_query_until($db, "SELECT current_setting('idgen.snowflake_epoch_ms') = '1288835004657'");
+	# (without preload a new session knows the setting once idgen is loaded in it: a call of one of its
+	# functions in the query loads it before the query runs)
+	$node->poll_query_until($db, "SELECT idgen.uuidv7() IS NOT NULL AND current_setting('idgen.snowflake_epoch_ms') = '1288835004657'");
 	my $waiter = $node->background_psql($db, on_error_stop => 0);
 	$waiter->query_safe("SET application_name = 'idgen_waiter'; SET idgen.max_clock_regression = '60s'");
 	$waiter->query_until(qr/start/, "\\echo start\nSELECT count(idgen.snowflake_id()) FROM generate_series(1, 10000);\n");
@@ -177,7 +179,8 @@ for my $mode ('preloaded', 'not preloaded') {
 	like($waiter->{stderr}, qr/canceling statement due to user request/, "$mode: ... and reported it");
 	$waiter->quit;
 	$s->('postgres', 'ALTER SYSTEM RESET idgen.snowflake_epoch_ms; SELECT pg_reload_conf()');
-	$node->poll_query_until($db, "SELECT current_setting('idgen.snowflake_epoch_ms') = '1288834974657'");
+	$node->poll_query_until($db, "SELECT idgen.uuidv7() IS NOT NULL AND current_setting('idgen.snowflake_epoch_ms') = '1288834974657'")
+	  or BAIL_OUT('the Snowflake epoch did not return to its default');
 
 	# ---- ns_id (was test/multi/ns_id.sh): hexadecimal, the first 16 digits are the nanoseconds ----
 	$db = fresh_db($node, 'ns_id');

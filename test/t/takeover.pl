@@ -19,7 +19,7 @@ $node->start;
 $node->safe_psql('postgres', 'CREATE ROLE alice LOGIN; CREATE ROLE mallory LOGIN');
 my $plant = q{CREATE FUNCTION idgen.instagram_id(shard integer) RETURNS bigint LANGUAGE sql AS 'SELECT 42'};
 
-sub fresh_db
+sub takeover_db
 {
 	my ($db) = @_;
 	$node->safe_psql('postgres', "CREATE DATABASE $db OWNER alice");
@@ -46,7 +46,7 @@ sub superuser_call_is_idgens
 
 # ---- installs: a schema made before is never used ---------------------------------------------
 
-my $db = fresh_db('pre_made');
+my $db = takeover_db('pre_made');
 as_alice($db, 'CREATE SCHEMA idgen');
 my ($state, $message, $hint) = as_alice($db, 'CREATE EXTENSION idgen');
 is($state, '42P06', "the owner's empty schema idgen made before: refused ($message)");
@@ -54,7 +54,7 @@ like($hint, qr/Drop or rename schema idgen/, "with a hint: $hint");
 
 # A prepared transaction holds a function in it, invisible to every check (1.2 took the schema,
 # and the function came with COMMIT PREPARED).
-$db = fresh_db('prepared');
+$db = takeover_db('prepared');
 as_alice($db, 'CREATE SCHEMA idgen');
 as_alice($db, "BEGIN; $plant; PREPARE TRANSACTION 'plant'");
 is((as_alice($db, 'CREATE EXTENSION idgen'))[0], '42P06', 'a schema holding a prepared function: refused');
@@ -62,14 +62,14 @@ $node->safe_psql($db, "ROLLBACK PREPARED 'plant'");
 
 # The owner's same transaction: a schema made or touched before CREATE EXTENSION in it (1.2 read
 # its xmin as "made here").
-$db = fresh_db('same_xact');
+$db = takeover_db('same_xact');
 as_alice($db, 'CREATE SCHEMA idgen');
 is((as_alice($db, "BEGIN; ALTER SCHEMA idgen RENAME TO idgen; $plant; CREATE EXTENSION idgen; COMMIT"))[0], '42P06',
 	'a schema touched in the installing transaction: refused');
 
 # While the install's transaction is open, another session of the owner cannot see the schema;
 # once it commits, the schema is the superuser's.
-$db = fresh_db('open_install');
+$db = takeover_db('open_install');
 my $installer = $node->background_psql($db, on_error_stop => 0, extra_params => [ '-U', 'alice' ]);
 $installer->query_safe('BEGIN; CREATE EXTENSION idgen');
 ($state) = as_alice($db, $plant);
@@ -86,7 +86,7 @@ install_released($node, scripts => [ 'idgen--1.0.sql' ], versions => [ '1.0' ]);
 
 # The owner's update in an open transaction; another of her sessions, connected after its last
 # check, plants a function into the old schema and commits before the update does.
-$db = fresh_db('update_open');
+$db = takeover_db('update_open');
 $node->safe_psql($db, q{CREATE EXTENSION idgen VERSION '1.0'}, extra_params => [ '-U', 'alice' ]);
 is($node->safe_psql($db, q{SELECT nspowner::regrole FROM pg_namespace WHERE nspname = 'idgen'}), 'alice',
 	'1.0, installed by the owner: schema idgen is hers');
@@ -106,7 +106,7 @@ superuser_call_is_idgens($db, 'a function planted during the update');
 
 # An update can stop at no release between: from 1.0 there is no path to 1.2, whose schema the
 # owner could still plant in (found by the adversarial pass: UPDATE TO '1.2', then a plant).
-$db = fresh_db('update_to_1_2');
+$db = takeover_db('update_to_1_2');
 $node->safe_psql($db, q{CREATE EXTENSION idgen VERSION '1.0'}, extra_params => [ '-U', 'alice' ]);
 ($state, $message) = as_alice($db, "ALTER EXTENSION idgen UPDATE TO '1.2'");
 is($state, '22023', "from 1.0, UPDATE TO '1.2' finds no path ($message)");
@@ -114,7 +114,7 @@ is($state, '22023', "from 1.0, UPDATE TO '1.2' finds no path ($message)");
 # The same with a prepared transaction, committed after the update. (From PostgreSQL 19 the
 # prepared transaction locks the old schema, and the update waits for it: a lock_timeout ends the
 # wait; the function then commits into the owner's 1.0 schema, where the update refuses it.)
-$db = fresh_db('update_prepared');
+$db = takeover_db('update_prepared');
 $node->safe_psql($db, q{CREATE EXTENSION idgen VERSION '1.0'}, extra_params => [ '-U', 'alice' ]);
 as_alice($db, "BEGIN; $plant; PREPARE TRANSACTION 'plant2'");
 ($state, $message) = as_alice($db, "SET lock_timeout = '2s'; ALTER EXTENSION idgen UPDATE");
@@ -134,7 +134,7 @@ superuser_call_is_idgens($db, 'a function prepared before the update, committed 
 # ---- item 2: 1.1's domains move to their table's schema, "App", not to a decoy named "\"App\"" ---
 
 install_released($node, scripts => [ 'idgen--1.1.sql' ], versions => [ '1.1' ]);
-$db = fresh_db('domains');
+$db = takeover_db('domains');
 $node->safe_psql($db, q{CREATE EXTENSION idgen VERSION '1.1'}, extra_params => [ '-U', 'alice' ]);
 $node->safe_psql($db, q{CREATE SCHEMA "App" AUTHORIZATION alice; CREATE SCHEMA """App""" AUTHORIZATION mallory; GRANT USAGE ON SCHEMA """App""" TO alice; GRANT CREATE ON DATABASE domains TO mallory});
 $node->safe_psql($db, q{SELECT idgen.define_id_type('post', 'post_id')});  # (1.1: in pg_catalog, a superuser's call)
