@@ -18,7 +18,7 @@ SRC := $(dir $(firstword $(MAKEFILE_LIST)))
 # server from 17 on); the one for a server that does not preload idgen; the one that needs a build
 # for the tests (IDGEN_DEBUG=1: the idgen.debug_fault setting, unknown to a release build). The
 # tests that set the server's secrets (ALTER SYSTEM) run on a server of their own: t/regress_secrets.pl.
-REGRESS_ANY = extension guard uuidv7 uuidv7_core typeid type_id codec objectid ticket ulid
+REGRESS_ANY = extension guard uuidv7 uuidv7_core typeid type_id uuid_type codec objectid ticket ulid
 REGRESS_SHARED = layout instagram_shard decimal_id marks uid20 ns_id convert_column
 REGRESS_NOT_PRELOADED = not_preloaded
 REGRESS_DEBUG = debug_fault

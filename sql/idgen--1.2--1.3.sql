@@ -468,6 +468,150 @@ END
 $$;
 
 ---------------------------------------------------------------------------------------------------
+-- A type of one prefix, for a superuser: idgen.define_uuid_type('user', 'user_id') makes a base
+-- type whose values are a uuid's 16 bytes and whose text is the TypeID of its prefix. Its b-tree is
+-- a uuid's (one type_id's value carries its prefix: 24 bytes, 36 in a b-tree entry; here the type is
+-- the prefix: 16 and 28). Comparison, hashing and sorting are uuid's own functions, declared for the
+-- type (LANGUAGE internal); text and binary I/O are idgen's, which find the prefix in the name of the
+-- output function's argument (src/pg/type_id_fmgr.cpp). CREATE TYPE of a base type and functions in
+-- C are for superusers only, and so is restoring them: pg_restore of such a type needs a superuser.
+-- Like define_id_type it goes in the caller's current schema unless named, so it does not pin
+-- search_path, and every name it uses is qualified.
+---------------------------------------------------------------------------------------------------
+
+CREATE FUNCTION idgen.uuid_type_prefix(type regtype) RETURNS text
+AS 'MODULE_PATHNAME', 'idgen_uuid_type_prefix' LANGUAGE C STABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION idgen.uuid_type_prefix(regtype) IS
+'the prefix of a type made by idgen.define_uuid_type (42809 for another type)';
+
+CREATE FUNCTION idgen.define_uuid_type(prefix text, type_name text) RETURNS regtype
+LANGUAGE plpgsql VOLATILE STRICT SET client_min_messages = warning AS $$  -- not the shell types' notices
+DECLARE
+  parts pg_catalog.text[] := pg_catalog.parse_ident(type_name);
+  s pg_catalog.text;    -- the schema, quoted
+  t pg_catalog.text;    -- the type, qualified and quoted
+  f pg_catalog.text[];  -- the names of its functions, qualified and quoted
+  part pg_catalog.text;
+  op record;
+BEGIN
+  IF NOT (SELECT r.rolsuper FROM pg_catalog.pg_roles r WHERE r.rolname OPERATOR(pg_catalog.=) CURRENT_USER) THEN
+    RAISE EXCEPTION 'idgen.define_uuid_type needs a superuser'
+      USING ERRCODE = 'insufficient_privilege',
+            DETAIL = 'It makes a base type and functions in C, which PostgreSQL lets superusers alone create (and restore from a dump).',
+            HINT = 'A database owner makes a domain of one prefix with idgen.define_id_type(prefix, name, native => true): 24 bytes a value.';
+  END IF;
+  IF prefix OPERATOR(pg_catalog.=) '' THEN
+    RAISE EXCEPTION 'a type of one prefix needs a prefix'
+      USING ERRCODE = 'invalid_parameter_value',
+            HINT = 'A TypeID without a prefix is the bare body of a uuid: keep the uuid, or use idgen.type_id.';
+  END IF;
+  PERFORM idgen.typeid_from_uuid(prefix, '00000000-0000-0000-0000-000000000000'::pg_catalog.uuid);  -- checks the prefix rule
+  IF pg_catalog.cardinality(parts) OPERATOR(pg_catalog.>) 2 THEN
+    RAISE EXCEPTION 'type name "%" has too many dots', type_name
+      USING ERRCODE = 'invalid_parameter_value', HINT = 'Name the type as name or schema.name.';
+  END IF;
+  IF pg_catalog.cardinality(parts) OPERATOR(pg_catalog.=) 1 THEN
+    IF pg_catalog.current_schema() IS NULL THEN
+      RAISE EXCEPTION 'no schema has been selected to create in'
+        USING ERRCODE = 'invalid_schema_name',
+              HINT = 'Name the schema with the type (schema.name), or set search_path to a schema that exists.';
+    END IF;
+    parts := pg_catalog.array_prepend(pg_catalog.current_schema()::pg_catalog.text, parts);
+  END IF;
+  IF parts[1] OPERATOR(pg_catalog.=) ANY ('{pg_catalog,idgen,information_schema,pg_toast}'::pg_catalog.text[]) THEN
+    RAISE EXCEPTION 'idgen does not create types in schema "%"', parts[1]
+      USING ERRCODE = 'invalid_schema_name',
+            HINT = 'Create the type in a schema of the database: pg_dump does not dump system schemas, and schema idgen holds idgen''s objects only.';
+  END IF;
+  IF pg_catalog.octet_length(parts[2]) OPERATOR(pg_catalog.>) 49 THEN
+    RAISE EXCEPTION 'type name "%" is longer than 49 bytes', parts[2]
+      USING ERRCODE = 'name_too_long', HINT = 'Its functions are named after it, with suffixes of up to 14 bytes.';
+  END IF;
+  s := pg_catalog.quote_ident(parts[1]);
+  t := s OPERATOR(pg_catalog.||) '.' OPERATOR(pg_catalog.||) pg_catalog.quote_ident(parts[2]);
+  FOREACH part IN ARRAY '{in,out,recv,send,eq,ne,lt,le,gt,ge,cmp,hash,hash_extended,smaller,larger}'::pg_catalog.text[] LOOP
+    f := f OPERATOR(pg_catalog.||) (s OPERATOR(pg_catalog.||) '.' OPERATOR(pg_catalog.||)
+                                    pg_catalog.quote_ident(parts[2] OPERATOR(pg_catalog.||) '_' OPERATOR(pg_catalog.||) part));
+  END LOOP;
+
+  EXECUTE pg_catalog.format('CREATE TYPE %s', t);
+  EXECUTE pg_catalog.format('CREATE FUNCTION %s(pg_catalog.cstring, pg_catalog.oid, pg_catalog.int4) RETURNS %s '
+                            'AS %L, %L LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE', f[1], t, 'MODULE_PATHNAME', 'idgen_uuid_type_in');
+  -- The argument's name is the prefix: the output function reads it (see above).
+  EXECUTE pg_catalog.format('CREATE FUNCTION %s(%I %s) RETURNS pg_catalog.cstring '
+                            'AS %L, %L LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE', f[2], prefix, t, 'MODULE_PATHNAME', 'idgen_uuid_type_out');
+  EXECUTE pg_catalog.format('CREATE FUNCTION %s(pg_catalog.internal, pg_catalog.oid, pg_catalog.int4) RETURNS %s '
+                            'AS %L, %L LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE', f[3], t, 'MODULE_PATHNAME', 'idgen_uuid_type_recv');
+  EXECUTE pg_catalog.format('CREATE FUNCTION %s(%s) RETURNS pg_catalog.bytea '
+                            'AS %L, %L LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE', f[4], t, 'MODULE_PATHNAME', 'idgen_uuid_type_send');
+  EXECUTE pg_catalog.format('CREATE TYPE %s (INPUT = %s, OUTPUT = %s, RECEIVE = %s, SEND = %s, LIKE = pg_catalog.uuid)',
+                            t, f[1], f[2], f[3], f[4]);
+  EXECUTE pg_catalog.format('COMMENT ON TYPE %s IS %L', t,
+                            'a TypeID of prefix ' OPERATOR(pg_catalog.||) prefix OPERATOR(pg_catalog.||) ': a uuid''s 16 bytes (idgen.define_uuid_type)');
+
+  -- uuid's functions, declared for the type: the same bytes, the same order (the TypeID text's).
+  FOR op IN SELECT * FROM (VALUES (5, 'uuid_eq', 'bool'), (6, 'uuid_ne', 'bool'), (7, 'uuid_lt', 'bool'),
+                                  (8, 'uuid_le', 'bool'), (9, 'uuid_gt', 'bool'), (10, 'uuid_ge', 'bool'),
+                                  (11, 'uuid_cmp', 'int4')) v(i, builtin, result) LOOP
+    EXECUTE pg_catalog.format('CREATE FUNCTION %s(%s, %s) RETURNS pg_catalog.%s LANGUAGE internal IMMUTABLE STRICT PARALLEL SAFE%s AS %L',
+                              f[op.i], t, t, op.result, CASE WHEN op.result OPERATOR(pg_catalog.=) 'bool' THEN ' LEAKPROOF' ELSE '' END, op.builtin);
+  END LOOP;
+  EXECUTE pg_catalog.format('CREATE FUNCTION %s(%s) RETURNS pg_catalog.int4 LANGUAGE internal IMMUTABLE STRICT PARALLEL SAFE AS %L',
+                            f[12], t, 'uuid_hash');
+  EXECUTE pg_catalog.format('CREATE FUNCTION %s(%s, pg_catalog.int8) RETURNS pg_catalog.int8 LANGUAGE internal IMMUTABLE STRICT PARALLEL SAFE AS %L',
+                            f[13], t, 'uuid_hash_extended');
+  EXECUTE pg_catalog.format('CREATE FUNCTION %s(%s, %s) RETURNS %s AS %L, %L LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE',
+                            f[14], t, t, t, 'MODULE_PATHNAME', 'idgen_uuid_type_smaller');
+  EXECUTE pg_catalog.format('CREATE FUNCTION %s(%s, %s) RETURNS %s AS %L, %L LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE',
+                            f[15], t, t, t, 'MODULE_PATHNAME', 'idgen_uuid_type_larger');
+
+  -- Operators beside the type, with core's estimators (an equality on a unique column is one row).
+  FOR op IN SELECT * FROM (VALUES ('=', 5, '=', '<>', 'eqsel', 'eqjoinsel', ', HASHES, MERGES'),
+                                  ('<>', 6, '<>', '=', 'neqsel', 'neqjoinsel', ''),
+                                  ('<', 7, '>', '>=', 'scalarltsel', 'scalarltjoinsel', ''),
+                                  ('<=', 8, '>=', '>', 'scalarlesel', 'scalarlejoinsel', ''),
+                                  ('>', 9, '<', '<=', 'scalargtsel', 'scalargtjoinsel', ''),
+                                  ('>=', 10, '<=', '<', 'scalargesel', 'scalargejoinsel', '')) v(name, i, commutator, negator, rsel, jsel, extra) LOOP
+    EXECUTE pg_catalog.format('CREATE OPERATOR %s.%s (LEFTARG = %s, RIGHTARG = %s, FUNCTION = %s, COMMUTATOR = OPERATOR(%s.%s), '
+                              'NEGATOR = OPERATOR(%s.%s), RESTRICT = pg_catalog.%s, JOIN = pg_catalog.%s%s)',
+                              s, op.name, t, t, f[op.i], s, op.commutator, s, op.negator, op.rsel, op.jsel, op.extra);
+  END LOOP;
+  EXECUTE pg_catalog.format('CREATE OPERATOR CLASS %s DEFAULT FOR TYPE %s USING btree AS '
+                            'OPERATOR 1 %s.< , OPERATOR 2 %s.<= , OPERATOR 3 %s.= , OPERATOR 4 %s.>= , OPERATOR 5 %s.> , '
+                            'FUNCTION 1 %s(%s, %s), FUNCTION 2 pg_catalog.uuid_sortsupport(pg_catalog.internal), '
+                            'FUNCTION 4 pg_catalog.btequalimage(pg_catalog.oid)',
+                            s OPERATOR(pg_catalog.||) '.' OPERATOR(pg_catalog.||) pg_catalog.quote_ident(parts[2] OPERATOR(pg_catalog.||) '_ops'),
+                            t, s, s, s, s, s, f[11], t, t);
+  EXECUTE pg_catalog.format('CREATE OPERATOR CLASS %s DEFAULT FOR TYPE %s USING hash AS '
+                            'OPERATOR 1 %s.= , FUNCTION 1 %s(%s), FUNCTION 2 %s(%s, pg_catalog.int8)',
+                            s OPERATOR(pg_catalog.||) '.' OPERATOR(pg_catalog.||) pg_catalog.quote_ident(parts[2] OPERATOR(pg_catalog.||) '_hash_ops'),
+                            t, s, f[12], t, f[13], t);
+  EXECUTE pg_catalog.format('CREATE OPERATOR CLASS %s DEFAULT FOR TYPE %s USING brin AS '
+                            'OPERATOR 1 %s.< , OPERATOR 2 %s.<= , OPERATOR 3 %s.= , OPERATOR 4 %s.>= , OPERATOR 5 %s.> , '
+                            'FUNCTION 1 pg_catalog.brin_minmax_opcinfo(pg_catalog.internal), '
+                            'FUNCTION 2 pg_catalog.brin_minmax_add_value(pg_catalog.internal, pg_catalog.internal, pg_catalog.internal, pg_catalog.internal), '
+                            'FUNCTION 3 pg_catalog.brin_minmax_consistent(pg_catalog.internal, pg_catalog.internal, pg_catalog.internal), '
+                            'FUNCTION 4 pg_catalog.brin_minmax_union(pg_catalog.internal, pg_catalog.internal, pg_catalog.internal)',
+                            s OPERATOR(pg_catalog.||) '.' OPERATOR(pg_catalog.||) pg_catalog.quote_ident(parts[2] OPERATOR(pg_catalog.||) '_minmax_ops'),
+                            t, s, s, s, s, s);
+  EXECUTE pg_catalog.format('CREATE AGGREGATE %s.min(%s) (SFUNC = %s, STYPE = %s, COMBINEFUNC = %s, SORTOP = OPERATOR(%s.<), PARALLEL = SAFE)',
+                            s, t, f[14], t, f[14], s);
+  EXECUTE pg_catalog.format('CREATE AGGREGATE %s.max(%s) (SFUNC = %s, STYPE = %s, COMBINEFUNC = %s, SORTOP = OPERATOR(%s.>), PARALLEL = SAFE)',
+                            s, t, f[15], t, f[15], s);
+
+  -- Explicit casts: to and from uuid (the same bytes), and through the text to and from idgen.type_id
+  -- (its input checks the prefix). Text needs none: PostgreSQL casts through the I/O functions.
+  EXECUTE pg_catalog.format('CREATE CAST (%s AS pg_catalog.uuid) WITHOUT FUNCTION', t);
+  EXECUTE pg_catalog.format('CREATE CAST (pg_catalog.uuid AS %s) WITHOUT FUNCTION', t);
+  EXECUTE pg_catalog.format('CREATE CAST (%s AS idgen.type_id) WITH INOUT', t);
+  EXECUTE pg_catalog.format('CREATE CAST (idgen.type_id AS %s) WITH INOUT', t);
+  RETURN pg_catalog.to_regtype(t);
+END
+$$;
+COMMENT ON FUNCTION idgen.define_uuid_type(text, text) IS
+'creates a type of TypeIDs of one prefix, 16 bytes a value (a uuid''s), with its operators, b-tree, hash and BRIN classes and casts; for a superuser (a database owner uses idgen.define_id_type(prefix, name, native => true))';
+
+---------------------------------------------------------------------------------------------------
 -- base32hex of a UUID, as PostgreSQL 19 writes it (rtrim(encode(u::bytea, 'base32hex'), '='): the
 -- 26-character sortable form its documentation recommends), and back, on every major.
 ---------------------------------------------------------------------------------------------------

@@ -14,10 +14,15 @@
 #include "pg/uuidv7_fmgr.hpp"
 
 extern "C" {
+#include "catalog/pg_language.h"
+#include "catalog/pg_proc.h"
+#include "catalog/pg_type.h"
 #include "common/hashfn.h"
 #include "lib/hyperloglog.h"
 #include "libpq/pqformat.h"
+#include "utils/array.h"
 #include "utils/sortsupport.h"
+#include "utils/syscache.h"
 }
 
 namespace idgen::pg {
@@ -319,6 +324,186 @@ IDGEN_FUNCTION(idgen_type_id_check) {
   const std::string_view expected = StringView(PG_GETARG_TEXT_PP(1));
   Guarded([&] { type_id::ExpectPrefix(value, expected); });
   PG_RETURN_BOOL(true);
+}
+
+// ---- types of one prefix: idgen.define_uuid_type(prefix, name) --------------------------------
+//
+// A type of one prefix holds the UUID alone: 16 bytes, a uuid's representation, compared, hashed
+// and sorted by uuid's own functions (the SQL declares them). Only its text and binary forms need
+// the prefix, and PostgreSQL gives an output function nothing but the value: the prefix is the name
+// of the argument of the type's output function (CREATE FUNCTION s.user_id_out("user" s.user_id)),
+// a part of its definition that pg_dump writes and pg_upgrade keeps, and that only a superuser can
+// write (the function is in C). Input and receive find it through the type (their typioparam), output
+// and send through their own pg_proc row (its argument's type); each FmgrInfo keeps what it found.
+
+namespace {
+
+constexpr const char* kUuidTypeOutput = "idgen_uuid_type_out";
+
+struct UuidType {
+  Oid type;
+  size_t prefix_size;
+  char prefix[type_id::kMaxPrefix];
+  std::string_view prefix_view() const { return {prefix, prefix_size}; }
+};
+
+// The prefix of a type made by define_uuid_type, or 42809 for any other type.
+void LoadUuidType(Oid type, UuidType& out) {
+  HeapTuple type_tuple = SearchSysCache1(TYPEOID, ObjectIdGetDatum(type));
+  if (!HeapTupleIsValid(type_tuple)) {
+    ereport(ERROR, errcode(ERRCODE_UNDEFINED_OBJECT), errmsg("type with OID %u does not exist", type));
+  }
+  const Oid output = reinterpret_cast<Form_pg_type>(GETSTRUCT(type_tuple))->typoutput;
+  ReleaseSysCache(type_tuple);
+  HeapTuple proc = SearchSysCache1(PROCOID, ObjectIdGetDatum(output));
+  if (!HeapTupleIsValid(proc)) elog(ERROR, "cache lookup failed for function %u", output);
+  bool null = false;
+  const Datum source = SysCacheGetAttr(PROCOID, proc, Anum_pg_proc_prosrc, &null);
+  const bool ours = reinterpret_cast<Form_pg_proc>(GETSTRUCT(proc))->prolang == ClanguageId && !null &&
+                    StringView(DatumGetTextPP(source)) == kUuidTypeOutput;
+  const Datum names = ours ? SysCacheGetAttr(PROCOID, proc, Anum_pg_proc_proargnames, &null) : (Datum)0;
+  std::string_view prefix;
+  if (ours && !null) {
+    Datum* elements = nullptr;
+    bool* nulls = nullptr;
+    int count = 0;
+    deconstruct_array(DatumGetArrayTypeP(names), TEXTOID, -1, false, TYPALIGN_INT, &elements, &nulls, &count);
+    if (count == 1 && !nulls[0]) prefix = StringView(DatumGetTextPP(elements[0]));
+  }
+  ReleaseSysCache(proc);
+  if (!ours) {
+    ereport(ERROR, errcode(ERRCODE_WRONG_OBJECT_TYPE),
+            errmsg("type %s is not a type of one prefix", format_type_be(type)),
+            errhint("idgen.define_uuid_type(prefix, name) makes one."));
+  }
+  if (!type_id::ValidPrefix(prefix)) {
+    ereport(ERROR, errcode(ERRCODE_INVALID_OBJECT_DEFINITION),
+            errmsg("the output function of type %s names no valid prefix", format_type_be(type)),
+            errdetail("Its argument's name is the prefix of the type's IDs."), errhint("%s", type_id::kPrefixRule));
+  }
+  out.type = type;
+  out.prefix_size = prefix.size();
+  memcpy(out.prefix, prefix.data(), prefix.size());
+}
+
+// The type of an input or receive call (its typioparam), kept in the FmgrInfo.
+const UuidType& UuidTypeOfParam(FunctionCallInfo fcinfo) {
+  const Oid type = PG_GETARG_OID(1);
+  auto* cached = static_cast<UuidType*>(fcinfo->flinfo->fn_extra);
+  if (cached == nullptr || cached->type != type) {
+    UuidType found;
+    LoadUuidType(type, found);
+    if (cached == nullptr) cached = static_cast<UuidType*>(MemoryContextAlloc(fcinfo->flinfo->fn_mcxt, sizeof(UuidType)));
+    *cached = found;
+    fcinfo->flinfo->fn_extra = cached;
+  }
+  return *cached;
+}
+
+// The type of an output or send call: the type of the function's argument.
+const UuidType& UuidTypeOfFunction(FunctionCallInfo fcinfo) {
+  auto* cached = static_cast<UuidType*>(fcinfo->flinfo->fn_extra);
+  if (cached == nullptr) {
+    HeapTuple proc = SearchSysCache1(PROCOID, ObjectIdGetDatum(fcinfo->flinfo->fn_oid));
+    if (!HeapTupleIsValid(proc)) elog(ERROR, "cache lookup failed for function %u", fcinfo->flinfo->fn_oid);
+    const Form_pg_proc form = reinterpret_cast<Form_pg_proc>(GETSTRUCT(proc));
+    const Oid type = form->pronargs == 1 ? form->proargtypes.values[0] : InvalidOid;
+    ReleaseSysCache(proc);
+    UuidType found;
+    LoadUuidType(type, found);
+    cached = static_cast<UuidType*>(MemoryContextAlloc(fcinfo->flinfo->fn_mcxt, sizeof(UuidType)));
+    *cached = found;
+    fcinfo->flinfo->fn_extra = cached;
+  }
+  return *cached;
+}
+
+}  // namespace
+
+// Input: the TypeID text of the type's prefix (22P02 naming both prefixes for another).
+IDGEN_FUNCTION(idgen_uuid_type_in) {
+  const char* text = PG_GETARG_CSTRING(0);
+  const UuidType& type = UuidTypeOfParam(fcinfo);
+  const std::string_view view(text);
+  type_id::Parsed parsed{};
+  const ParseProblem problem = type_id::ParseText(view, parsed, false);
+  if (problem != ParseProblem::kNone) {
+    const type_id::Explanation why = type_id::Explain(view, problem, false);
+    ereturn(fcinfo->context, (Datum)0, errcode(ERRCODE_INVALID_TEXT_REPRESENTATION),
+            errmsg("invalid input syntax for type %s: \"%s\"", format_type_be(type.type), text),
+            errdetail("%s", why.detail), errhint("%s", why.hint));
+  }
+  if (parsed.prefix != type.prefix_view()) {
+    const std::string_view got = parsed.prefix;
+    ereturn(fcinfo->context, (Datum)0, errcode(ERRCODE_INVALID_TEXT_REPRESENTATION),
+            errmsg("invalid input syntax for type %s: \"%s\"", format_type_be(type.type), text),
+            got.empty() ? errdetail("It has no prefix; a %s is a \"%.*s\" ID.", format_type_be(type.type),
+                                    static_cast<int>(type.prefix_size), type.prefix)
+                        : errdetail("It has prefix \"%.*s\", not \"%.*s\": a %s holds \"%.*s\" IDs only.",
+                                    static_cast<int>(got.size()), got.data(), static_cast<int>(type.prefix_size),
+                                    type.prefix, format_type_be(type.type), static_cast<int>(type.prefix_size),
+                                    type.prefix),
+            errhint("A new one is idgen.uuidv7()::%s; the UUID of another ID is its cast to uuid.",
+                    format_type_be(type.type)));
+  }
+  return ToDatum(parsed.id);
+}
+
+IDGEN_FUNCTION(idgen_uuid_type_out) {
+  const UuidType& type = UuidTypeOfFunction(fcinfo);
+  const Uuid id = FromDatum<Uuid>(PG_GETARG_DATUM(0));
+  const type_id::Text text = Guarded([&] { return type_id::Format(type.prefix_view(), id, type_id::Encoding::kBase32); });
+  char* out = static_cast<char*>(palloc(text.size + 1));
+  memcpy(out, text.data, text.size);
+  out[text.size] = '\0';
+  PG_RETURN_CSTRING(out);
+}
+
+// Binary: as idgen.type_id's, the 16 bytes of the UUID, then the prefix (22P03 for another).
+IDGEN_FUNCTION(idgen_uuid_type_recv) {
+  StringInfo buf = reinterpret_cast<StringInfo>(PG_GETARG_POINTER(0));
+  const UuidType& type = UuidTypeOfParam(fcinfo);
+  const int length = buf->len - buf->cursor;
+  const auto* data = reinterpret_cast<const uint8_t*>(pq_getmsgbytes(buf, length));
+  type_id::Value value;
+  const ParseProblem problem = type_id::DecodeBinary({data, static_cast<size_t>(length)}, value);
+  if (problem != ParseProblem::kNone || value.prefix_view() != type.prefix_view()) {
+    ereport(ERROR, errcode(ERRCODE_INVALID_BINARY_REPRESENTATION),
+            errmsg("invalid binary %s of %d bytes", format_type_be(type.type), length),
+            errdetail("A binary %s is the 16 bytes of a UUID, then \"%.*s\".", format_type_be(type.type),
+                      static_cast<int>(type.prefix_size), type.prefix));
+  }
+  return ToDatum(value.id);
+}
+
+IDGEN_FUNCTION(idgen_uuid_type_send) {
+  const UuidType& type = UuidTypeOfFunction(fcinfo);
+  type_id::Value value{};
+  memcpy(value.prefix, type.prefix, type.prefix_size);
+  value.prefix_size = type.prefix_size;
+  value.id = FromDatum<Uuid>(PG_GETARG_DATUM(0));
+  const type_id::Binary binary = type_id::ToBinary(value);
+  StringInfoData buf;
+  pq_begintypsend(&buf);
+  pq_sendbytes(&buf, reinterpret_cast<const char*>(binary.bytes), static_cast<int>(binary.size));
+  PG_RETURN_BYTEA_P(pq_endtypsend(&buf));
+}
+
+// min() and max() of a type of one prefix: its order is the uuid's (bytes).
+IDGEN_FUNCTION(idgen_uuid_type_smaller) {
+  const Datum a = PG_GETARG_DATUM(0), b = PG_GETARG_DATUM(1);
+  return memcmp(DatumGetPointer(a), DatumGetPointer(b), sizeof(pg_uuid_t)) <= 0 ? a : b;
+}
+IDGEN_FUNCTION(idgen_uuid_type_larger) {
+  const Datum a = PG_GETARG_DATUM(0), b = PG_GETARG_DATUM(1);
+  return memcmp(DatumGetPointer(a), DatumGetPointer(b), sizeof(pg_uuid_t)) >= 0 ? a : b;
+}
+
+// The prefix of a type of one prefix (42809 for another type).
+IDGEN_FUNCTION(idgen_uuid_type_prefix) {
+  UuidType type;
+  LoadUuidType(PG_GETARG_OID(0), type);
+  return TextDatum(type.prefix_view());
 }
 
 }  // namespace idgen::pg
