@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# The size and speed of idgen.type_id against a text typeid and uuid (issue 33): for each subject a
+# The size and speed of idgen.type_id and of a type of one prefix (idgen.define_uuid_type) against a
+# text typeid and uuid (issue 33): for each subject a
 # table keyed by it, ROWS rows inserted with the key as the column DEFAULT, then the heap, the
 # primary key's b-tree (pgstattuple's pgstatindex: size, leaf pages, leaf density), the bytes of a
 # value on disk and the seconds of the insert. Then the instructions of one call of each generator,
@@ -36,6 +37,7 @@ db=idgen_bench_type_id
 export PGOPTIONS="${PGOPTIONS:-} -c client_min_messages=warning"
 q -d postgres -c "DROP DATABASE IF EXISTS $db" -c "CREATE DATABASE $db"
 q -d "$db" -c "SET client_min_messages = warning" -c "CREATE EXTENSION idgen" -c "CREATE EXTENSION pgstattuple" -c "CREATE SCHEMA b" \
+  -c "SELECT idgen.define_uuid_type('user', 'b.user_uid'), idgen.define_uuid_type('user_account', 'b.account_uid')" \
   -c "CREATE TABLE b.result (ord int, name text, heap bigint, index bigint, leaf_pages bigint, density float8,
                              value_bytes float8, ms float8)"
 
@@ -47,6 +49,8 @@ subjects=(
   "idgen.type_id 'user'|idgen.type_id|idgen.type_id_generate('user')"
   "text typeid 'user_account', TypeID base32|text COLLATE \"C\"|idgen.typeid('user_account', encoding => 'base32')"
   "idgen.type_id 'user_account'|idgen.type_id|idgen.type_id_generate('user_account')"
+  "define_uuid_type 'user'|b.user_uid|idgen.uuidv7()::b.user_uid"
+  "define_uuid_type 'user_account'|b.account_uid|idgen.uuidv7()::b.account_uid"
 )
 say "type_id: $ROWS rows into a primary key, per subject..."
 ord=0
@@ -78,7 +82,7 @@ if [ "${1:-}" != --smoke ] && command -v valgrind >/dev/null && [ -z "${TYPE_ID_
   # A single-user backend needs the cluster stopped; its idgen is preloaded as in the server.
   as_owner "$PG_BIN/pg_ctl" -D "$data" status >/dev/null 2>&1 && as_owner "$PG_BIN/pg_ctl" -D "$data" -m fast -w stop >/dev/null
   for fn in "idgen_typeid|idgen.typeid('user')" "idgen_typeid|idgen.typeid('user', encoding => 'base32')" \
-    "idgen_type_id_generate|idgen.type_id_generate('user')" "idgen_uuidv7|idgen.uuidv7()"; do
+    "idgen_type_id_generate|idgen.type_id_generate('user')" "idgen_uuidv7|idgen.uuidv7()::b.user_uid" "idgen_uuidv7|idgen.uuidv7()"; do
     IFS='|' read -r symbol call <<<"$fn"
     printf 'SELECT count(%s) FROM generate_series(1, %s);\n' "$call" "$CALLS" >"$work/q.sql"
     as_owner valgrind --tool=callgrind --callgrind-out-file="$work/cg.out" --toggle-collect="$symbol" \
@@ -93,7 +97,7 @@ fi
 
 machine="$(nproc) cores ($(sed -n 's/^model name\s*: //p' /proc/cpuinfo | head -n 1)), $(q -d "$db" -c 'SHOW server_version'), $(date -u +%Y-%m-%d)"
 {
-  printf '### idgen.type_id: %s rows, the key as the column DEFAULT\n\n%s, one run.\n\n' "$ROWS" "$machine"
+  printf '### idgen.type_id and define_uuid_type: %s rows, the key as the column DEFAULT\n\n%s, one run.\n\n' "$ROWS" "$machine"
   q -d "$db" -c "
     WITH r AS (SELECT * FROM b.result), u AS (SELECT index FROM r WHERE ord = 1)
     SELECT E'| key | value on disk | heap | primary key | leaf pages | leaf density | × uuid''s index | insert |\n'
@@ -109,11 +113,19 @@ machine="$(nproc) cores ($(sed -n 's/^model name\s*: //p' /proc/cpuinfo | head -
                   '| native ''user'' index, × uuid''s | %s | ≤ 1.25 |\n'
                   '| native ''user'' index, × the TypeID text''s | %s | ≤ 0.7 |\n'
                   '| native ''user_account'' index, × the TypeID text''s | %s | ≤ 0.7 |\n'
-                  '| native ''user_account'' value on disk | %s B | ≤ 24 B |\n',
+                  '| native ''user_account'' value on disk | %s B | ≤ 24 B |\n'
+                  '| define_uuid_type ''user'' index, × uuid''s | %s | ≤ 1.25 |\n'
+                  '| define_uuid_type ''user'' index, × the TypeID text''s | %s | ≤ 0.7 |\n'
+                  '| define_uuid_type ''user_account'' index, × the TypeID text''s | %s | ≤ 0.7 |\n'
+                  '| define_uuid_type ''user_account'' value on disk | %s B | ≤ 24 B |\n',
                   round((SELECT index FROM r WHERE ord = 4)::numeric / (SELECT index FROM r WHERE ord = 1), 3),
                   round((SELECT index FROM r WHERE ord = 4)::numeric / (SELECT index FROM r WHERE ord = 2), 3),
                   round((SELECT index FROM r WHERE ord = 6)::numeric / (SELECT index FROM r WHERE ord = 5), 3),
-                  round((SELECT value_bytes FROM r WHERE ord = 6)::numeric, 1))"
+                  round((SELECT value_bytes FROM r WHERE ord = 6)::numeric, 1),
+                  round((SELECT index FROM r WHERE ord = 7)::numeric / (SELECT index FROM r WHERE ord = 1), 3),
+                  round((SELECT index FROM r WHERE ord = 7)::numeric / (SELECT index FROM r WHERE ord = 2), 3),
+                  round((SELECT index FROM r WHERE ord = 8)::numeric / (SELECT index FROM r WHERE ord = 5), 3),
+                  round((SELECT value_bytes FROM r WHERE ord = 8)::numeric, 1))"
   if [ -n "$callgrind_rows" ]; then
     printf '\nInstructions per call inside the C function (callgrind, %s calls, single-user backend):\n\n' "$CALLS"
     printf '| call | instructions |\n|---|---:|\n%s' "$callgrind_rows"

@@ -7,7 +7,9 @@
 # origins) honors the copy: with its clock behind the mark beyond idgen.max_clock_regression every
 # generator refuses (55000), within it they wait for the clock, and every new ID lies above every
 # old one: no repeat in any family. DecimalIds under the same launch id are refused in the upgraded
-# database (the new server's generator ids start again at 0); under another one they work.
+# database (the new server's generator ids start again at 0); under another one they work. A type
+# of one prefix that the superuser made (idgen.define_uuid_type) keeps its prefix, its values and
+# its index through every hop.
 #
 # IDGEN_UPGRADE_FROM names the bin directories of the older installations, oldest first, idgen
 # installed in each (test/run.sh: those of 17 and 18); the last hop is to the PostgreSQL the test
@@ -61,6 +63,11 @@ as_owner($old,
 	  . join(', ', map { "$_ $columns{$_}[0] DEFAULT $columns{$_}[1]" } @families) . ')');
 as_owner($old, "INSERT INTO r (phase) SELECT 1 FROM generate_series(1, $rows)");
 as_owner($old, 'GRANT EXECUTE ON FUNCTION idgen.signed_token(text) TO app');
+$old->safe_psql('app', q{SELECT idgen.define_uuid_type('item', 'public.item_id');
+	CREATE TABLE items (id item_id PRIMARY KEY DEFAULT idgen.uuidv7()::item_id, n int);
+	INSERT INTO items (n) SELECT generate_series(1, 1000); ALTER TABLE items OWNER TO owner});
+my $items = q{SELECT idgen.uuid_type_prefix('item_id'), count(*), md5(string_agg(id::text, ',' ORDER BY id)) FROM items};
+my $items_before = $old->safe_psql('app', $items);
 cmp_ok(copy_of($old)->{mark_server}, '<', 0, "PostgreSQL $old_major: the copy names its writer, a run of the server");
 $old->stop;
 
@@ -96,6 +103,9 @@ for my $bindir (@from[ 1 .. $#from ], undef) {
 	is($count, $rows * $phase, "$hop: and the rows");
 	is($new->safe_psql('app', "SELECT has_function_privilege('app', 'idgen.signed_token(text)', 'EXECUTE')"),
 		't', "$hop: and the owner's grant of signed_token");
+	is($new->safe_psql('app', $items), $items_before, "$hop: and a type of one prefix, its prefix and values");
+	like($new->safe_psql('app', q{EXPLAIN (COSTS OFF) SELECT n FROM items WHERE id = (SELECT max(id) FROM items)}),
+		qr/Index Scan using items_pkey/, "$hop: and its index");
 	for my $c (@families) {
 		my ($state, $message, $hint) = sqlstate_of($new, "SELECT $columns{$c}[1]", db => 'app', user => 'owner');
 		is($state, '55000', "$hop: clock 12 s behind the mark: $columns{$c}[1] refuses with 55000");

@@ -1,8 +1,9 @@
-# The lifecycle of idgen.type_id (issue 33, items 4 and 5): values made by two sessions in turn are
-# ordered across them; a table with the type goes through COPY (text and binary), pg_dump and
-# pg_restore, and logical replication (text and binary) unchanged; typeid-js, the TypeID reference
-# library for JavaScript, parses 100,000 values' text to the same prefixes and UUIDs and writes
-# them back, and the type reads what it generates (where node and npm can install it: "not run"
+# The lifecycle of idgen.type_id and of the types of one prefix of idgen.define_uuid_type (issue 33,
+# items 4 and 5): values made by two sessions in turn are ordered across them; a table with both
+# goes through COPY (text and binary), pg_dump and pg_restore (as a superuser: see define_uuid_type),
+# and logical replication (text and binary) unchanged; typeid-js, the TypeID reference library for
+# JavaScript, parses 100,000 values' text to the same prefixes and UUIDs and writes them back, and
+# both types read what it generates (where node and npm can install it: "not run"
 # otherwise); the update from 1.2 adds the type without touching existing columns (PostgreSQL 18
 # and later, through extension_control_path: "not run" before).
 use strict;
@@ -23,7 +24,10 @@ my $work = PostgreSQL::Test::Utils::tempdir;
 my $schema = q{
 CREATE EXTENSION idgen;
 SELECT idgen.define_id_type('user', 'user_id', native => true);
-CREATE TABLE users (id user_id PRIMARY KEY, n int NOT NULL, other idgen.type_id);
+SELECT idgen.define_uuid_type('item', 'item_id');
+SELECT idgen.define_uuid_type('user_account', 'account_id');
+CREATE TABLE users (id user_id PRIMARY KEY, n int NOT NULL, other idgen.type_id,
+                    item item_id UNIQUE DEFAULT idgen.uuidv7()::item_id);
 };
 $node->safe_psql('postgres', $schema);
 $node->safe_psql('postgres', q{
@@ -35,7 +39,7 @@ SELECT g, CASE g % 4
   ELSE NULL END
 FROM generate_series(1, 20000) AS g;
 });
-my $digest = q{SELECT count(*), md5(string_agg(id::text || ':' || n || ':' || coalesce(other::text, '-'), ',' ORDER BY id)) FROM users};
+my $digest = q{SELECT count(*), md5(string_agg(id::text || ':' || n || ':' || coalesce(other::text, '-') || ':' || item, ',' ORDER BY id)) FROM users};
 my $before = $node->safe_psql('postgres', $digest);
 
 # ---- two sessions in turn: each value above the one before, whichever session made it -----------
@@ -44,13 +48,17 @@ my $before = $node->safe_psql('postgres', $digest);
 	my @values;
 	for my $i (1 .. 400)
 	{
-		push @values, $sessions[ $i % 2 ]->query_safe("SELECT idgen.type_id_generate('user')");
+		push @values, $sessions[ $i % 2 ]->query_safe("SELECT idgen.type_id_generate('user'), idgen.uuidv7()::item_id");
 	}
 	$_->quit for @sessions;
-	my $array = "'{" . join(',', @values) . "}'::idgen.type_id[]";
-	is($node->safe_psql('postgres',
-			"SELECT count(*) FILTER (WHERE a < b), count(*) FROM (SELECT v AS a, lead(v) OVER (ORDER BY o) AS b FROM unnest($array) WITH ORDINALITY AS u(v, o)) s WHERE b IS NOT NULL"),
-		'399|399', '400 values from two sessions in turn: each above the one before');
+	for my $column ([ 0, 'idgen.type_id', 'idgen.type_id_generate' ], [ 1, 'item_id', 'idgen.uuidv7()::item_id' ])
+	{
+		my ($n, $type, $call) = @$column;
+		my $array = "'{" . join(',', map { (split /\|/)[$n] } @values) . "}'::$type\[]";
+		is($node->safe_psql('postgres',
+				"SELECT count(*) FILTER (WHERE a < b), count(*) FROM (SELECT v AS a, lead(v) OVER (ORDER BY o) AS b FROM unnest($array) WITH ORDINALITY AS u(v, o)) s WHERE b IS NOT NULL"),
+			'399|399', "400 values of $call from two sessions in turn: each above the one before");
+	}
 }
 
 # ---- COPY, text and binary ------------------------------------------------------------------
@@ -75,9 +83,18 @@ for my $format ('text', 'binary')
 		my ($state) = sqlstate_of($node, "CREATE TEMP TABLE b (v idgen.type_id); COPY b FROM '$file' (FORMAT binary)");
 		is($state, '22P03', "COPY binary: $what is 22P03");
 	}
+	# A type of one prefix: its binary form is idgen.type_id's; another prefix is 22P03.
+	$node->safe_psql('postgres', "COPY (SELECT idgen.type_id_from_uuid('user', gen_random_uuid())) TO '$work/user.bin' (FORMAT binary)");
+	my ($binary_state, $binary_message) = sqlstate_of($node, "CREATE TEMP TABLE b (v item_id); COPY b FROM '$work/user.bin' (FORMAT binary)");
+	is($binary_state, '22P03', 'COPY binary into a type of one prefix: a value of another prefix is 22P03');
+	like($binary_message, qr/invalid binary item_id of 20 bytes/, 'the message names the type');
 	my ($state, $message) = sqlstate_of($node, q{COPY users (id, n) FROM PROGRAM 'echo post_01h455vb4pex5vsknk084sn02q,1' (FORMAT csv)});
 	is($state, '22P02', 'COPY text into the domain: another prefix is 22P02');
 	like($message, qr/has prefix "post", not "user"/, 'the message names both prefixes');
+	($state, $message) = sqlstate_of($node,
+		q{COPY users (id, n, item) FROM PROGRAM 'echo user_01h455vb4pex5vsknk084sn02q,1,post_01h455vb4pex5vsknk084sn02q' (FORMAT csv)});
+	is($state, '22P02', 'COPY text into a type of one prefix: another prefix is 22P02');
+	like($message, qr/type item_id: "post_01h455vb4pex5vsknk084sn02q"/, 'the message names the type and the value');
 }
 
 # ---- pg_dump and pg_restore ---------------------------------------------------------------------
@@ -89,10 +106,14 @@ for my $format ('text', 'binary')
 	is($node->safe_psql('restored', $digest), $before, 'pg_restore: every value back');
 	is($node->safe_psql('restored', q{SELECT pg_get_constraintdef(c.oid) FROM pg_constraint c WHERE c.contypid = 'user_id'::regtype}),
 		q{CHECK (idgen.type_id_check(VALUE, 'user'::text))}, 'pg_restore: the domain and its check');
-	is($node->safe_psql('restored', q{INSERT INTO users (n) VALUES (-1) RETURNING idgen.type_id_prefix(id)}),
-		'user', 'pg_restore: the domain default makes a user_ value');
+	is($node->safe_psql('restored', q{INSERT INTO users (n) VALUES (-1) RETURNING idgen.type_id_prefix(id), item::text LIKE 'item\_%'}),
+		'user|t', 'pg_restore: the defaults make a user_ and an item_ value');
+	is($node->safe_psql('restored', q{SELECT idgen.uuid_type_prefix('item_id'), idgen.uuid_type_prefix('account_id')}),
+		'item|user_account', 'pg_restore: the types of one prefix keep their prefixes');
 	my $plan = $node->safe_psql('restored', q{ANALYZE users; EXPLAIN (COSTS OFF) SELECT * FROM users WHERE id = (SELECT id FROM users LIMIT 1)});
 	like($plan, qr/Index Scan using users_pkey/, 'pg_restore: the primary key serves an equality');
+	$plan = $node->safe_psql('restored', q{EXPLAIN (COSTS OFF) SELECT * FROM users WHERE item = (SELECT item FROM users LIMIT 1)});
+	like($plan, qr/Index Scan using users_item_key/, 'pg_restore: the unique index of a type of one prefix serves an equality');
 }
 
 # ---- logical replication, text and binary ---------------------------------------------------------
@@ -135,13 +156,15 @@ for my $format ('text', 'binary')
 	{
 		my $values = "$work/values.tsv";
 		$node->safe_psql('postgres', qq{COPY (
-			SELECT v::text, idgen.type_id_prefix(v), v::uuid FROM (
+			SELECT v::text, 'item', v::uuid FROM (SELECT idgen.uuidv7()::item_id AS v FROM generate_series(1, 5000)) i
+			UNION ALL SELECT v::text, 'user_account', v::uuid FROM (SELECT gen_random_uuid()::account_id AS v FROM generate_series(1, 5000)) a
+			UNION ALL SELECT v::text, idgen.type_id_prefix(v), v::uuid FROM (
 				SELECT CASE WHEN g % 10 < 7 THEN idgen.type_id_generate((ARRAY['user', 'org', 'user_account', 'a_b'])[1 + g % 4])
 				            WHEN g % 10 = 7 THEN idgen.type_id_from_uuid(repeat('z', 1 + g % 63), gen_random_uuid())
 				            WHEN g % 10 = 8 THEN idgen.type_id_from_uuid('', gen_random_uuid())
 				            ELSE idgen.type_id_from_uuid('nil', CASE WHEN g % 20 = 9 THEN '00000000-0000-0000-0000-000000000000'
 				                                                      ELSE 'ffffffff-ffff-ffff-ffff-ffffffffffff' END::uuid) END AS v
-				FROM generate_series(1, 100000) AS g) s) TO '$values'});
+				FROM generate_series(1, 90000) AS g) s) TO '$values'});
 		my $made = "$work/made.tsv";
 		my $script = "$work/interop.js";
 		open my $fh, '>', $script or die $!;
@@ -175,12 +198,15 @@ console.log(lines.length + ' ' + bad);
 JS
 		close $fh;
 		my ($out, $err) = run_node($script, $values, $made);
-		is($out, '100000 0', 'typeid-js parses 100,000 texts of the type to their prefixes and UUIDs, and writes them back')
+		is($out, '100000 0', 'typeid-js parses 100,000 texts of both types to their prefixes and UUIDs, and writes them back')
 		  or diag($err);
 		$node->safe_psql('postgres', "CREATE TABLE made (t text, prefix text, u uuid); COPY made FROM '$made'");
 		is($node->safe_psql('postgres',
 				'SELECT count(*) FROM made WHERE t::idgen.type_id::text = t AND idgen.type_id_prefix(t::idgen.type_id) = prefix AND t::idgen.type_id::uuid = u'),
 			'10000', "the type reads typeid-js's 10,000 TypeIDs to its prefixes and UUIDs");
+		is($node->safe_psql('postgres',
+				q{SELECT count(*) FROM made WHERE prefix = 'user_account' AND t::account_id::text = t AND t::account_id::uuid = u}),
+			'2500', "a type of one prefix reads typeid-js's 2,500 TypeIDs of its prefix to their UUIDs");
 	}
 }
 
@@ -259,6 +285,8 @@ if ($major >= 18)
 		'1000', 'after the update, a text typeid column moves to the type');
 	is($node->safe_psql('from12', q{SELECT idgen.define_id_type('user', 'user_id', native => true); SELECT idgen.type_id_prefix(idgen.type_id_generate('user'))}),
 		"user_id\nuser", 'after the update, the type and its domains');
+	is($node->safe_psql('from12', q{SELECT idgen.define_uuid_type('doc', 'doc_id'); SELECT idgen.uuidv7()::doc_id::text LIKE 'doc\_%'}),
+		"doc_id\nt", 'after the update, a type of one prefix');
 }
 else
 {
