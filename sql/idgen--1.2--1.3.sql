@@ -523,6 +523,26 @@ BEGIN
       USING ERRCODE = 'invalid_schema_name',
             HINT = 'Create the type in a schema of the database: pg_dump does not dump system schemas, and schema idgen holds idgen''s objects only.';
   END IF;
+  -- Whoever may create or drop objects in the schema could put an operator of her own where the
+  -- type's are (an operator class's or one ahead of them on a search_path), which would run as
+  -- whoever compares two values: the schema must be a superuser's, and only superusers may create
+  -- in it (pg_database_owner stands for the database's owner).
+  IF EXISTS (SELECT FROM pg_catalog.pg_namespace n
+             CROSS JOIN LATERAL (SELECT n.nspowner AS role, 'CREATE' AS privilege_type
+                                 UNION ALL SELECT a.grantee, a.privilege_type
+                                 FROM pg_catalog.aclexplode(n.nspacl) a) r
+             LEFT JOIN pg_catalog.pg_roles o
+               ON o.oid OPERATOR(pg_catalog.=) CASE WHEN r.role OPERATOR(pg_catalog.=) 'pg_database_owner'::pg_catalog.regrole
+                                                    THEN (SELECT d.datdba FROM pg_catalog.pg_database d
+                                                          WHERE d.datname OPERATOR(pg_catalog.=) pg_catalog.current_database())
+                                                    ELSE r.role END
+             WHERE n.nspname OPERATOR(pg_catalog.=) parts[1] AND r.privilege_type OPERATOR(pg_catalog.=) 'CREATE'
+               AND NOT COALESCE(o.rolsuper, false)) THEN
+    RAISE EXCEPTION 'schema "%" is not a superuser''s alone', parts[1]
+      USING ERRCODE = 'insufficient_privilege',
+            DETAIL = 'A role that owns the schema or may create in it could replace the type''s operators with functions of its own, run by whoever compares two values.',
+            HINT = 'Create a schema for the types (CREATE SCHEMA ids), name it (ids.user_id), and add it to the search_path of the database (ALTER DATABASE ... SET search_path = "$user", public, ids).';
+  END IF;
   IF pg_catalog.octet_length(parts[2]) OPERATOR(pg_catalog.>) 49 THEN
     RAISE EXCEPTION 'type name "%" is longer than 49 bytes', parts[2]
       USING ERRCODE = 'name_too_long', HINT = 'Its functions are named after it, with suffixes of up to 14 bytes.';

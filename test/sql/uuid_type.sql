@@ -158,6 +158,19 @@ SET ROLE idgen_uuid_type_owner;
 SELECT idgen.define_uuid_type('item', 'item_id');
 \echo :LAST_ERROR_SQLSTATE
 RESET ROLE;
+-- A schema that she owns, or where she may create, would let her replace the type's operators.
+CREATE SCHEMA hers AUTHORIZATION idgen_uuid_type_owner;
+SELECT idgen.define_uuid_type('item', 'hers.item_id');
+\echo :LAST_ERROR_SQLSTATE
+CREATE SCHEMA shared;
+GRANT CREATE ON SCHEMA shared TO idgen_uuid_type_owner;
+SELECT idgen.define_uuid_type('item', 'shared.item_id');
+\echo :LAST_ERROR_SQLSTATE
+REVOKE CREATE ON SCHEMA shared FROM idgen_uuid_type_owner;
+SELECT idgen.define_uuid_type('item', 'shared.item_id');
+SET client_min_messages = warning;
+DROP SCHEMA hers, shared CASCADE;
+RESET client_min_messages;
 DROP ROLE idgen_uuid_type_owner;
 SELECT idgen.define_uuid_type('', 'bare_id');
 \echo :LAST_ERROR_SQLSTATE
