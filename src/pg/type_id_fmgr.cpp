@@ -393,7 +393,8 @@ const UuidType& UuidTypeOfParam(FunctionCallInfo fcinfo) {
   if (cached == nullptr || cached->type != type) {
     UuidType found;
     LoadUuidType(type, found);
-    if (cached == nullptr) cached = static_cast<UuidType*>(MemoryContextAlloc(fcinfo->flinfo->fn_mcxt, sizeof(UuidType)));
+    if (cached == nullptr)
+      cached = static_cast<UuidType*>(MemoryContextAlloc(fcinfo->flinfo->fn_mcxt, sizeof(UuidType)));
     *cached = found;
     fcinfo->flinfo->fn_extra = cached;
   }
@@ -437,12 +438,12 @@ IDGEN_FUNCTION(idgen_uuid_type_in) {
     const std::string_view got = parsed.prefix;
     ereturn(fcinfo->context, (Datum)0, errcode(ERRCODE_INVALID_TEXT_REPRESENTATION),
             errmsg("invalid input syntax for type %s: \"%s\"", format_type_be(type.type), text),
-            got.empty() ? errdetail("It has no prefix; a %s is a \"%.*s\" ID.", format_type_be(type.type),
-                                    static_cast<int>(type.prefix_size), type.prefix)
-                        : errdetail("It has prefix \"%.*s\", not \"%.*s\": a %s holds \"%.*s\" IDs only.",
-                                    static_cast<int>(got.size()), got.data(), static_cast<int>(type.prefix_size),
-                                    type.prefix, format_type_be(type.type), static_cast<int>(type.prefix_size),
-                                    type.prefix),
+            got.empty()
+                ? errdetail("It has no prefix; a %s is a \"%.*s\" ID.", format_type_be(type.type),
+                            static_cast<int>(type.prefix_size), type.prefix)
+                : errdetail("It has prefix \"%.*s\", not \"%.*s\": a %s holds \"%.*s\" IDs only.",
+                            static_cast<int>(got.size()), got.data(), static_cast<int>(type.prefix_size), type.prefix,
+                            format_type_be(type.type), static_cast<int>(type.prefix_size), type.prefix),
             errhint("A new one is idgen.uuidv7()::%s; the UUID of another ID is its cast to uuid.",
                     format_type_be(type.type)));
   }
@@ -452,7 +453,8 @@ IDGEN_FUNCTION(idgen_uuid_type_in) {
 IDGEN_FUNCTION(idgen_uuid_type_out) {
   const UuidType& type = UuidTypeOfFunction(fcinfo);
   const Uuid id = FromDatum<Uuid>(PG_GETARG_DATUM(0));
-  const type_id::Text text = Guarded([&] { return type_id::Format(type.prefix_view(), id, type_id::Encoding::kBase32); });
+  const type_id::Text text =
+      Guarded([&] { return type_id::Format(type.prefix_view(), id, type_id::Encoding::kBase32); });
   char* out = static_cast<char*>(palloc(text.size + 1));
   memcpy(out, text.data, text.size);
   out[text.size] = '\0';
