@@ -106,8 +106,10 @@ SELECT idgen.type_id_from_uuid('post', '01890a5d-ac96-774b-bcce-b302099a8057')::
 \echo :LAST_ERROR_SQLSTATE
 -- Two types of one prefix each do not compare: a user is not a post with the same UUID.
 SELECT idgen.define_uuid_type('post', 'post_id');
+\set VERBOSITY terse
 SELECT '01890a5d-ac96-774b-bcce-b302099a8057'::uuid::user_id = '01890a5d-ac96-774b-bcce-b302099a8057'::uuid::post_id;
 \echo :LAST_ERROR_SQLSTATE
+\set VERBOSITY default
 
 -- A text column of TypeIDs (idgen's base36 form here) moved to the type in one statement, and back.
 CREATE TABLE posts (id text PRIMARY KEY DEFAULT idgen.typeid('post'), n int);
@@ -185,6 +187,7 @@ SELECT idgen.define_uuid_type('item', 'user_id');
 
 -- A type of one prefix depends on idgen.type_id (its casts): DROP EXTENSION names it.
 DROP TABLE users;
+DROP FUNCTION plan_of;
 DROP EXTENSION idgen;
 \echo :LAST_ERROR_SQLSTATE
 SET client_min_messages = warning;
