@@ -485,9 +485,11 @@ COMMENT ON FUNCTION idgen.uuid_type_prefix(regtype) IS
 'the prefix of a type made by idgen.define_uuid_type (42809 for another type)';
 
 CREATE FUNCTION idgen.define_uuid_type(prefix text, type_name text) RETURNS regtype
-LANGUAGE plpgsql VOLATILE STRICT SET client_min_messages = warning AS $$  -- not the shell types' notices
+LANGUAGE plpgsql VOLATILE STRICT
+SET search_path = pg_catalog, pg_temp SET client_min_messages = warning AS $$  -- not the shell types' notices
 DECLARE
   parts pg_catalog.text[] := pg_catalog.parse_ident(type_name);
+  schema_oid pg_catalog.oid;
   s pg_catalog.text;    -- the schema, quoted
   t pg_catalog.text;    -- the type, qualified and quoted
   f pg_catalog.text[];  -- the names of its functions, qualified and quoted
@@ -506,42 +508,42 @@ BEGIN
             HINT = 'A TypeID without a prefix is the bare body of a uuid: keep the uuid, or use idgen.type_id.';
   END IF;
   PERFORM idgen.typeid_from_uuid(prefix, '00000000-0000-0000-0000-000000000000'::pg_catalog.uuid);  -- checks the prefix rule
-  IF pg_catalog.cardinality(parts) OPERATOR(pg_catalog.>) 2 THEN
-    RAISE EXCEPTION 'type name "%" has too many dots', type_name
-      USING ERRCODE = 'invalid_parameter_value', HINT = 'Name the type as name or schema.name.';
+  IF pg_catalog.cardinality(parts) OPERATOR(pg_catalog.<>) 2 THEN
+    RAISE EXCEPTION 'type name "%" does not name its schema', type_name
+      USING ERRCODE = 'invalid_parameter_value',
+            HINT = 'Name the type as schema.name, in a schema that is a superuser''s alone (CREATE SCHEMA ids; ... ''ids.user_id'').';
   END IF;
-  IF pg_catalog.cardinality(parts) OPERATOR(pg_catalog.=) 1 THEN
-    IF pg_catalog.current_schema() IS NULL THEN
-      RAISE EXCEPTION 'no schema has been selected to create in'
-        USING ERRCODE = 'invalid_schema_name',
-              HINT = 'Name the schema with the type (schema.name), or set search_path to a schema that exists.';
-    END IF;
-    parts := pg_catalog.array_prepend(pg_catalog.current_schema()::pg_catalog.text, parts);
+  -- The schema as the catalog has it now (not as this transaction's snapshot may show it): one that
+  -- exists, is no system or temporary schema, is a superuser's, and where only superusers may
+  -- create (pg_database_owner stands for the database's owner). Whoever may create or drop objects
+  -- there could put an operator of her own where the type's are (an operator class's, or one ahead
+  -- of them on a search_path), run by whoever compares two values. A schema a superuser owns
+  -- changes owner or grants only by a superuser's hand.
+  schema_oid := pg_catalog.to_regnamespace(pg_catalog.quote_ident(parts[1]));
+  IF schema_oid IS NULL THEN
+    RAISE EXCEPTION 'schema "%" does not exist', parts[1] USING ERRCODE = 'invalid_schema_name';
   END IF;
-  IF parts[1] OPERATOR(pg_catalog.=) ANY ('{pg_catalog,idgen,information_schema,pg_toast}'::pg_catalog.text[]) THEN
+  IF parts[1] OPERATOR(pg_catalog.~) '^pg_' OR parts[1] OPERATOR(pg_catalog.=) ANY ('{idgen,information_schema}'::pg_catalog.text[]) THEN
     RAISE EXCEPTION 'idgen does not create types in schema "%"', parts[1]
       USING ERRCODE = 'invalid_schema_name',
             HINT = 'Create the type in a schema of the database: pg_dump does not dump system schemas, and schema idgen holds idgen''s objects only.';
   END IF;
-  -- Whoever may create or drop objects in the schema could put an operator of her own where the
-  -- type's are (an operator class's or one ahead of them on a search_path), which would run as
-  -- whoever compares two values: the schema must be a superuser's, and only superusers may create
-  -- in it (pg_database_owner stands for the database's owner).
-  IF EXISTS (SELECT FROM pg_catalog.pg_namespace n
-             CROSS JOIN LATERAL (SELECT n.nspowner AS role, 'CREATE' AS privilege_type
-                                 UNION ALL SELECT a.grantee, a.privilege_type
-                                 FROM pg_catalog.aclexplode(n.nspacl) a) r
-             LEFT JOIN pg_catalog.pg_roles o
-               ON o.oid OPERATOR(pg_catalog.=) CASE WHEN r.role OPERATOR(pg_catalog.=) 'pg_database_owner'::pg_catalog.regrole
-                                                    THEN (SELECT d.datdba FROM pg_catalog.pg_database d
-                                                          WHERE d.datname OPERATOR(pg_catalog.=) pg_catalog.current_database())
-                                                    ELSE r.role END
-             WHERE n.nspname OPERATOR(pg_catalog.=) parts[1] AND r.privilege_type OPERATOR(pg_catalog.=) 'CREATE'
-               AND NOT COALESCE(o.rolsuper, false)) THEN
+  IF NOT EXISTS (SELECT FROM pg_catalog.pg_namespace n WHERE n.oid OPERATOR(pg_catalog.=) schema_oid)
+     OR EXISTS (SELECT FROM pg_catalog.pg_namespace n
+                CROSS JOIN LATERAL (SELECT n.nspowner AS role, 'CREATE' AS privilege_type
+                                    UNION ALL SELECT a.grantee, a.privilege_type
+                                    FROM pg_catalog.aclexplode(n.nspacl) a) r
+                LEFT JOIN pg_catalog.pg_roles o
+                  ON o.oid OPERATOR(pg_catalog.=) CASE WHEN r.role OPERATOR(pg_catalog.=) 'pg_database_owner'::pg_catalog.regrole
+                                                       THEN (SELECT d.datdba FROM pg_catalog.pg_database d
+                                                             WHERE d.datname OPERATOR(pg_catalog.=) pg_catalog.current_database())
+                                                       ELSE r.role END
+                WHERE n.oid OPERATOR(pg_catalog.=) schema_oid AND r.privilege_type OPERATOR(pg_catalog.=) 'CREATE'
+                  AND NOT COALESCE(o.rolsuper, false)) THEN
     RAISE EXCEPTION 'schema "%" is not a superuser''s alone', parts[1]
       USING ERRCODE = 'insufficient_privilege',
-            DETAIL = 'A role that owns the schema or may create in it could replace the type''s operators with functions of its own, run by whoever compares two values.',
-            HINT = 'Create a schema for the types (CREATE SCHEMA ids), name it (ids.user_id), and add it to the search_path of the database (ALTER DATABASE ... SET search_path = "$user", public, ids).';
+            DETAIL = 'A role that owns the schema or may create in it could replace the type''s operators with functions of its own, run by whoever compares two values (and a schema made after this transaction began cannot be checked in it).',
+            HINT = 'Create a schema for the types (CREATE SCHEMA ids), name it (ids.user_id), and put it first on the search_path of whoever uses the type (ALTER DATABASE ... SET search_path = ids, "$user", public).';
   END IF;
   IF pg_catalog.octet_length(parts[2]) OPERATOR(pg_catalog.>) 49 THEN
     RAISE EXCEPTION 'type name "%" is longer than 49 bytes', parts[2]
@@ -625,6 +627,10 @@ BEGIN
   EXECUTE pg_catalog.format('CREATE CAST (pg_catalog.uuid AS %s) WITHOUT FUNCTION', t);
   EXECUTE pg_catalog.format('CREATE CAST (%s AS idgen.type_id) WITH INOUT', t);
   EXECUTE pg_catalog.format('CREATE CAST (idgen.type_id AS %s) WITH INOUT', t);
+  IF (SELECT y.typnamespace FROM pg_catalog.pg_type y WHERE y.oid OPERATOR(pg_catalog.=) pg_catalog.to_regtype(t))
+     OPERATOR(pg_catalog.<>) schema_oid THEN
+    RAISE EXCEPTION 'type % was not made in the schema that was checked', t USING ERRCODE = 'object_not_in_prerequisite_state';
+  END IF;
   RETURN pg_catalog.to_regtype(t);
 END
 $$;

@@ -6,8 +6,25 @@ CREATE EXTENSION idgen;
 SET timezone = 'UTC';
 \set SHOW_CONTEXT never
 
-SELECT idgen.define_uuid_type('prefix', 'prefix_id'), idgen.define_uuid_type('pre_fix', 'public.pre_fix_id'),
-       idgen.define_uuid_type('user', 'user_id');
+-- First call of the session (PL/pgSQL resolves its declarations then): look-alikes planted ahead
+-- of pg_catalog on the search_path, a type "record" among them, are not used.
+CREATE TABLE planted_ran (who name);
+CREATE FUNCTION public.planted(v int) RETURNS boolean LANGUAGE sql AS 'INSERT INTO planted_ran VALUES (current_user) RETURNING true';
+CREATE DOMAIN public.planted_int AS int CHECK (public.planted(VALUE));
+CREATE TYPE public.record AS (i public.planted_int, builtin text, result text);
+CREATE FUNCTION public.quote_ident(text) RETURNS text LANGUAGE sql AS 'SELECT public.planted(1)::text';
+SET search_path = public, pg_catalog;
+SELECT idgen.define_uuid_type('plant', 'public.plant_id');
+RESET search_path;
+SELECT count(*) AS planted_ran FROM planted_ran;
+DROP TYPE public.record;
+DROP FUNCTION public.quote_ident(text);
+DROP DOMAIN public.planted_int;
+DROP FUNCTION public.planted(int);
+DROP TABLE planted_ran;
+
+SELECT idgen.define_uuid_type('prefix', 'public.prefix_id'), idgen.define_uuid_type('pre_fix', 'public.pre_fix_id'),
+       idgen.define_uuid_type('user', 'public.user_id');
 SELECT t.typname, t.typlen, t.typbyval, t.typalign, t.typstorage, idgen.uuid_type_prefix(t.oid) AS prefix,
        pg_get_function_identity_arguments(t.typoutput) AS output_argument
 FROM pg_type t WHERE t.typname IN ('prefix_id', 'pre_fix_id', 'user_id') ORDER BY 1;
@@ -105,7 +122,7 @@ SELECT 'user_01h455vb4pex5vsknk084sn02q'::user_id::uuid AS to_uuid,
 SELECT idgen.type_id_from_uuid('post', '01890a5d-ac96-774b-bcce-b302099a8057')::user_id;
 \echo :LAST_ERROR_SQLSTATE
 -- Two types of one prefix each do not compare: a user is not a post with the same UUID.
-SELECT idgen.define_uuid_type('post', 'post_id');
+SELECT idgen.define_uuid_type('post', 'public.post_id');
 \set VERBOSITY terse
 SELECT '01890a5d-ac96-774b-bcce-b302099a8057'::uuid::user_id = '01890a5d-ac96-774b-bcce-b302099a8057'::uuid::post_id;
 \echo :LAST_ERROR_SQLSTATE
@@ -157,7 +174,7 @@ SELECT idgen.uuid_type_prefix(4294967295);
 -- Who may make one, and where.
 CREATE ROLE idgen_uuid_type_owner;
 SET ROLE idgen_uuid_type_owner;
-SELECT idgen.define_uuid_type('item', 'item_id');
+SELECT idgen.define_uuid_type('item', 'public.item_id');
 \echo :LAST_ERROR_SQLSTATE
 RESET ROLE;
 -- A schema that she owns, or where she may create, would let her replace the type's operators.
@@ -174,15 +191,25 @@ SET client_min_messages = warning;
 DROP SCHEMA hers, shared CASCADE;
 RESET client_min_messages;
 DROP ROLE idgen_uuid_type_owner;
-SELECT idgen.define_uuid_type('', 'bare_id');
+SELECT idgen.define_uuid_type('', 'public.bare_id');
 \echo :LAST_ERROR_SQLSTATE
-SELECT idgen.define_uuid_type('Item', 'item_id');
+SELECT idgen.define_uuid_type('Item', 'public.item_id');
 \echo :LAST_ERROR_SQLSTATE
 SELECT idgen.define_uuid_type('item', 'idgen.item_id');
 \echo :LAST_ERROR_SQLSTATE
-SELECT idgen.define_uuid_type('item', repeat('i', 50));
+SELECT idgen.define_uuid_type('item', 'public.' || repeat('i', 50));
 \echo :LAST_ERROR_SQLSTATE
-SELECT idgen.define_uuid_type('item', 'user_id');
+SELECT idgen.define_uuid_type('item', 'public.user_id');
+\echo :LAST_ERROR_SQLSTATE
+-- The schema is named, exists, and is no system or temporary one.
+SELECT idgen.define_uuid_type('item', 'item_id');
+\echo :LAST_ERROR_SQLSTATE
+SELECT idgen.define_uuid_type('item', 'nowhere.item_id');
+\echo :LAST_ERROR_SQLSTATE
+CREATE TEMP TABLE make_temp_schema ();
+SELECT idgen.define_uuid_type('item', 'pg_temp.item_id');
+\echo :LAST_ERROR_SQLSTATE
+SELECT idgen.define_uuid_type('item', 'pg_catalog.item_id');
 \echo :LAST_ERROR_SQLSTATE
 
 -- A type of one prefix depends on idgen.type_id (its casts): DROP EXTENSION names it.
@@ -191,7 +218,7 @@ DROP FUNCTION plan_of;
 DROP EXTENSION idgen;
 \echo :LAST_ERROR_SQLSTATE
 SET client_min_messages = warning;
-DROP TYPE prefix_id, pre_fix_id, user_id, post_id CASCADE;
+DROP TYPE prefix_id, pre_fix_id, user_id, post_id, plant_id CASCADE;
 RESET client_min_messages;
 SELECT count(*) AS left_behind FROM pg_proc
 WHERE prosrc LIKE 'idgen_uuid_type%' AND pronamespace <> 'idgen'::regnamespace;

@@ -64,7 +64,7 @@ as_owner($old,
 as_owner($old, "INSERT INTO r (phase) SELECT 1 FROM generate_series(1, $rows)");
 as_owner($old, 'GRANT EXECUTE ON FUNCTION idgen.signed_token(text) TO app');
 $old->safe_psql('app', q{CREATE SCHEMA ids; SELECT idgen.define_uuid_type('item', 'ids.item_id');
-	ALTER DATABASE app SET search_path = "$user", public, ids;
+	ALTER DATABASE app SET search_path = ids, "$user", public;
 	CREATE TABLE items (id ids.item_id PRIMARY KEY DEFAULT idgen.uuidv7()::ids.item_id, n int);
 	INSERT INTO items (n) SELECT generate_series(1, 1000); ALTER TABLE items OWNER TO owner});
 my $items = q{SELECT idgen.uuid_type_prefix('ids.item_id'), count(*), md5(string_agg(id::text, ',' ORDER BY id)) FROM items};

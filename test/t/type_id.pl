@@ -24,8 +24,8 @@ my $work = PostgreSQL::Test::Utils::tempdir;
 my $schema = q{
 CREATE EXTENSION idgen;
 SELECT idgen.define_id_type('user', 'user_id', native => true);
-SELECT idgen.define_uuid_type('item', 'item_id');
-SELECT idgen.define_uuid_type('user_account', 'account_id');
+SELECT idgen.define_uuid_type('item', 'public.item_id');
+SELECT idgen.define_uuid_type('user_account', 'public.account_id');
 CREATE TABLE users (id user_id PRIMARY KEY, n int NOT NULL, other idgen.type_id,
                     item item_id UNIQUE DEFAULT idgen.uuidv7()::item_id);
 };
@@ -285,7 +285,7 @@ if ($major >= 18)
 		'1000', 'after the update, a text typeid column moves to the type');
 	is($node->safe_psql('from12', q{SELECT idgen.define_id_type('user', 'user_id', native => true); SELECT idgen.type_id_prefix(idgen.type_id_generate('user'))}),
 		"user_id\nuser", 'after the update, the type and its domains');
-	is($node->safe_psql('from12', q{SELECT idgen.define_uuid_type('doc', 'doc_id'); SELECT idgen.uuidv7()::doc_id::text LIKE 'doc\_%'}),
+	is($node->safe_psql('from12', q{SELECT idgen.define_uuid_type('doc', 'public.doc_id'); SELECT idgen.uuidv7()::doc_id::text LIKE 'doc\_%'}),
 		"doc_id\nt", 'after the update, a type of one prefix');
 }
 else
