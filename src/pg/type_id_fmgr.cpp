@@ -362,13 +362,21 @@ void LoadUuidType(Oid type, UuidType& out) {
   const bool ours = reinterpret_cast<Form_pg_proc>(GETSTRUCT(proc))->prolang == ClanguageId && !null &&
                     StringView(DatumGetTextPP(source)) == kUuidTypeOutput;
   const Datum names = ours ? SysCacheGetAttr(PROCOID, proc, Anum_pg_proc_proargnames, &null) : (Datum)0;
-  std::string_view prefix;
+  // The prefix is copied out before the tuple is released: the array may point into it.
+  bool valid = false;
   if (ours && !null) {
     Datum* elements = nullptr;
     bool* nulls = nullptr;
     int count = 0;
     deconstruct_array(DatumGetArrayTypeP(names), TEXTOID, -1, false, TYPALIGN_INT, &elements, &nulls, &count);
-    if (count == 1 && !nulls[0]) prefix = StringView(DatumGetTextPP(elements[0]));
+    const std::string_view prefix =
+        count == 1 && !nulls[0] ? StringView(DatumGetTextPP(elements[0])) : std::string_view{};
+    valid = type_id::ValidPrefix(prefix);
+    if (valid) {
+      out.type = type;
+      out.prefix_size = prefix.size();
+      memcpy(out.prefix, prefix.data(), prefix.size());
+    }
   }
   ReleaseSysCache(proc);
   if (!ours) {
@@ -376,14 +384,11 @@ void LoadUuidType(Oid type, UuidType& out) {
             errmsg("type %s is not a type of one prefix", format_type_be(type)),
             errhint("idgen.define_uuid_type(prefix, name) makes one."));
   }
-  if (!type_id::ValidPrefix(prefix)) {
+  if (!valid) {
     ereport(ERROR, errcode(ERRCODE_INVALID_OBJECT_DEFINITION),
             errmsg("the output function of type %s names no valid prefix", format_type_be(type)),
             errdetail("Its argument's name is the prefix of the type's IDs."), errhint("%s", type_id::kPrefixRule));
   }
-  out.type = type;
-  out.prefix_size = prefix.size();
-  memcpy(out.prefix, prefix.data(), prefix.size());
 }
 
 // The type of an input or receive call (its typioparam), kept in the FmgrInfo.
