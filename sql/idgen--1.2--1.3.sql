@@ -157,6 +157,10 @@ BEGIN
       USING DETAIL = 'idgen now lives in a new schema idgen that its update made; nothing in the old one can take the place of its functions.',
             HINT = pg_catalog.format('Look at what schema %I holds, and drop it if you did not put it there.', old_name);
   END IF;
+  -- An update (not a fresh install) converts the marks tables of idgen 1.2 below, with this
+  -- function, which it then drops.
+  CREATE FUNCTION idgen.convert_instagram_shard_marks() RETURNS pg_catalog.void
+  AS 'MODULE_PATHNAME', 'idgen_convert_instagram_shard_marks' LANGUAGE C;
 END
 $schema$;
 
@@ -760,9 +764,8 @@ $$;
 -- idgen.instagram_shard_schemas says which schema holds each bound shard (on Citus a reference
 -- table, read on every node), binding a second schema to a bound shard is refused, and
 -- idgen.instagram_id(shard) of a bound shard is made only on the node that holds its schema, under its
--- marks. idgen.bind_instagram_shard converts a marks table of 1.2 (one row per shard, which the
--- trigger of 1.3 still updates in the inserting transaction until then) and leaves its writes to its
--- owner: the inserting role needs no right on the marks.
+-- marks. The inserting role needs no right on the marks, and nothing of the marks table's owner runs
+-- when idgen reads or writes them.
 ---------------------------------------------------------------------------------------------------
 
 CREATE TABLE idgen.instagram_shard_schemas (
@@ -777,6 +780,20 @@ GRANT SELECT ON idgen.instagram_shard_schemas TO PUBLIC;
 GRANT INSERT ON idgen.instagram_shard_schemas TO @extowner@;
 SELECT pg_catalog.pg_extension_config_dump('idgen.instagram_shard_schemas', '');
 
+-- The marks tables of 1.2 (one row per shard, keyed by the shard) are converted here, once, to 1.3's
+-- (a column id, the key (shard, id)), their writes left to their owner and their shards registered;
+-- a table that is not exactly as 1.2 made it is left, with a warning, and never written. idgen
+-- writes into a marks table only through the heap and its key, and only into one that has exactly
+-- the shape it makes (src/pg/shard_marks.cpp): nothing its owner attached to it ever runs.
+DO $convert$
+BEGIN
+  IF pg_catalog.to_regprocedure('idgen.convert_instagram_shard_marks()') IS NOT NULL THEN
+    PERFORM idgen.convert_instagram_shard_marks();
+    DROP FUNCTION idgen.convert_instagram_shard_marks();
+  END IF;
+END
+$convert$;
+
 CREATE OR REPLACE FUNCTION idgen.instagram_shard_id() RETURNS pg_catalog.trigger
 AS 'MODULE_PATHNAME', 'idgen_instagram_shard_id'
 LANGUAGE C;
@@ -787,4 +804,4 @@ CREATE OR REPLACE FUNCTION idgen.bind_instagram_shard(schema pg_catalog.regnames
 AS 'MODULE_PATHNAME', 'idgen_bind_instagram_shard'
 LANGUAGE C VOLATILE STRICT SET search_path = pg_catalog, pg_temp;
 COMMENT ON FUNCTION idgen.bind_instagram_shard(pg_catalog.regnamespace, pg_catalog.int4) IS
-'binds an Instagram shard to a schema its caller owns: a row of the schema''s table idgen_instagram_shard (created on first use, or converted from idgen 1.2''s, writable by its owner only), which idgen.instagram_shard_id() reads, and of idgen.instagram_shard_schemas (a shard bound to another schema is refused); on Citus, on the coordinator, before citus_schema_distribute, so that the table moves with the schema''s';
+'binds an Instagram shard to a schema its caller owns: a row of the schema''s table idgen_instagram_shard (created on first use, never taken over, converted from idgen 1.2''s layout in a restored dump, writable by its owner only), which idgen.instagram_shard_id() reads, and of idgen.instagram_shard_schemas (a shard bound to another schema is refused); on Citus, on the coordinator, before citus_schema_distribute, so that the table moves with the schema''s';

@@ -32,6 +32,7 @@ extern "C" {
 #include "catalog/pg_class.h"
 #include "catalog/pg_namespace.h"
 #include "catalog/pg_type.h"
+#include "commands/extension.h"
 #include "commands/trigger.h"
 #include "executor/spi.h"
 #include "utils/fmgroids.h"
@@ -500,6 +501,16 @@ bool DistributedSchema(Oid schema) {
   return SPI_processed > 0;
 }
 
+// Whether the registry binds a shard to the schema: its marks table is one that idgen made.
+bool SchemaIsBound(const char* schema) {
+  Oid types[1] = {NAMEOID};
+  NameData name;
+  namestrcpy(&name, schema);
+  Datum values[1] = {NameGetDatum(&name)};
+  return Execute("SELECT FROM idgen.instagram_shard_schemas WHERE schema_name OPERATOR(pg_catalog.=) $1 LIMIT 1", 1,
+                 types, values) > 0;
+}
+
 // Binds the shard in the registry (as the registry's owner: no one else writes it), refusing a shard
 // that another existing schema holds. On Citus the registry is a reference table, made one here on
 // the first binding, so that every node reads every binding.
@@ -558,30 +569,6 @@ void Register(int32 shard, const char* schema) {
     }
   }
   SetUserIdAndSecContext(user, context);
-}
-
-// Converts a marks table of idgen 1.2 (one row per shard, updated by the inserting transaction) to
-// 1.3's (a row per raise, keyed by the shard and an ID): the trigger then never holds a row that
-// another insert needs. Through Citus where the table is distributed (DDL that Citus propagates).
-void Convert(const char* table) {
-  char sql[800];
-  snprintf(sql, sizeof sql,
-           "SELECT c.conname FROM pg_catalog.pg_constraint c WHERE c.conrelid OPERATOR(pg_catalog.=) "
-           "%s::pg_catalog.regclass AND c.contype OPERATOR(pg_catalog.=) 'p'",
-           quote_literal_cstr(table));
-  Execute(sql);
-  const char* key =
-      SPI_processed > 0 ? pstrdup(SPI_getvalue(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 1)) : nullptr;
-  snprintf(sql, sizeof sql, "ALTER TABLE %s ADD COLUMN id bigint NOT NULL DEFAULT 0", table);
-  Execute(sql);
-  snprintf(sql, sizeof sql, "ALTER TABLE %s ALTER COLUMN id DROP DEFAULT", table);
-  Execute(sql);
-  if (key != nullptr) {
-    snprintf(sql, sizeof sql, "ALTER TABLE %s DROP CONSTRAINT %s", table, quote_identifier(key));
-    Execute(sql);
-  }
-  snprintf(sql, sizeof sql, "ALTER TABLE %s ADD PRIMARY KEY (shard, id)", table);
-  Execute(sql);
 }
 
 // Only the owner writes the marks: a role that may insert (the trigger needs no right on them) can
@@ -743,7 +730,7 @@ IDGEN_FUNCTION(idgen_bind_instagram_shard) {
   char table[2 * NAMEDATALEN + 8];
   strlcpy(table, quote_qualified_identifier(name, shard_marks::kTable), sizeof table);
   if (SPI_connect() != SPI_OK_CONNECT) elog(ERROR, "SPI_connect failed");
-  const Oid marks = get_relname_relid(shard_marks::kTable, schema);
+  Oid marks = get_relname_relid(shard_marks::kTable, schema);
   char sql[1200];
   if (!OidIsValid(marks)) {
     // Citus makes a table created in a distributed schema one of the schema's only at the top
@@ -758,12 +745,11 @@ IDGEN_FUNCTION(idgen_bind_instagram_shard) {
                       "idgen.bind_instagram_shard(%s, %d); SELECT citus_schema_distribute(%s);",
                       literal, literal, static_cast<int>(shard), literal));
     }
-    snprintf(
-        sql, sizeof sql,
-        "CREATE TABLE %s (shard integer NOT NULL CHECK (shard OPERATOR(pg_catalog.>=) 0 AND shard "
-        "OPERATOR(pg_catalog.<=) 8191), id bigint NOT NULL, mark timestamptz NOT NULL, mark_server bigint NOT NULL, "
-        "PRIMARY KEY (shard, id))",
-        table);
+    snprintf(sql, sizeof sql,
+             "CREATE TABLE %s (shard pg_catalog.int4 NOT NULL CHECK (shard OPERATOR(pg_catalog.>=) 0 AND shard "
+             "OPERATOR(pg_catalog.<=) 8191), id pg_catalog.int8 NOT NULL, mark pg_catalog.timestamptz NOT NULL, "
+             "mark_server pg_catalog.int8 NOT NULL, PRIMARY KEY (shard, id))",
+             table);
     Execute(sql);
     snprintf(
         sql, sizeof sql,
@@ -772,6 +758,7 @@ IDGEN_FUNCTION(idgen_bind_instagram_shard) {
         "mark a second beyond it, and idgen.server_instance() of the server run that wrote it)'",
         table);
     Execute(sql);
+    marks = get_relname_relid(shard_marks::kTable, schema);
   } else {
     // A table of that name that another role made there (with CREATE on the schema) is not taken
     // over: its owner could move the marks back.
@@ -784,18 +771,98 @@ IDGEN_FUNCTION(idgen_bind_instagram_shard) {
               errhint("idgen_instagram_shard is made by idgen.bind_instagram_shard: drop the one there, then bind "
                       "again."));
     }
-    if (shard_marks::IsLegacy(marks)) Convert(table);
+    // Through Citus, a row would be written by a distributed statement, whose work (on the node that
+    // holds it, or in this session) idgen does not control: shards are bound before the marks are
+    // distributed.
+    if (citus::IsCitusTable(marks)) {
+      ereport(ERROR, errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
+              errmsg("%s is a Citus table", table),
+              errdetail("A shard is bound in the marks table before Citus distributes it."),
+              errhint("Undistribute it (citus_schema_undistribute, or undistribute_table for a marks table distributed by "
+                      "shard), bind the shards, then distribute it again."));
+    }
+    // A table idgen made when it bound the schema, or one of idgen 1.2 (a dump of 1.2 restored
+    // since the update), converted; never one of 1.3's layout that idgen did not make.
+    if (shard_marks::Check(marks) == shard_marks::Kind::kLegacy) {
+      shard_marks::Convert(marks);
+    } else if (!SchemaIsBound(name)) {
+      ereport(ERROR, errcode(ERRCODE_DUPLICATE_TABLE),
+              errmsg("%s exists, but idgen did not make it", table),
+              errdetail("idgen makes a schema's marks table when it binds the schema's first shard, and never takes "
+                        "over one made before."),
+              errhint("Drop it, then bind the schema again."));
+    }
   }
-  // No ID of the shard yet: a mark at the Unix epoch holds no server back.
-  snprintf(sql, sizeof sql,
-           "INSERT INTO %s (shard, id, mark, mark_server) VALUES ($1, 0, pg_catalog.to_timestamp(0), "
-           "idgen.server_instance()) ON CONFLICT DO NOTHING",
-           table);
-  Oid types[1] = {INT4OID};
-  Datum values[1] = {Int32GetDatum(shard)};
-  Execute(sql, 1, types, values);
+  (void)shard_marks::AddShard(marks, shard);
   RevokeWrites(table);
   Register(shard, name);
+  SPI_finish();
+  PG_RETURN_VOID();
+}
+
+}  // namespace idgen::pg::instagram_shard
+
+namespace idgen::pg::instagram_shard {
+
+// idgen.convert_instagram_shard_marks(), which only the update from an earlier release defines,
+// runs and drops: converts every marks table of idgen 1.2's layout, as 1.2 made it, to 1.3's,
+// leaves its writes to its owner and registers its shards (a shard that another schema holds
+// already is said in a warning). A table of 1.2's layout that is not exactly as 1.2 made it is
+// left as it is, with a warning: idgen writes no mark into it.
+IDGEN_FUNCTION(idgen_convert_instagram_shard_marks) {
+  if (!creating_extension) {
+    ereport(ERROR, errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
+            errmsg("idgen.convert_instagram_shard_marks() is run by ALTER EXTENSION idgen UPDATE only"));
+  }
+  if (SPI_connect() != SPI_OK_CONNECT) elog(ERROR, "SPI_connect failed");
+  Execute(
+      "SELECT c.oid, n.nspname FROM pg_catalog.pg_class c JOIN pg_catalog.pg_namespace n ON n.oid "
+      "OPERATOR(pg_catalog.=) c.relnamespace WHERE c.relname OPERATOR(pg_catalog.=) 'idgen_instagram_shard' AND "
+      "c.relkind OPERATOR(pg_catalog.=) 'r' AND c.relowner OPERATOR(pg_catalog.=) n.nspowner ORDER BY n.nspname");
+  const uint64 count = SPI_processed;
+  Oid* tables = static_cast<Oid*>(palloc(sizeof(Oid) * (count + 1)));
+  char** schemas = static_cast<char**>(palloc(sizeof(char*) * (count + 1)));
+  for (uint64 i = 0; i < count; ++i) {
+    bool isnull = false;
+    tables[i] = DatumGetObjectId(SPI_getbinval(SPI_tuptable->vals[i], SPI_tuptable->tupdesc, 1, &isnull));
+    schemas[i] = pstrdup(SPI_getvalue(SPI_tuptable->vals[i], SPI_tuptable->tupdesc, 2));
+  }
+  const bool worker = citus::Installed() && citus::LocalGroup() != 0;
+  int32* shards = static_cast<int32*>(palloc(sizeof(int32) * (kMaxShard + 1)));
+  for (uint64 i = 0; i < count; ++i) {
+    // On a Citus worker the coordinator's update converts a distributed table, through Citus.
+    if (worker && citus::IsCitusTable(tables[i])) continue;
+    char table[2 * NAMEDATALEN + 8];
+    strlcpy(table, quote_qualified_identifier(schemas[i], shard_marks::kTable), sizeof table);
+    shard_marks::Kind kind;
+    if (const char* why = shard_marks::Unfit(tables[i], &kind)) {
+      ereport(WARNING, errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
+              errmsg("%s is not converted to the marks of idgen 1.3", table), errdetail("%s", why),
+              errhint("idgen writes no mark into it: drop what was added to it, then bind the schema's shards "
+                      "again (SELECT idgen.bind_instagram_shard(...)), which converts it."));
+      continue;
+    }
+    if (kind != shard_marks::Kind::kLegacy) continue;
+    shard_marks::Convert(tables[i]);
+    RevokeWrites(table);
+    const int n = shard_marks::ShardsOf(tables[i], shards);
+    for (int j = 0; j < n; ++j) {
+      Oid types[2] = {INT4OID, NAMEOID};
+      NameData name;
+      namestrcpy(&name, schemas[i]);
+      Datum values[2] = {Int32GetDatum(shards[j]), NameGetDatum(&name)};
+      if (Execute("INSERT INTO idgen.instagram_shard_schemas (shard, schema_name) VALUES ($1, $2) ON CONFLICT (shard) "
+                  "DO NOTHING RETURNING shard",
+                  2, types, values) == 0) {
+        ereport(WARNING, errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
+                errmsg("Instagram shard %d of schema %s is bound to another schema", static_cast<int>(shards[j]),
+                       quote_identifier(schemas[i])),
+                errdetail("Two schemas of one shard make the same IDs; idgen.instagram_shard_schemas names the one "
+                          "that holds it."),
+                errhint("Give one of them a shard of its own."));
+      }
+    }
+  }
   SPI_finish();
   PG_RETURN_VOID();
 }

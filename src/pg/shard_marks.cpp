@@ -19,9 +19,12 @@ extern "C" {
 #include "access/table.h"
 #include "access/tableam.h"
 #include "access/xact.h"
+#include "catalog/dependency.h"
 #include "catalog/index.h"
 #include "catalog/pg_am.h"
 #include "catalog/pg_class.h"
+#include "catalog/pg_index.h"
+#include "catalog/pg_opclass_d.h"
 #include "executor/executor.h"
 #include "executor/spi.h"
 #include "executor/tuptable.h"
@@ -61,15 +64,22 @@ void NewGenerationAtSubAbort(SubXactEvent event, SubTransactionId, SubTransactio
   if (event == SUBXACT_EVENT_ABORT_SUB) ++generation;
 }
 
-// The layout of a marks table: its columns (the id column only from 1.3 on) and the index led by
-// the shard.
+// A marks table as idgen makes it, and nothing else: a plain, permanent heap table whose only
+// columns are shard (integer), id (bigint), mark (timestamptz) and mark_server (bigint), and whose
+// only index is its primary key (shard, id) with the built-in operator classes, no expression, no
+// predicate, checked at once. The table lives in its owner's schema, and she may attach anything to
+// it; idgen reads and writes it only through the heap and that one index, so that nothing of hers
+// is ever evaluated in the session of whoever makes the IDs (a superuser among them): no trigger,
+// rule, default, CHECK, policy or generated column fires on a direct heap insert, and an index, an
+// index expression, a predicate or an operator class of hers is refused instead of maintained.
+// idgen 1.2's layout (one row per shard, keyed by the shard alone, without id) is recognised only to
+// be converted (Convert), never written.
 struct Description {
   Oid relid;  // the key
   uint64 generation;
-  bool legacy;
+  bool legacy;  // idgen 1.2's layout, sealed as 1.2 made it
   AttrNumber shard, id, mark, server;
-  Oid index;  // led by shard (the primary key), InvalidOid when there is none
-  Oid owner;
+  Oid index;  // the primary key
 };
 HTAB* descriptions = nullptr;
 
@@ -118,85 +128,107 @@ const char* SchemaOf(Oid marks) {
 }
 
 [[noreturn]] void RaiseNotMarks(Oid marks, const char* why) {
-  char message[300], hint[300];
-  snprintf(message, sizeof message, "%s.%s is not a table of Instagram shard marks", SchemaOf(marks), kTable);
+  char message[300], hint[400];
+  snprintf(message, sizeof message, "%s.%s is not a table of Instagram shard marks as idgen makes it",
+           SchemaOf(marks), kTable);
   snprintf(hint, sizeof hint,
-           "idgen.bind_instagram_shard makes it, as the role that owns the schema's tables: drop this one and bind "
-           "the schema again.");
+           "idgen writes the marks only into the table idgen.bind_instagram_shard made, as it made it: undo the "
+           "change (a table of the shard's marks needs no other index, column or layout).");
   Raise(ErrorKind::kPrerequisite, message, why, hint);
 }
 
-AttrNumber ColumnOf(TupleDesc desc, const char* name, Oid type, Oid marks, bool required) {
+[[noreturn]] void RaiseLegacy(Oid marks) {
+  char message[300], hint[400];
+  snprintf(message, sizeof message, "%s.%s has the layout of idgen 1.2", SchemaOf(marks), kTable);
+  snprintf(hint, sizeof hint,
+           "ALTER EXTENSION idgen UPDATE converts the marks tables of a database; a table restored from a dump of "
+           "idgen 1.2 since is converted by binding its schema again: SELECT idgen.bind_instagram_shard(%s, <shard>);",
+           quote_literal_cstr(get_namespace_name(get_rel_namespace(marks))));
+  Raise(ErrorKind::kPrerequisite, message, "idgen never writes a mark into a table of 1.2's layout.", hint);
+}
+
+// The shape of the relation, or why it is not a marks table as idgen makes it (a static string, or
+// one made with a column's or an index's name). rel is open and locked: the invalidations that
+// the lock brought in have been received, so what is read here is what an insert would maintain.
+const char* Shape(Relation rel, Description* out) {
+  const Form_pg_class form = rel->rd_rel;
+  if (form->relkind != RELKIND_RELATION || form->relam != HEAP_TABLE_AM_OID) return "It is not a plain heap table.";
+  if (form->relpersistence != RELPERSISTENCE_PERMANENT) return "It is not a permanent table: a crash would lose it.";
+  const TupleDesc desc = RelationGetDescr(rel);
+  struct Column {
+    const char* name;
+    Oid type;
+    AttrNumber* number;
+  } columns[] = {{"shard", INT4OID, &out->shard},
+                 {"id", INT8OID, &out->id},
+                 {"mark", TIMESTAMPTZOID, &out->mark},
+                 {"mark_server", INT8OID, &out->server}};
   for (int i = 0; i < desc->natts; ++i) {
     const Form_pg_attribute att = TupleDescAttr(desc, i);
-    if (att->attisdropped || strcmp(NameStr(att->attname), name) != 0) continue;
-    if (att->atttypid != type) {
-      char why[200];
-      snprintf(why, sizeof why, "Its column %s is %s.", name, format_type_be(att->atttypid));
-      RaiseNotMarks(marks, why);
+    if (att->attisdropped) continue;
+    Column* known = nullptr;
+    for (Column& c : columns) {
+      if (strcmp(NameStr(att->attname), c.name) == 0) known = &c;
     }
-    return att->attnum;
+    if (known == nullptr || att->atttypid != known->type || att->attgenerated != '\0') {
+      return psprintf("Its column %s is not one of shard integer, id bigint, mark timestamptz and mark_server bigint.",
+                      quote_identifier(NameStr(att->attname)));
+    }
+    *known->number = att->attnum;
   }
-  if (required) {
-    char why[200];
-    snprintf(why, sizeof why, "It has no column %s.", name);
-    RaiseNotMarks(marks, why);
+  for (const Column& c : columns) {
+    if (*c.number == InvalidAttrNumber && strcmp(c.name, "id") != 0) return psprintf("It has no column %s.", c.name);
   }
-  return InvalidAttrNumber;
-}
-
-Oid AccessMethodOf(Oid relid) {
-  HeapTuple tuple = SearchSysCache1(RELOID, ObjectIdGetDatum(relid));
-  if (!HeapTupleIsValid(tuple)) return InvalidOid;
-  const Oid am = reinterpret_cast<Form_pg_class>(GETSTRUCT(tuple))->relam;
-  ReleaseSysCache(tuple);
-  return am;
-}
-
-const Description& Describe(Oid marks) {
-  bool found = false;
-  auto* d = static_cast<Description*>(hash_search(descriptions, &marks, HASH_ENTER, &found));
-  if (found && d->generation == layouts) return *d;
-  d->generation = 0;
-  Relation rel = table_open(marks, AccessShareLock);
-  if (rel->rd_rel->relkind != RELKIND_RELATION || rel->rd_rel->relam != HEAP_TABLE_AM_OID) {
-    table_close(rel, AccessShareLock);
-    RaiseNotMarks(marks, "It is not a plain heap table.");
-  }
-  const TupleDesc desc = RelationGetDescr(rel);
-  Description now{};
-  now.relid = marks;
-  now.shard = ColumnOf(desc, "shard", INT4OID, marks, true);
-  now.mark = ColumnOf(desc, "mark", TIMESTAMPTZOID, marks, true);
-  now.server = ColumnOf(desc, "mark_server", INT8OID, marks, true);
-  now.id = ColumnOf(desc, "id", INT8OID, marks, false);
-  now.owner = rel->rd_rel->relowner;
-  // The index led by the shard: the primary key, (shard, id) from 1.3 on, (shard) in 1.2. A key on
-  // the shard alone is 1.2's layout, whose one row per shard every raise updates.
-  bool unique_on_shard = false;
+  // Its one index: the primary key, on (shard, id), or on the shard alone in 1.2's layout.
+  out->legacy = out->id == InvalidAttrNumber;
   List* indexes = RelationGetIndexList(rel);
-  ListCell* cell;
-  foreach (cell, indexes) {
-    const Oid index = lfirst_oid(cell);
+  const char* why = nullptr;
+  if (list_length(indexes) != 1) {
+    why = list_length(indexes) == 0 ? "It has no primary key." : "It has an index besides its primary key.";
+  } else {
+    const Oid index = linitial_oid(indexes);
     HeapTuple tuple = SearchSysCache1(INDEXRELID, ObjectIdGetDatum(index));
-    if (!HeapTupleIsValid(tuple)) continue;
-    const auto* form = reinterpret_cast<Form_pg_index>(GETSTRUCT(tuple));
-    if (form->indnatts >= 1 && form->indkey.values[0] == now.shard && AccessMethodOf(index) == BTREE_AM_OID &&
-        heap_attisnull(tuple, Anum_pg_index_indpred, nullptr) &&
-        heap_attisnull(tuple, Anum_pg_index_indexprs, nullptr)) {
-      if (!OidIsValid(now.index) || form->indisprimary) now.index = index;
-      if (form->indisunique && form->indnkeyatts == 1) unique_on_shard = true;
-    }
+    if (!HeapTupleIsValid(tuple)) elog(ERROR, "cache lookup failed for index %u", index);
+    const auto* ix = reinterpret_cast<Form_pg_index>(GETSTRUCT(tuple));
+    bool isnull = false;
+    const Datum classes = SysCacheGetAttr(INDEXRELID, tuple, Anum_pg_index_indclass, &isnull);
+    const auto* opclass = reinterpret_cast<oidvector*>(DatumGetPointer(classes));
+    const int columns_wanted = out->legacy ? 1 : 2;
+    bool exact = !isnull && ix->indisprimary && ix->indisunique && ix->indimmediate &&
+                 ix->indnatts == columns_wanted && ix->indnkeyatts == columns_wanted &&
+                 ix->indkey.values[0] == out->shard && opclass->values[0] == INT4_BTREE_OPS_OID &&
+                 heap_attisnull(tuple, Anum_pg_index_indexprs, nullptr) &&
+                 heap_attisnull(tuple, Anum_pg_index_indpred, nullptr);
+    if (exact && !out->legacy) exact = ix->indkey.values[1] == out->id && opclass->values[1] == INT8_BTREE_OPS_OID;
     ReleaseSysCache(tuple);
+    if (exact) {
+      HeapTuple cls = SearchSysCache1(RELOID, ObjectIdGetDatum(index));
+      if (!HeapTupleIsValid(cls)) elog(ERROR, "cache lookup failed for index %u", index);
+      exact = reinterpret_cast<Form_pg_class>(GETSTRUCT(cls))->relam == BTREE_AM_OID;
+      ReleaseSysCache(cls);
+    }
+    if (exact) out->index = index;
+    else why = out->legacy ? "Its index is not idgen 1.2's primary key (shard)." : "Its index is not the primary key (shard, id).";
   }
   list_free(indexes);
-  table_close(rel, AccessShareLock);
-  now.legacy = unique_on_shard || now.id == InvalidAttrNumber;
-  if (!now.legacy && (!OidIsValid(now.index) || ColumnOf(desc, "id", INT8OID, marks, false) == 0)) {
-    RaiseNotMarks(marks, "It has no primary key on (shard, id).");
+  return why;
+}
+
+// The description of an open, locked marks table; refuses (55000) a table that is not one as idgen
+// makes it, and, unless legacy_too, one of 1.2's layout.
+const Description& Describe(Relation rel, bool legacy_too = false) {
+  const Oid marks = RelationGetRelid(rel);
+  bool found = false;
+  auto* d = static_cast<Description*>(hash_search(descriptions, &marks, HASH_ENTER, &found));
+  if (!found || d->generation != layouts) {
+    Description now{};
+    now.relid = marks;
+    d->generation = 0;
+    if (const char* why = Shape(rel, &now)) RaiseNotMarks(marks, why);
+    now.generation = layouts;
+    *d = now;
   }
-  now.generation = layouts;
-  *d = now;
+  if (d->legacy && !legacy_too) RaiseLegacy(marks);
   return *d;
 }
 
@@ -281,44 +313,21 @@ void Read(Relation rel, const Description& d, int32 shard, Reading* out) {
   Raise(ErrorKind::kPrerequisite, message, detail, hint);
 }
 
-// The marks table is its owner's, and so is whatever runs when idgen reads or writes it (its
-// indexes' expressions, predicates and operator classes): that runs as the owner, in a restricted
-// operation, with search_path pg_catalog, pg_temp and every setting it changes undone, as
-// PostgreSQL maintains an index (never as the role that makes the IDs, who may be a superuser).
-struct AsOwner {
-  Oid user;
-  int context;
-  int nest;
-};
-void EnterOwner(Oid owner, AsOwner* saved) {
-  GetUserIdAndSecContext(&saved->user, &saved->context);
-  SetUserIdAndSecContext(owner, saved->context | SECURITY_LOCAL_USERID_CHANGE | SECURITY_RESTRICTED_OPERATION);
-  saved->nest = NewGUCNestLevel();
-  (void)set_config_option("search_path", "pg_catalog, pg_temp", PGC_USERSET, PGC_S_SESSION, GUC_ACTION_SAVE, true, 0,
-                          false);
-}
-void LeaveOwner(const AsOwner& saved) {
-  AtEOXact_GUC(false, saved.nest);
-  SetUserIdAndSecContext(saved.user, saved.context);
-}
-
 // Reads the marks of the state's shard into it (and, for a schema's table, finds the shard).
-void Load(const Description& d, State* state) {
-  AsOwner saved;
-  EnterOwner(d.owner, &saved);
-  Relation rel = table_open(d.relid, AccessShareLock);
+void Load(Oid marks, State* state) {
+  Relation rel = table_open(marks, AccessShareLock);
+  const Description& d = Describe(rel);
   Reading r;
   Read(rel, d, state->key.shard, &r);
   table_close(rel, AccessShareLock);
-  LeaveOwner(saved);
   const bool schema = state->key.shard == kSchemaShard;
   const int32 shard = schema ? r.shard : state->key.shard;
-  if (schema && r.shards != 1) RaiseNoShardOfSchema(d.relid, r);
-  if (!schema && r.shards == 0) RaiseNotBound(d.relid, shard);
+  if (schema && r.shards != 1) RaiseNoShardOfSchema(marks, r);
+  if (!schema && r.shards == 0) RaiseNotBound(marks, shard);
   if (r.null_mark) {
     char message[300];
     snprintf(message, sizeof message, "the mark of Instagram shard %d in %s.%s is NULL", static_cast<int>(shard),
-             SchemaOf(d.relid), kTable);
+             SchemaOf(marks), kTable);
     Raise(ErrorKind::kPrerequisite, message, "",
           "Its IDs cannot be placed above the ones made before: set the mark back to the last one (at least), and "
           "its columns NOT NULL.");
@@ -331,26 +340,9 @@ void Load(const Description& d, State* state) {
 
 // ---- writing ------------------------------------------------------------------------------------
 
-// A mark of this transaction's own: its row, inserted with the indexes kept, and the committed rows
-// below the highest committed mark deleted, each only if no other transaction holds it.
-void InsertMark(const Description& d, int32 shard, int64_t id, int64_t mark_us) {
-  if (IsInParallelMode()) {
-    Raise(ErrorKind::kPrerequisite, "cannot raise an Instagram shard's mark in a parallel worker",
-          "The shard's IDs passed its mark, which a row of this transaction must raise.",
-          "Make the shard's IDs outside a parallel query (SET max_parallel_workers_per_gather = 0).");
-  }
-  if (XactReadOnly) {
-    ereport(ERROR, errcode(ERRCODE_READ_ONLY_SQL_TRANSACTION),
-            errmsg("cannot raise an Instagram shard's mark in a read-only transaction"),
-            errdetail("The shard's IDs passed its mark, which a row of this transaction must raise."),
-            errhint("Make the shard's IDs in a read-write transaction."));
-  }
-  AsOwner saved;
-  EnterOwner(d.owner, &saved);
-  Relation rel = table_open(d.relid, RowExclusiveLock);
-  // The committed rows, to be pruned below the highest.
-  Reading r;
-  Read(rel, d, shard, &r);
+// A row of the marks table, written by this transaction into the heap and the primary key alone
+// (the table's shape allows no other index): nothing else runs.
+void InsertRow(Relation rel, const Description& d, int32 shard, int64_t id, int64_t mark_us, CommandId cid) {
   const TupleDesc desc = RelationGetDescr(rel);
   Datum* values = static_cast<Datum*>(palloc0(sizeof(Datum) * desc->natts));
   bool* nulls = static_cast<bool*>(palloc(sizeof(bool) * desc->natts));
@@ -364,48 +356,49 @@ void InsertMark(const Description& d, int32 shard, int64_t id, int64_t mark_us) 
   values[d.server - 1] = Int64GetDatum(Instance());
   nulls[d.server - 1] = false;
   HeapTuple tuple = heap_form_tuple(desc, values, nulls);
-
-  EState* estate = CreateExecutorState();
-  ResultRelInfo* info = makeNode(ResultRelInfo);
-  InitResultRelInfo(info, rel, 1, nullptr, 0);
-  ExecOpenIndices(info, false);
-  TupleTableSlot* slot = ExecInitExtraTupleSlot(estate, desc, &TTSOpsHeapTuple);
+  TupleTableSlot* slot = MakeSingleTupleTableSlot(desc, &TTSOpsHeapTuple);
   ExecStoreHeapTuple(tuple, slot, false);
-  const CommandId cid = GetCurrentCommandId(true);
   table_tuple_insert(rel, slot, cid, 0, nullptr);
-  compat::InsertIndexTuples(info, slot, estate);
-  ExecCloseIndices(info);
-  ExecResetTupleTable(estate->es_tupleTable, false);
-  FreeExecutorState(estate);
+  // The key's columns, as the key orders them.
+  Relation index = index_open(d.index, RowExclusiveLock);
+  Datum key[2] = {Int32GetDatum(shard), Int64GetDatum(id)};
+  bool key_nulls[2] = {false, false};
+  (void)index_insert(index, key, key_nulls, &slot->tts_tid, rel, UNIQUE_CHECK_YES, false, BuildIndexInfo(index));
+  index_close(index, RowExclusiveLock);
+  ExecDropSingleTupleTableSlot(slot);
+}
 
+void RefuseWriteHere() {
+  if (IsInParallelMode()) {
+    Raise(ErrorKind::kPrerequisite, "cannot raise an Instagram shard's mark in a parallel worker",
+          "The shard's IDs passed its mark, which a row of this transaction must raise.",
+          "Make the shard's IDs outside a parallel query (SET max_parallel_workers_per_gather = 0).");
+  }
+  if (XactReadOnly) {
+    ereport(ERROR, errcode(ERRCODE_READ_ONLY_SQL_TRANSACTION),
+            errmsg("cannot raise an Instagram shard's mark in a read-only transaction"),
+            errdetail("The shard's IDs passed its mark, which a row of this transaction must raise."),
+            errhint("Make the shard's IDs in a read-write transaction."));
+  }
+}
+
+// A mark of this transaction's own: its row, and the committed rows below the highest committed
+// mark deleted, each only if no other transaction holds it.
+void InsertMark(Oid marks, int32 shard, int64_t id, int64_t mark_us) {
+  RefuseWriteHere();
+  Relation rel = table_open(marks, RowExclusiveLock);
+  const Description& d = Describe(rel);
+  // The committed rows, to be pruned below the highest.
+  Reading r;
+  Read(rel, d, shard, &r);
+  const CommandId cid = GetCurrentCommandId(true);
+  InsertRow(rel, d, shard, id, mark_us, cid);
   for (int i = 0; i < r.stale; ++i) {
     if (r.stale_us[i] >= r.committed_us) continue;  // the highest committed mark stays
     // Another transaction deleting or locking it: left to it, never waited for.
     (void)compat::DeleteTupleNoWait(rel, &r.stale_tids[i], cid);
   }
-  table_close(rel, RowExclusiveLock);
-  LeaveOwner(saved);
-}
-
-// idgen 1.2's one row per shard: raised in this transaction, which holds it until it ends (1.2's
-// behaviour, kept for a table that idgen.bind_instagram_shard has not converted yet).
-void UpdateLegacyMark(const Description& d, int32 shard, int64_t mark_us) {
-  Relation rel = table_open(d.relid, RowExclusiveLock);
-  char* name = quote_qualified_identifier(get_namespace_name(RelationGetNamespace(rel)), RelationGetRelationName(rel));
   table_close(rel, NoLock);
-  char query[600];
-  snprintf(query, sizeof query,
-           "UPDATE %s SET mark = GREATEST(mark, $1), mark_server = $2 WHERE shard OPERATOR(pg_catalog.=) $3", name);
-  AsOwner saved;
-  EnterOwner(d.owner, &saved);
-  if (SPI_connect() != SPI_OK_CONNECT) elog(ERROR, "SPI_connect failed");
-  Oid types[3] = {TIMESTAMPTZOID, INT8OID, INT4OID};
-  Datum args[3] = {TimestampTzGetDatum(mark_us - kUnixToPostgresUs), Int64GetDatum(Instance()), Int32GetDatum(shard)};
-  if (SPI_execute_with_args(query, 3, types, args, nullptr, false, 0) != SPI_OK_UPDATE) {
-    elog(ERROR, "could not raise the mark of Instagram shard %d", static_cast<int>(shard));
-  }
-  SPI_finish();
-  LeaveOwner(saved);
 }
 
 State* Find(Oid marks, int32 shard) {
@@ -424,12 +417,13 @@ void WaitForForeign(const State& state) {
   WaitForShardMark(state.shard, ms);
 }
 
-}  // namespace
-
-bool IsLegacy(Oid marks) {
-  Setup();
-  return Describe(marks).legacy;
+// Runs a statement through SPI (connected by the caller).
+void Execute(const char* sql) {
+  const int rc = SPI_execute(sql, false, 0);
+  if (rc < 0) elog(ERROR, "could not run \"%s\": SPI error %d", sql, rc);
 }
+
+}  // namespace
 
 void RaiseNotBound(Oid marks, int64_t shard) {
   char message[300], hint[300];
@@ -444,14 +438,13 @@ void RaiseNotBound(Oid marks, int64_t shard) {
 
 int64_t Make(Oid marks, bool schema_shard, int32* shard, int64_t not_before_ms) {
   Setup();
-  const Description& d = Describe(marks);
   State* state;
   if (schema_shard) {
     // The schema's one shard, found by reading the whole table once per generation; then the
     // shard's own state, from that same reading.
     State* schema = Find(marks, kSchemaShard);
     const bool fresh = schema->generation != generation;
-    if (fresh) Load(d, schema);
+    if (fresh) Load(marks, schema);
     state = Find(marks, schema->shard);
     if (fresh || state->generation != generation) {
       state->shard = schema->shard;
@@ -462,7 +455,7 @@ int64_t Make(Oid marks, bool schema_shard, int32* shard, int64_t not_before_ms) 
     *shard = schema->shard;
   } else {
     state = Find(marks, *shard);
-    if (state->generation != generation) Load(d, state);
+    if (state->generation != generation) Load(marks, state);
   }
   if (not_before_ms > 0) WaitForShardMark(state->shard, not_before_ms);
   for (;;) {
@@ -471,18 +464,97 @@ int64_t Make(Oid marks, bool schema_shard, int32* shard, int64_t not_before_ms) 
     const int64_t id_us = InstagramMs(id) * 1000;
     if (id_us < state->cover_us) return id;
     // Past the marks this backend knows: another transaction may have committed a higher one.
-    Load(d, state);
+    Load(marks, state);
     if (id_us < state->foreign_us) continue;  // a mark another server wrote lies above it: wait, take another
     if (id_us < state->cover_us) return id;
     const int64_t mark_us = id_us + kLeaseMs * 1000;
-    if (d.legacy) {
-      UpdateLegacyMark(d, state->shard, mark_us);
-    } else {
-      InsertMark(d, state->shard, id, mark_us);
-    }
+    InsertMark(marks, state->shard, id, mark_us);
     state->cover_us = mark_us;
     return id;
   }
+}
+
+Kind Check(Oid marks) {
+  Setup();
+  Relation rel = table_open(marks, AccessShareLock);
+  const bool legacy = Describe(rel, true).legacy;
+  table_close(rel, AccessShareLock);
+  return legacy ? Kind::kLegacy : Kind::kCurrent;
+}
+
+bool AddShard(Oid marks, int32 shard) {
+  Setup();
+  RefuseWriteHere();
+  Relation rel = table_open(marks, RowExclusiveLock);
+  const Description& d = Describe(rel);
+  Reading r;
+  Read(rel, d, shard, &r);
+  const bool add = r.shards == 0;
+  // No ID of the shard yet: a mark at the Unix epoch holds no server back.
+  if (add) InsertRow(rel, d, shard, 0, 0, GetCurrentCommandId(true));
+  table_close(rel, NoLock);
+  return add;
+}
+
+const char* Unfit(Oid marks, Kind* kind) {
+  Setup();
+  Relation rel = table_open(marks, AccessShareLock);
+  Description d{};
+  const char* why = Shape(rel, &d);
+  if (why == nullptr && d.legacy && (rel->rd_rel->relhassubclass || rel->rd_rel->relispartition)) {
+    why = "It takes part in inheritance or partitioning.";
+  }
+  table_close(rel, AccessShareLock);
+  *kind = d.legacy ? Kind::kLegacy : Kind::kCurrent;
+  return why;
+}
+
+int ShardsOf(Oid marks, int32* shards) {
+  Setup();
+  Relation rel = table_open(marks, AccessShareLock);
+  const Description& d = Describe(rel);
+  bool* seen = static_cast<bool*>(palloc0(sizeof(bool) * 8192));
+  int count = 0;
+  SysScanDesc scan = systable_beginscan(rel, InvalidOid, false, SnapshotSelf, 0, nullptr);
+  HeapTuple tuple;
+  while (HeapTupleIsValid(tuple = systable_getnext(scan))) {
+    bool isnull = false;
+    const Datum s = heap_getattr(tuple, d.shard, RelationGetDescr(rel), &isnull);
+    const int32 shard = isnull ? -1 : DatumGetInt32(s);
+    if (shard < 0 || shard > 8191 || seen[shard]) continue;
+    seen[shard] = true;
+    shards[count++] = shard;
+  }
+  systable_endscan(scan);
+  table_close(rel, AccessShareLock);
+  pfree(seen);
+  return count;
+}
+
+void Convert(Oid marks) {
+  Setup();
+  // Sealed as 1.2 made it, under the lock that the conversion keeps: then no statement below
+  // evaluates anything of the owner's (no index of hers is rebuilt, no column of hers filled, no
+  // table of hers inherits the change).
+  Relation rel = table_open(marks, AccessExclusiveLock);
+  const Description& d = Describe(rel, true);
+  const bool legacy = d.legacy;
+  const bool inherited = rel->rd_rel->relhassubclass || rel->rd_rel->relispartition;
+  const Oid key = d.index;
+  char* table = quote_qualified_identifier(get_namespace_name(RelationGetNamespace(rel)), RelationGetRelationName(rel));
+  table_close(rel, NoLock);
+  if (!legacy) return;
+  if (inherited) RaiseNotMarks(marks, "It takes part in inheritance or partitioning.");
+  const Oid constraint = get_index_constraint(key);
+  const char* name = OidIsValid(constraint) ? get_constraint_name(constraint) : nullptr;
+  if (name == nullptr) RaiseNotMarks(marks, "Its primary key is not a constraint.");
+  if (SPI_connect() != SPI_OK_CONNECT) elog(ERROR, "SPI_connect failed");
+  // The new column's default, a constant, is never evaluated per row nor kept.
+  Execute(psprintf("ALTER TABLE %s ADD COLUMN id pg_catalog.int8 NOT NULL DEFAULT 0", table));
+  Execute(psprintf("ALTER TABLE %s ALTER COLUMN id DROP DEFAULT", table));
+  Execute(psprintf("ALTER TABLE %s DROP CONSTRAINT %s", table, quote_identifier(name)));
+  Execute(psprintf("ALTER TABLE %s ADD PRIMARY KEY (shard, id)", table));
+  SPI_finish();
 }
 
 }  // namespace idgen::pg::shard_marks

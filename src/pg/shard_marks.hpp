@@ -8,8 +8,8 @@
 // another insert: no wait, no deadlock, no serialization failure, and every committed ID lies
 // before a committed mark. Rows below a committed higher mark are deleted as they are met, never
 // waiting for a row another transaction holds. A table bound under idgen 1.2 (one row per shard,
-// its key the shard alone) keeps 1.2's behaviour, the row updated by the transaction that passes
-// it, until idgen.bind_instagram_shard converts it.
+// its key the shard alone) is never written: the update to 1.3 converts it (Convert), and so does
+// idgen.bind_instagram_shard for one restored from a dump of 1.2.
 #pragma once
 
 #include <cstdint>
@@ -35,7 +35,26 @@ int64_t Make(Oid marks, bool schema_shard, int32* shard, int64_t not_before_ms);
 // Refuses (55000) a shard that the marks table does not bind.
 [[noreturn]] void RaiseNotBound(Oid marks, int64_t shard);
 
-// Whether the relation is a marks table of idgen 1.2's layout (one row per shard).
-bool IsLegacy(Oid marks);
+// A marks table as idgen makes it (kCurrent), or as idgen 1.2 made it (kLegacy, to be converted);
+// refuses (55000) anything else: a table with an index, a column or a layout of another's, whose
+// code idgen would otherwise evaluate.
+enum class Kind : uint8 { kCurrent, kLegacy };
+Kind Check(Oid marks);
+
+// Binds the shard in the marks table (kCurrent): its first row (ID 0, a mark at the Unix epoch),
+// unless the table has rows of the shard already (false then).
+bool AddShard(Oid marks, int32 shard);
+
+// Converts a marks table of idgen 1.2's layout, exactly as 1.2 made it, to 1.3's (a column id, the
+// key (shard, id)); does nothing to one of 1.3's. DDL through SPI as the caller, which evaluates
+// nothing of the owner's.
+void Convert(Oid marks);
+
+// Why the table is not a marks table as idgen makes it, or as 1.2 made it (nullptr: it is one, of
+// *kind), without raising.
+const char* Unfit(Oid marks, Kind* kind);
+
+// The shards that the rows of a marks table (kCurrent) name, into shards[8192]; their number.
+int ShardsOf(Oid marks, int32* shards);
 
 }  // namespace idgen::pg::shard_marks

@@ -2,7 +2,8 @@
 -- fills IDs from them (idgen.instagram_shard_id): the schema's shard, or the shard a row names; the
 -- marks that a server that held the shard before left (idgen.instagram_id(shard, not_before)); the
 -- registry of bindings (one schema per shard) and idgen.instagram_id(shard) of a bound shard; a table
--- bound under idgen 1.2, converted by binding it again. On Citus: test/t/citus_shards.pl and
+-- of idgen 1.2's layout, never written, converted by binding it again; nothing of the marks table's
+-- owner runs in another role's call. On Citus: test/t/citus_shards.pl and
 -- citus_moves.pl; concurrent sessions (no insert waits for another): test/t/shard_marks.pl.
 CREATE EXTENSION idgen;
 SET timezone = 'UTC';
@@ -202,10 +203,11 @@ SELECT pg_temp.refusal($$UPDATE idgen.instagram_shard_schemas SET schema_name = 
 RESET ROLE;
 SELECT count(*) AS by_the_inserter FROM shard_0042.photos WHERE body = 'by the inserter';
 
--- A table bound under idgen 1.2: one row per shard, keyed by the shard alone, which the trigger
--- updates in the inserting transaction (1.2's behaviour, kept until it is converted), and a role
--- granted UPDATE on it as 1.2's README said. Binding it again converts it: a row per raise, keyed
--- by (shard, id), written by its owner only.
+-- A table of idgen 1.2's layout (one row per shard, keyed by the shard alone), as a dump of 1.2
+-- restored into 1.3 brings it, with a role granted UPDATE on it as 1.2's README said: idgen never
+-- writes a mark into it (55000, saying how it is converted: ALTER EXTENSION idgen UPDATE converts
+-- those of a database updated from 1.2). Binding it again converts it: a row per raise, keyed by
+-- (shard, id), written by its owner only.
 CREATE SCHEMA legacy;
 CREATE TABLE legacy.idgen_instagram_shard (shard integer PRIMARY KEY CHECK (shard BETWEEN 0 AND 8191),
                                            mark timestamptz NOT NULL, mark_server bigint NOT NULL);
@@ -214,17 +216,13 @@ GRANT SELECT, UPDATE ON legacy.idgen_instagram_shard TO idgen_shard_inserter;
 CREATE TABLE legacy.t (id bigint PRIMARY KEY, n int);
 CREATE TRIGGER id BEFORE INSERT ON legacy.t FOR EACH ROW EXECUTE FUNCTION idgen.instagram_shard_id();
 INSERT INTO legacy.t (n) SELECT g FROM generate_series(1, 1000) g;
-SELECT count(*) AS made, (SELECT count(*) FROM legacy.idgen_instagram_shard) AS mark_rows,
-       max((idgen.instagram_parse(id)).ts) < (SELECT mark FROM legacy.idgen_instagram_shard) AS below_the_mark,
-       bool_and((idgen.instagram_parse(id)).shard = 107) AS shard_107
-FROM legacy.t;
+SELECT count(*) AS made, (SELECT mark FROM legacy.idgen_instagram_shard) = to_timestamp(0) AS mark_untouched FROM legacy.t;
 SELECT idgen.bind_instagram_shard('legacy', 107);
 SELECT string_agg(attname, ', ' ORDER BY attnum) AS columns,
        (SELECT pg_get_constraintdef(oid) FROM pg_constraint WHERE conrelid = 'legacy.idgen_instagram_shard'::regclass AND contype = 'p') AS key
 FROM pg_attribute WHERE attrelid = 'legacy.idgen_instagram_shard'::regclass AND attnum > 0 AND NOT attisdropped;
 SELECT has_table_privilege('idgen_shard_inserter', 'legacy.idgen_instagram_shard', 'UPDATE') AS inserter_may_update,
        has_table_privilege('idgen_shard_inserter', 'legacy.idgen_instagram_shard', 'SELECT') AS inserter_may_read;
-UPDATE legacy.idgen_instagram_shard SET mark = to_timestamp(0);
 INSERT INTO legacy.t (n) SELECT g FROM generate_series(1001, 2000) g;
 SELECT count(*) AS made, count(DISTINCT id) AS distinct_ids,
        max((idgen.instagram_parse(id)).ts) < (SELECT max(mark) FROM legacy.idgen_instagram_shard) AS below_the_mark,
@@ -235,34 +233,138 @@ DROP SCHEMA legacy CASCADE;
 DROP OWNED BY idgen_shard_inserter;
 DROP ROLE idgen_shard_inserter;
 
--- The marks table is its owner's, and what it runs when idgen writes a mark (here an index
--- expression) runs as that owner, restricted, never as the role that makes the IDs: a superuser's
--- call does not lend the owner its rights, and a setting the owner's code changes is undone.
+-- Nothing of a marks table's owner runs when idgen reads or writes her marks, whoever makes the IDs:
+-- a superuser through idgen.instagram_id(shard), a superuser or another role inserting into her
+-- table with the trigger, a superuser binding another shard to her schema. She attaches to her
+-- marks table whatever PostgreSQL lets an owner attach (row and statement triggers, rules, a CHECK,
+-- a column default, row-level security forced on her): idgen writes the heap and the key, and none of
+-- it runs (public.runs_as stays empty). What an insert would have to maintain (another index, an
+-- index expression or predicate, another column) makes idgen refuse (55000) instead, without running
+-- it. So her code never runs in another role's session, restricted or not (from PostgreSQL 17 a
+-- restricted operation could still create objects in that session's pg_temp).
 CREATE ROLE idgen_shard_owner;
+CREATE ROLE idgen_shard_writer;
 CREATE SCHEMA owned AUTHORIZATION idgen_shard_owner;
-CREATE TABLE public.runs_as (who name, superuser boolean);
-GRANT INSERT ON public.runs_as TO idgen_shard_owner;
+GRANT USAGE ON SCHEMA owned TO idgen_shard_writer;
+CREATE TABLE public.runs_as (what text, who name);
+GRANT INSERT ON public.runs_as TO PUBLIC;
 SET ROLE idgen_shard_owner;
-SELECT idgen.bind_instagram_shard('owned', 300);
-CREATE FUNCTION owned.record() RETURNS void LANGUAGE plpgsql AS $$
+SELECT idgen.bind_instagram_shard('owned', s) FROM generate_series(300, 304) s;
+CREATE TABLE owned.t (id bigint PRIMARY KEY, shard int NOT NULL);
+CREATE TRIGGER id BEFORE INSERT ON owned.t FOR EACH ROW EXECUTE FUNCTION idgen.instagram_shard_id('id', 'shard');
+GRANT INSERT ON owned.t TO idgen_shard_writer;
+-- (what she runs records itself, and plants pg_temp.text in the session that runs it, as a domain
+-- whose CHECK would run her code whenever that session writes '...'::text; not while she sets her
+-- table up herself: CREATE INDEX and ADD COLUMN evaluate what they add, in her own statement)
+CREATE FUNCTION owned.ran(what text) RETURNS boolean LANGUAGE plpgsql AS $$
 BEGIN
-  INSERT INTO public.runs_as SELECT current_user, r.rolsuper FROM pg_catalog.pg_roles r WHERE r.rolname = current_user;
-  PERFORM pg_catalog.set_config('search_path', 'owned, public', false);
+  IF pg_catalog.current_setting('test.her_own_statement', true) = 'on' THEN
+    RETURN true;
+  END IF;
+  INSERT INTO public.runs_as VALUES (what, current_user);
+  BEGIN
+    EXECUTE 'CREATE DOMAIN pg_temp.text AS pg_catalog.text';
+  EXCEPTION WHEN OTHERS THEN
+    NULL;
+  END;
+  RETURN true;
 END $$;
 CREATE FUNCTION owned.spy(bigint) RETURNS bigint LANGUAGE plpgsql IMMUTABLE AS $$
 BEGIN
-  PERFORM owned.record();
+  PERFORM owned.ran('index expression');
   RETURN $1;
 END $$;
-CREATE INDEX ON owned.idgen_instagram_shard (owned.spy(id));
+CREATE FUNCTION owned.ran_trigger() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+  PERFORM owned.ran(TG_NAME);
+  RETURN CASE WHEN TG_OP = 'DELETE' THEN OLD ELSE NEW END;
+END $$;
+CREATE TRIGGER before_row BEFORE INSERT OR UPDATE OR DELETE ON owned.idgen_instagram_shard
+  FOR EACH ROW EXECUTE FUNCTION owned.ran_trigger();
+CREATE TRIGGER after_row AFTER INSERT OR UPDATE OR DELETE ON owned.idgen_instagram_shard
+  FOR EACH ROW EXECUTE FUNCTION owned.ran_trigger();
+CREATE TRIGGER before_statement BEFORE INSERT OR UPDATE OR DELETE OR TRUNCATE ON owned.idgen_instagram_shard
+  FOR EACH STATEMENT EXECUTE FUNCTION owned.ran_trigger();
+CREATE RULE on_insert AS ON INSERT TO owned.idgen_instagram_shard DO ALSO SELECT owned.ran('insert rule');
+CREATE RULE on_update AS ON UPDATE TO owned.idgen_instagram_shard DO ALSO SELECT owned.ran('update rule');
+ALTER TABLE owned.idgen_instagram_shard ADD CONSTRAINT checked CHECK (owned.ran('check')) NOT VALID;
+ALTER TABLE owned.idgen_instagram_shard ALTER COLUMN mark_server SET DEFAULT owned.ran('default')::int;
+ALTER TABLE owned.idgen_instagram_shard ENABLE ROW LEVEL SECURITY, FORCE ROW LEVEL SECURITY;
+CREATE POLICY seen ON owned.idgen_instagram_shard USING (owned.ran('policy')) WITH CHECK (owned.ran('policy check'));
 RESET ROLE;
-SHOW search_path;
-SELECT idgen.instagram_id(300) > 0 AS made_by_a_superuser;
-SELECT DISTINCT who, superuser FROM public.runs_as;
-SHOW search_path;
-DROP SCHEMA owned CASCADE;
+TRUNCATE public.runs_as;
+-- A superuser's idgen.instagram_id(300), a superuser's insert (shard 301), another role's (302), a
+-- superuser's binding of shard 305 and insert, a superuser's idgen.convert_column(..., 'instagram',
+-- 304): each passes the shard's mark, which idgen raises with a row.
+SELECT (idgen.instagram_parse(idgen.instagram_id(300))).shard AS by_a_superuser;
+INSERT INTO owned.t (shard) VALUES (301);
+SET ROLE idgen_shard_writer;
+INSERT INTO owned.t (shard) VALUES (302);
+RESET ROLE;
+SELECT idgen.bind_instagram_shard('owned', 305);
+INSERT INTO owned.t (shard) VALUES (305);
+SET ROLE idgen_shard_owner;
+CREATE TABLE owned.c (id bigint);
+RESET ROLE;
+SELECT idgen.convert_column('owned.c', 'id', 'instagram', 304) IS NOT NULL AS converted_by_a_superuser;
+SELECT shard, count(*) AS mark_rows, max(mark) > now() AS raised
+FROM owned.idgen_instagram_shard GROUP BY shard ORDER BY shard;
+SELECT count(*) AS ran_of_hers FROM public.runs_as;
+-- What a write would maintain is refused, and never runs.
+SET ROLE idgen_shard_owner;
+SET test.her_own_statement = on;
+CREATE INDEX by_spy ON owned.idgen_instagram_shard (owned.spy(id));
+RESET test.her_own_statement;
+RESET ROLE;
+SELECT pg_temp.refusal($$SELECT idgen.instagram_id(303)$$);
+SELECT pg_temp.refusal($$INSERT INTO owned.t (shard) VALUES (303)$$);
+SELECT pg_temp.refusal($$SELECT idgen.bind_instagram_shard('owned', 306)$$);
+INSERT INTO owned.t (shard) VALUES (303);
+SET ROLE idgen_shard_owner;
+DROP INDEX owned.by_spy;
+SET test.her_own_statement = on;
+CREATE INDEX by_predicate ON owned.idgen_instagram_shard (mark) WHERE owned.spy(id) > 0;
+RESET test.her_own_statement;
+RESET ROLE;
+INSERT INTO owned.t (shard) VALUES (303);
+SET ROLE idgen_shard_owner;
+DROP INDEX owned.by_predicate;
+CREATE INDEX by_mark ON owned.idgen_instagram_shard (mark);
+RESET ROLE;
+INSERT INTO owned.t (shard) VALUES (303);
+SET ROLE idgen_shard_owner;
+DROP INDEX owned.by_mark;
+SET test.her_own_statement = on;
+ALTER TABLE owned.idgen_instagram_shard ADD COLUMN note text DEFAULT owned.ran('added column')::text;
+RESET test.her_own_statement;
+RESET ROLE;
+INSERT INTO owned.t (shard) VALUES (303);
+SET ROLE idgen_shard_owner;
+ALTER TABLE owned.idgen_instagram_shard DROP COLUMN note;
+ALTER TABLE owned.idgen_instagram_shard SET UNLOGGED;
+RESET ROLE;
+INSERT INTO owned.t (shard) VALUES (303);
+SET ROLE idgen_shard_owner;
+ALTER TABLE owned.idgen_instagram_shard SET LOGGED;
+RESET ROLE;
+-- Undone, the marks are written again; none of hers ran.
+INSERT INTO owned.t (shard) VALUES (303);
+SELECT count(*) AS ran_of_hers FROM public.runs_as;
+SELECT count(*) AS planted_in_this_session FROM pg_type WHERE typnamespace = pg_my_temp_schema() AND typname = 'text';
+-- A marks table she made herself before binding is never taken over (42P07), nor written.
+CREATE SCHEMA made_before AUTHORIZATION idgen_shard_owner;
+SET ROLE idgen_shard_owner;
+CREATE TABLE made_before.idgen_instagram_shard (shard int NOT NULL, id bigint NOT NULL, mark timestamptz NOT NULL,
+                                                mark_server bigint NOT NULL, PRIMARY KEY (shard, id));
+CREATE TRIGGER before_row BEFORE INSERT ON made_before.idgen_instagram_shard
+  FOR EACH ROW EXECUTE FUNCTION owned.ran_trigger();
+RESET ROLE;
+SELECT pg_temp.refusal($$SELECT idgen.bind_instagram_shard('made_before', 310)$$);
+SELECT count(*) AS rows_written FROM made_before.idgen_instagram_shard;
+SELECT count(*) AS ran_of_hers FROM public.runs_as;
+DROP SCHEMA owned, made_before CASCADE;
 DROP TABLE public.runs_as;
-DROP ROLE idgen_shard_owner;
+DROP ROLE idgen_shard_owner, idgen_shard_writer;
 
 DROP SCHEMA shard_0042, app CASCADE;
 DROP TABLE public.unbound;
