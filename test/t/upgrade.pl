@@ -5,6 +5,8 @@
 # update are above the old ones; pg_dump and pg_restore keep the moved domain's table. The result
 # equals a fresh CREATE EXTENSION idgen, object by object (the catalog compared), with the same
 # configuration tables. The old releases come from sql/released/ (IdgenTest::install_old_releases).
+# From 1.2, the marks tables of bound schemas are converted to 1.3's layout (and registered), firing
+# nothing of their owner's; one she changed is left, with a warning, and never written.
 use strict;
 use warnings;
 use File::Basename qw(dirname);
@@ -63,7 +65,53 @@ for my $from (qw(1.0 1.1 1.2)) {
 	note("$from: the generators of ${from}'s catalog under the new library: $err") if $ret;
 	($ret, my $before) = $node->psql($db, q{SELECT md5(string_agg(id::text || n, ',' ORDER BY id USING OPERATOR(idgen.<))) FROM docs});
 	$before = $q->(q{SELECT md5(string_agg(id::text || n, ',' ORDER BY id)) FROM docs}) if $ret;
-	$q->('ALTER EXTENSION idgen UPDATE');
+	# 1.2's bound schemas, bound by their owner with 1.2's bind (one row per shard, keyed by the
+	# shard): one as 1.2 made it, with a trigger of hers on the marks; one to which she added an
+	# index whose expression is hers. The update converts the first, fires nothing of hers, and
+	# registers its shard; it leaves the second with a warning, and idgen never writes into it.
+	if ($from eq '1.2')
+	{
+		$q->(q{CREATE ROLE shop_owner; GRANT CREATE ON DATABASE upgrade_1_2 TO shop_owner;
+		  CREATE TABLE public.runs_as (what text, who name); GRANT INSERT ON public.runs_as TO PUBLIC;
+		  SET ROLE shop_owner;
+		  CREATE SCHEMA shop; CREATE SCHEMA tricked;
+		  SELECT idgen.bind_instagram_shard('shop', 20), idgen.bind_instagram_shard('tricked', 23);
+		  CREATE FUNCTION shop.note(what text) RETURNS void LANGUAGE plpgsql AS $$
+		  BEGIN INSERT INTO public.runs_as VALUES (what, current_user); END $$;
+		  CREATE FUNCTION shop.ran() RETURNS trigger LANGUAGE plpgsql AS $$
+		  BEGIN PERFORM shop.note(TG_NAME); RETURN NEW; END $$;
+		  CREATE FUNCTION shop.spy(bigint) RETURNS bigint LANGUAGE plpgsql IMMUTABLE AS $$
+		  BEGIN PERFORM shop.note('index expression'); RETURN $1; END $$;
+		  CREATE TRIGGER hers BEFORE INSERT OR UPDATE OR DELETE ON shop.idgen_instagram_shard FOR EACH ROW EXECUTE FUNCTION shop.ran();
+		  CREATE INDEX hers ON tricked.idgen_instagram_shard (shop.spy(mark_server));
+		  CREATE TABLE shop.t (id bigint PRIMARY KEY, after bool NOT NULL DEFAULT false);
+		  CREATE TRIGGER id BEFORE INSERT ON shop.t FOR EACH ROW EXECUTE FUNCTION idgen.instagram_shard_id('id');
+		  CREATE TABLE tricked.t (id bigint PRIMARY KEY);
+		  CREATE TRIGGER id BEFORE INSERT ON tricked.t FOR EACH ROW EXECUTE FUNCTION idgen.instagram_shard_id('id');
+		  INSERT INTO shop.t SELECT FROM generate_series(1, 100);
+		  RESET ROLE;
+		  TRUNCATE public.runs_as});
+	}
+	my ($updated_ok, $update_out, $update_err) = $node->psql($db, 'ALTER EXTENSION idgen UPDATE');
+	is($updated_ok, 0, "$from: ALTER EXTENSION idgen UPDATE") or diag($update_err);
+	if ($from eq '1.2')
+	{
+		like($update_err, qr/WARNING:  tricked\.idgen_instagram_shard is not converted to the marks of idgen 1\.3\nDETAIL:  It has an index besides its primary key/,
+			'1.2: a marks table that is not as 1.2 made it is left, with a warning saying why');
+		is( $q->(q{SELECT string_agg(attname, ',' ORDER BY attname) || ' ' || (SELECT pg_get_constraintdef(oid) FROM pg_constraint
+			  WHERE conrelid = 'shop.idgen_instagram_shard'::regclass AND contype = 'p')
+			  FROM pg_attribute WHERE attrelid = 'shop.idgen_instagram_shard'::regclass AND attnum > 0 AND NOT attisdropped}),
+			'id,mark,mark_server,shard PRIMARY KEY (shard, id)', '1.2: a marks table as 1.2 made it is converted to 1.3\'s layout');
+		is($q->(q{SELECT string_agg(shard || ' ' || schema_name, ',' ORDER BY shard) FROM idgen.instagram_shard_schemas}),
+			'20 shop', '1.2: ... and its shard registered');
+		$q->(q{SET ROLE shop_owner; INSERT INTO shop.t (after) SELECT true FROM generate_series(1, 100)});
+		is($q->(q{SELECT count(DISTINCT id) || ' ' || (min(id) FILTER (WHERE after) > max(id) FILTER (WHERE NOT after))
+			  || ' ' || (max((idgen.instagram_parse(id)).ts) < (SELECT max(mark) FROM shop.idgen_instagram_shard)) FROM shop.t}),
+			'200 true true', '1.2: the trigger makes IDs of the converted shard, above the old ones, below a mark');
+		is((sqlstate_of($node, q{INSERT INTO tricked.t SELECT}, db => $db))[0], '55000', '1.2: and refuses the one left (55000)');
+		is($q->('SELECT count(*) FROM public.runs_as'), '0', '1.2: nothing of the owner\'s ran, in the update or after');
+		$q->('DROP SCHEMA tricked CASCADE');
+	}
 	is($q->(q{SELECT extversion FROM pg_extension WHERE extname = 'idgen'}), $current, "$from: updated to $current");
 	is($q->(q{SELECT abs(last_value - extract(epoch FROM clock_timestamp()) * 1000) < 60000 OR last_value < extract(epoch FROM clock_timestamp()) * 1000
 	  FROM idgen.mark}), 't', "$from: the database's mark, converted, lies within a minute of the clock");
