@@ -7,7 +7,8 @@
 # ID's shard field its schema's shard, the moved schema's IDs above its mark. Then a schema moved
 # right after its last insert: the first ID made on worker 2 lies above every ID worker 1 made, after
 # worker 2 waited for its clock to pass the shard's mark (8 s behind: without the mark it would lie
-# seconds below them). Item 3: a table distributed by its rows' logical shard (below).
+# seconds below them). Item 3: a table distributed by its rows' logical shard (below). Last, a marks
+# table of idgen 1.2's layout in a distributed schema: never written, converted by binding it again.
 use strict;
 use warnings;
 use PostgreSQL::Test::Cluster;
@@ -261,9 +262,12 @@ is( $coordinator->safe_psql('postgres', q{
 		WHERE m.mark <= (SELECT max((idgen.instagram_parse(e.id)).ts) FROM app.events e WHERE e.shard = m.shard)}),
 	'0', 'app.events: every shard\'s mark lies above its IDs');
 
-# A schema bound under idgen 1.2 (its marks table keyed by the shard alone, one row per shard,
-# made by hand here as 1.2 made it) keeps working on Citus; binding it again on the coordinator
-# converts the table through Citus (a row per raise, keyed by (shard, id)) and registers the shard.
+# A schema whose marks table has idgen 1.2's layout (keyed by the shard alone, one row per shard), as
+# a dump of 1.2 restored into 1.3 brings it, distributed with its schema: idgen writes no mark into
+# it (55000 from every node), and binding refuses a marks table that Citus distributes (55000: a
+# distributed write would run where idgen does not see). Undistributed, bound again on the
+# coordinator and distributed again, it is converted (a row per raise, keyed by (shard, id)) and
+# registered, and the three nodes make its IDs.
 $coordinator->safe_psql('postgres', q{
 	CREATE SCHEMA legacy;
 	CREATE TABLE legacy.idgen_instagram_shard (shard integer PRIMARY KEY CHECK (shard BETWEEN 0 AND 8191),
@@ -273,10 +277,20 @@ $coordinator->safe_psql('postgres', q{
 	CREATE TABLE legacy.posts (id bigint PRIMARY KEY, via int NOT NULL);
 	CREATE TRIGGER id BEFORE INSERT ON legacy.posts FOR EACH ROW EXECUTE FUNCTION idgen.instagram_shard_id('id');
 });
-$_->safe_psql('postgres', "INSERT INTO legacy.posts (via) SELECT $group{$_->name} FROM generate_series(1, 100)") for @nodes;
-is($coordinator->safe_psql('postgres', q{SELECT count(*) || ',' || count(DISTINCT id) || ',' || (SELECT count(*) FROM legacy.idgen_instagram_shard) FROM legacy.posts}),
-	'300,300,1', 'a schema bound under 1.2: 300 rows through the three nodes, its one mark row raised in place');
-$coordinator->safe_psql('postgres', q{SELECT idgen.bind_instagram_shard('legacy', 6100)});
+for my $node (@nodes)
+{
+	my ($state, $message) = sqlstate_of($node, "INSERT INTO legacy.posts (via) VALUES ($group{$node->name})");
+	is($state, '55000', $node->name . ': an insert under a marks table of 1.2\'s layout is refused (55000)');
+	like($message, qr/has the layout of idgen 1\.2/, '... saying so');
+}
+($state, $message, $hint) = sqlstate_of($coordinator, q{SELECT idgen.bind_instagram_shard('legacy', 6100)});
+is($state, '55000', 'binding into a marks table that Citus distributes is refused (55000)');
+like($hint, qr/citus_schema_undistribute/, '... saying to undistribute it first');
+$coordinator->safe_psql('postgres', q{
+	SELECT citus_schema_undistribute('legacy');
+	SELECT idgen.bind_instagram_shard('legacy', 6100);
+	SELECT citus_schema_distribute('legacy');
+});
 $_->safe_psql('postgres', "INSERT INTO legacy.posts (via) SELECT $group{$_->name} FROM generate_series(1, 100)") for @nodes;
 is( $coordinator->safe_psql('postgres', q{
 		SELECT count(*) || ',' || count(DISTINCT id) || ',' ||
@@ -284,7 +298,7 @@ is( $coordinator->safe_psql('postgres', q{
 		       (SELECT pg_get_constraintdef(oid) FROM pg_constraint WHERE conrelid = 'legacy.idgen_instagram_shard'::regclass AND contype = 'p') || ',' ||
 		       (SELECT schema_name FROM idgen.instagram_shard_schemas WHERE shard = 6100)
 		FROM legacy.posts}),
-	'600,600,true,PRIMARY KEY (shard, id),legacy', '... bound again on the coordinator: converted through Citus, registered, 300 more rows');
+	'300,300,true,PRIMARY KEY (shard, id),legacy', '... bound again, undistributed: converted, registered, 300 rows through the three nodes');
 
 note(sprintf('the Citus shards test took %.1f s after the servers started', Time::HiRes::time() - $started));
 $_->stop for @nodes;
