@@ -455,7 +455,7 @@ const Bound* BindingOf(int32 shard) {
     const Oid schema_owner =
         HeapTupleIsValid(ns) ? reinterpret_cast<Form_pg_namespace>(GETSTRUCT(ns))->nspowner : InvalidOid;
     if (HeapTupleIsValid(ns)) ReleaseSysCache(ns);
-    if (get_rel_relkind(marks) != RELKIND_RELATION || OwnerOf(marks) != schema_owner) {
+    if (get_rel_relkind(marks) != RELKIND_RELATION || !has_privs_of_role(OwnerOf(marks), schema_owner)) {
       b.xact = 0;
       ereport(ERROR, errcode(ERRCODE_INSUFFICIENT_PRIVILEGE),
               errmsg("%s.%s is not a table of the owner of schema %s", quote_identifier(b.schema), shard_marks::kTable,
@@ -587,7 +587,8 @@ void RevokeWrites(const char* table) {
   char** roles = static_cast<char**>(palloc(sizeof(char*) * (count + 1)));
   for (uint64 i = 0; i < count; ++i) roles[i] = pstrdup(SPI_getvalue(SPI_tuptable->vals[i], SPI_tuptable->tupdesc, 1));
   for (uint64 i = 0; i < count; ++i) {
-    snprintf(sql, sizeof sql, "REVOKE INSERT, UPDATE, DELETE, TRUNCATE ON TABLE %s FROM %s", table, roles[i]);
+    snprintf(sql, sizeof sql, "REVOKE INSERT, UPDATE, DELETE, TRUNCATE ON TABLE %s FROM %s CASCADE", table,
+             roles[i]);
     Execute(sql);
   }
 }
@@ -766,7 +767,7 @@ IDGEN_FUNCTION(idgen_bind_instagram_shard) {
     const Oid schema_owner =
         HeapTupleIsValid(ns) ? reinterpret_cast<Form_pg_namespace>(GETSTRUCT(ns))->nspowner : InvalidOid;
     if (HeapTupleIsValid(ns)) ReleaseSysCache(ns);
-    if (OwnerOf(marks) != schema_owner || get_rel_relkind(marks) != RELKIND_RELATION) {
+    if (!has_privs_of_role(OwnerOf(marks), schema_owner) || get_rel_relkind(marks) != RELKIND_RELATION) {
       ereport(ERROR, errcode(ERRCODE_INSUFFICIENT_PRIVILEGE), errmsg("%s is not a table of the schema's owner", table),
               errhint("idgen_instagram_shard is made by idgen.bind_instagram_shard: drop the one there, then bind "
                       "again."));
@@ -804,6 +805,33 @@ IDGEN_FUNCTION(idgen_bind_instagram_shard) {
 
 namespace idgen::pg::instagram_shard {
 
+namespace {
+
+// Converts one marks table of 1.2 for the update: its layout, its writes, its shards registered.
+void ConvertForUpdate(Oid marks, const char* schema, const char* table, int32* shards) {
+  shard_marks::Convert(marks);
+  RevokeWrites(table);
+  const int n = shard_marks::ShardsOf(marks, shards);
+  for (int j = 0; j < n; ++j) {
+    Oid types[2] = {INT4OID, NAMEOID};
+    NameData name;
+    namestrcpy(&name, schema);
+    Datum values[2] = {Int32GetDatum(shards[j]), NameGetDatum(&name)};
+    if (Execute("INSERT INTO idgen.instagram_shard_schemas (shard, schema_name) VALUES ($1, $2) ON CONFLICT (shard) "
+                "DO NOTHING RETURNING shard",
+                2, types, values) == 0) {
+      ereport(WARNING, errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
+              errmsg("Instagram shard %d of schema %s is bound to another schema", static_cast<int>(shards[j]),
+                     quote_identifier(schema)),
+              errdetail("Two schemas of one shard make the same IDs; idgen.instagram_shard_schemas names the one that "
+                        "holds it."),
+              errhint("Give one of them a shard of its own."));
+    }
+  }
+}
+
+}  // namespace
+
 // idgen.convert_instagram_shard_marks(), which only the update from an earlier release defines,
 // runs and drops: converts every marks table of idgen 1.2's layout, as 1.2 made it, to 1.3's,
 // leaves its writes to its owner and registers its shards (a shard that another schema holds
@@ -816,16 +844,18 @@ IDGEN_FUNCTION(idgen_convert_instagram_shard_marks) {
   }
   if (SPI_connect() != SPI_OK_CONNECT) elog(ERROR, "SPI_connect failed");
   Execute(
-      "SELECT c.oid, n.nspname FROM pg_catalog.pg_class c JOIN pg_catalog.pg_namespace n ON n.oid "
-      "OPERATOR(pg_catalog.=) c.relnamespace WHERE c.relname OPERATOR(pg_catalog.=) 'idgen_instagram_shard' AND "
-      "c.relkind OPERATOR(pg_catalog.=) 'r' AND c.relowner OPERATOR(pg_catalog.=) n.nspowner ORDER BY n.nspname");
+      "SELECT c.oid, n.nspname, c.relkind OPERATOR(pg_catalog.=) 'r' AND pg_catalog.pg_has_role(c.relowner, "
+      "n.nspowner, 'USAGE') FROM pg_catalog.pg_class c JOIN pg_catalog.pg_namespace n ON n.oid OPERATOR(pg_catalog.=) "
+      "c.relnamespace WHERE c.relname OPERATOR(pg_catalog.=) 'idgen_instagram_shard' ORDER BY n.nspname");
   const uint64 count = SPI_processed;
   Oid* tables = static_cast<Oid*>(palloc(sizeof(Oid) * (count + 1)));
   char** schemas = static_cast<char**>(palloc(sizeof(char*) * (count + 1)));
+  bool* owned = static_cast<bool*>(palloc(sizeof(bool) * (count + 1)));
   for (uint64 i = 0; i < count; ++i) {
     bool isnull = false;
     tables[i] = DatumGetObjectId(SPI_getbinval(SPI_tuptable->vals[i], SPI_tuptable->tupdesc, 1, &isnull));
     schemas[i] = pstrdup(SPI_getvalue(SPI_tuptable->vals[i], SPI_tuptable->tupdesc, 2));
+    owned[i] = DatumGetBool(SPI_getbinval(SPI_tuptable->vals[i], SPI_tuptable->tupdesc, 3, &isnull));
   }
   const bool worker = citus::Installed() && citus::LocalGroup() != 0;
   int32* shards = static_cast<int32*>(palloc(sizeof(int32) * (kMaxShard + 1)));
@@ -834,6 +864,14 @@ IDGEN_FUNCTION(idgen_convert_instagram_shard_marks) {
     if (worker && citus::IsCitusTable(tables[i])) continue;
     char table[2 * NAMEDATALEN + 8];
     strlcpy(table, quote_qualified_identifier(schemas[i], shard_marks::kTable), sizeof table);
+    if (!owned[i]) {
+      ereport(WARNING, errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
+              errmsg("%s is not converted to the marks of idgen 1.3", table),
+              errdetail("It is not a plain table of the schema's owner."),
+              errhint("idgen makes no ID under it. If it holds a shard's marks, its owner is the schema's: bind the "
+                      "schema's shards again once it is."));
+      continue;
+    }
     shard_marks::Kind kind;
     if (const char* why = shard_marks::Unfit(tables[i], &kind)) {
       ereport(WARNING, errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
@@ -843,25 +881,34 @@ IDGEN_FUNCTION(idgen_convert_instagram_shard_marks) {
       continue;
     }
     if (kind != shard_marks::Kind::kLegacy) continue;
-    shard_marks::Convert(tables[i]);
-    RevokeWrites(table);
-    const int n = shard_marks::ShardsOf(tables[i], shards);
-    for (int j = 0; j < n; ++j) {
-      Oid types[2] = {INT4OID, NAMEOID};
-      NameData name;
-      namestrcpy(&name, schemas[i]);
-      Datum values[2] = {Int32GetDatum(shards[j]), NameGetDatum(&name)};
-      if (Execute("INSERT INTO idgen.instagram_shard_schemas (shard, schema_name) VALUES ($1, $2) ON CONFLICT (shard) "
-                  "DO NOTHING RETURNING shard",
-                  2, types, values) == 0) {
-        ereport(WARNING, errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
-                errmsg("Instagram shard %d of schema %s is bound to another schema", static_cast<int>(shards[j]),
-                       quote_identifier(schemas[i])),
-                errdetail("Two schemas of one shard make the same IDs; idgen.instagram_shard_schemas names the one "
-                          "that holds it."),
-                errhint("Give one of them a shard of its own."));
-      }
+    // Each table in a subtransaction of its own: what PostgreSQL refuses for one table (a view or
+    // another table's foreign key on its key, a grant made by another role) leaves it unconverted,
+    // with a warning, and the update goes on.
+    const MemoryContext context = CurrentMemoryContext;
+    const ResourceOwner owner = CurrentResourceOwner;
+    BeginInternalSubTransaction(nullptr);
+    MemoryContextSwitchTo(context);
+    PG_TRY();
+    {
+      ConvertForUpdate(tables[i], schemas[i], table, shards);
+      ReleaseCurrentSubTransaction();
+      MemoryContextSwitchTo(context);
+      CurrentResourceOwner = owner;
     }
+    PG_CATCH();
+    {
+      MemoryContextSwitchTo(context);
+      ErrorData* error = CopyErrorData();
+      FlushErrorState();
+      RollbackAndReleaseCurrentSubTransaction();
+      MemoryContextSwitchTo(context);
+      CurrentResourceOwner = owner;
+      ereport(WARNING, errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
+              errmsg("%s is not converted to the marks of idgen 1.3", table), errdetail("%s", error->message),
+              errhint("idgen writes no mark into it: undo what stands in the way, then bind the schema's shards "
+                      "again (SELECT idgen.bind_instagram_shard(...)), which converts it."));
+    }
+    PG_END_TRY();
   }
   SPI_finish();
   PG_RETURN_VOID();

@@ -170,7 +170,7 @@ const char* Shape(Relation rel, Description* out) {
     for (Column& c : columns) {
       if (strcmp(NameStr(att->attname), c.name) == 0) known = &c;
     }
-    if (known == nullptr || att->atttypid != known->type || att->attgenerated != '\0') {
+    if (known == nullptr || att->atttypid != known->type || att->atttypmod != -1 || att->attgenerated != '\0') {
       return psprintf("Its column %s is not one of shard integer, id bigint, mark timestamptz and mark_server bigint.",
                       quote_identifier(NameStr(att->attname)));
     }

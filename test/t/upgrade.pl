@@ -71,11 +71,18 @@ for my $from (qw(1.0 1.1 1.2)) {
 	# registers its shard; it leaves the second with a warning, and idgen never writes into it.
 	if ($from eq '1.2')
 	{
-		$q->(q{CREATE ROLE shop_owner; GRANT CREATE ON DATABASE upgrade_1_2 TO shop_owner;
+		$q->(q{CREATE ROLE shop_owner; ALTER DATABASE upgrade_1_2 OWNER TO shop_owner;
+		  CREATE ROLE shop_clerk; CREATE ROLE shop_temp;
 		  CREATE TABLE public.runs_as (what text, who name); GRANT INSERT ON public.runs_as TO PUBLIC;
 		  SET ROLE shop_owner;
 		  CREATE SCHEMA shop; CREATE SCHEMA tricked;
-		  SELECT idgen.bind_instagram_shard('shop', 20), idgen.bind_instagram_shard('tricked', 23);
+		  CREATE SCHEMA referenced;
+		  SELECT idgen.bind_instagram_shard('shop', 20), idgen.bind_instagram_shard('tricked', 23),
+		         idgen.bind_instagram_shard('public', 25), idgen.bind_instagram_shard('referenced', 26);
+		  GRANT USAGE ON SCHEMA shop TO shop_clerk;
+		  GRANT INSERT, UPDATE ON shop.idgen_instagram_shard TO shop_clerk WITH GRANT OPTION;
+		  SET ROLE shop_clerk; GRANT UPDATE ON shop.idgen_instagram_shard TO shop_temp; SET ROLE shop_owner;
+		  CREATE TABLE referenced.r (shard int REFERENCES referenced.idgen_instagram_shard (shard));
 		  CREATE FUNCTION shop.note(what text) RETURNS void LANGUAGE plpgsql AS $$
 		  BEGIN INSERT INTO public.runs_as VALUES (what, current_user); END $$;
 		  CREATE FUNCTION shop.ran() RETURNS trigger LANGUAGE plpgsql AS $$
@@ -98,19 +105,24 @@ for my $from (qw(1.0 1.1 1.2)) {
 	{
 		like($update_err, qr/WARNING:  tricked\.idgen_instagram_shard is not converted to the marks of idgen 1\.3\nDETAIL:  It has an index besides its primary key/,
 			'1.2: a marks table that is not as 1.2 made it is left, with a warning saying why');
+		like($update_err, qr/WARNING:  referenced\.idgen_instagram_shard is not converted to the marks of idgen 1\.3\nDETAIL:  cannot drop constraint/,
+			'1.2: one whose key another table\'s foreign key needs too, and the update goes on');
+		is($q->(q{SELECT count(*) FROM information_schema.role_table_grants WHERE table_schema = 'shop' AND grantee IN ('shop_clerk', 'shop_temp')}),
+			'0', '1.2: the writes 1.2\'s README had granted are revoked, those granted on by a grantee too');
 		is( $q->(q{SELECT string_agg(attname, ',' ORDER BY attname) || ' ' || (SELECT pg_get_constraintdef(oid) FROM pg_constraint
 			  WHERE conrelid = 'shop.idgen_instagram_shard'::regclass AND contype = 'p')
 			  FROM pg_attribute WHERE attrelid = 'shop.idgen_instagram_shard'::regclass AND attnum > 0 AND NOT attisdropped}),
 			'id,mark,mark_server,shard PRIMARY KEY (shard, id)', '1.2: a marks table as 1.2 made it is converted to 1.3\'s layout');
 		is($q->(q{SELECT string_agg(shard || ' ' || schema_name, ',' ORDER BY shard) FROM idgen.instagram_shard_schemas}),
-			'20 shop', '1.2: ... and its shard registered');
+			'20 shop,25 public', '1.2: ... and its shard registered (public, the database owner\'s, too)');
 		$q->(q{SET ROLE shop_owner; INSERT INTO shop.t (after) SELECT true FROM generate_series(1, 100)});
 		is($q->(q{SELECT count(DISTINCT id) || ' ' || (min(id) FILTER (WHERE after) > max(id) FILTER (WHERE NOT after))
 			  || ' ' || (max((idgen.instagram_parse(id)).ts) < (SELECT max(mark) FROM shop.idgen_instagram_shard)) FROM shop.t}),
 			'200 true true', '1.2: the trigger makes IDs of the converted shard, above the old ones, below a mark');
 		is((sqlstate_of($node, q{INSERT INTO tricked.t SELECT}, db => $db))[0], '55000', '1.2: and refuses the one left (55000)');
 		is($q->('SELECT count(*) FROM public.runs_as'), '0', '1.2: nothing of the owner\'s ran, in the update or after');
-		$q->('DROP SCHEMA tricked CASCADE');
+		$q->('DROP SCHEMA tricked, referenced CASCADE; DROP TABLE public.idgen_instagram_shard; ALTER DATABASE upgrade_1_2 OWNER TO CURRENT_USER;
+		  REVOKE ALL ON SCHEMA shop FROM shop_clerk');
 	}
 	is($q->(q{SELECT extversion FROM pg_extension WHERE extname = 'idgen'}), $current, "$from: updated to $current");
 	is($q->(q{SELECT abs(last_value - extract(epoch FROM clock_timestamp()) * 1000) < 60000 OR last_value < extract(epoch FROM clock_timestamp()) * 1000
