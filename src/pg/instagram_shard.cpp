@@ -587,8 +587,7 @@ void RevokeWrites(const char* table) {
   char** roles = static_cast<char**>(palloc(sizeof(char*) * (count + 1)));
   for (uint64 i = 0; i < count; ++i) roles[i] = pstrdup(SPI_getvalue(SPI_tuptable->vals[i], SPI_tuptable->tupdesc, 1));
   for (uint64 i = 0; i < count; ++i) {
-    snprintf(sql, sizeof sql, "REVOKE INSERT, UPDATE, DELETE, TRUNCATE ON TABLE %s FROM %s CASCADE", table,
-             roles[i]);
+    snprintf(sql, sizeof sql, "REVOKE INSERT, UPDATE, DELETE, TRUNCATE ON TABLE %s FROM %s CASCADE", table, roles[i]);
     Execute(sql);
   }
 }
@@ -776,19 +775,18 @@ IDGEN_FUNCTION(idgen_bind_instagram_shard) {
     // holds it, or in this session) idgen does not control: shards are bound before the marks are
     // distributed.
     if (citus::IsCitusTable(marks)) {
-      ereport(ERROR, errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
-              errmsg("%s is a Citus table", table),
-              errdetail("A shard is bound in the marks table before Citus distributes it."),
-              errhint("Undistribute it (citus_schema_undistribute, or undistribute_table for a marks table distributed by "
-                      "shard), bind the shards, then distribute it again."));
+      ereport(
+          ERROR, errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE), errmsg("%s is a Citus table", table),
+          errdetail("A shard is bound in the marks table before Citus distributes it."),
+          errhint("Undistribute it (citus_schema_undistribute, or undistribute_table for a marks table distributed by "
+                  "shard), bind the shards, then distribute it again."));
     }
     // A table idgen made when it bound the schema, or one of idgen 1.2 (a dump of 1.2 restored
     // since the update), converted; never one of 1.3's layout that idgen did not make.
     if (shard_marks::Check(marks) == shard_marks::Kind::kLegacy) {
       shard_marks::Convert(marks);
     } else if (!SchemaIsBound(name)) {
-      ereport(ERROR, errcode(ERRCODE_DUPLICATE_TABLE),
-              errmsg("%s exists, but idgen did not make it", table),
+      ereport(ERROR, errcode(ERRCODE_DUPLICATE_TABLE), errmsg("%s exists, but idgen did not make it", table),
               errdetail("idgen makes a schema's marks table when it binds the schema's first shard, and never takes "
                         "over one made before."),
               errhint("Drop it, then bind the schema again."));

@@ -129,8 +129,8 @@ const char* SchemaOf(Oid marks) {
 
 [[noreturn]] void RaiseNotMarks(Oid marks, const char* why) {
   char message[300], hint[400];
-  snprintf(message, sizeof message, "%s.%s is not a table of Instagram shard marks as idgen makes it",
-           SchemaOf(marks), kTable);
+  snprintf(message, sizeof message, "%s.%s is not a table of Instagram shard marks as idgen makes it", SchemaOf(marks),
+           kTable);
   snprintf(hint, sizeof hint,
            "idgen writes the marks only into the table idgen.bind_instagram_shard made, as it made it: undo the "
            "change (a table of the shard's marks needs no other index, column or layout).");
@@ -194,10 +194,9 @@ const char* Shape(Relation rel, Description* out) {
     const Datum classes = SysCacheGetAttr(INDEXRELID, tuple, Anum_pg_index_indclass, &isnull);
     const auto* opclass = reinterpret_cast<oidvector*>(DatumGetPointer(classes));
     const int columns_wanted = out->legacy ? 1 : 2;
-    bool exact = !isnull && ix->indisprimary && ix->indisunique && ix->indimmediate &&
-                 ix->indnatts == columns_wanted && ix->indnkeyatts == columns_wanted &&
-                 ix->indkey.values[0] == out->shard && opclass->values[0] == INT4_BTREE_OPS_OID &&
-                 heap_attisnull(tuple, Anum_pg_index_indexprs, nullptr) &&
+    bool exact = !isnull && ix->indisprimary && ix->indisunique && ix->indimmediate && ix->indnatts == columns_wanted &&
+                 ix->indnkeyatts == columns_wanted && ix->indkey.values[0] == out->shard &&
+                 opclass->values[0] == INT4_BTREE_OPS_OID && heap_attisnull(tuple, Anum_pg_index_indexprs, nullptr) &&
                  heap_attisnull(tuple, Anum_pg_index_indpred, nullptr);
     if (exact && !out->legacy) exact = ix->indkey.values[1] == out->id && opclass->values[1] == INT8_BTREE_OPS_OID;
     ReleaseSysCache(tuple);
@@ -207,8 +206,11 @@ const char* Shape(Relation rel, Description* out) {
       exact = reinterpret_cast<Form_pg_class>(GETSTRUCT(cls))->relam == BTREE_AM_OID;
       ReleaseSysCache(cls);
     }
-    if (exact) out->index = index;
-    else why = out->legacy ? "Its index is not idgen 1.2's primary key (shard)." : "Its index is not the primary key (shard, id).";
+    if (exact)
+      out->index = index;
+    else
+      why = out->legacy ? "Its index is not idgen 1.2's primary key (shard)."
+                        : "Its index is not the primary key (shard, id).";
   }
   list_free(indexes);
   return why;
