@@ -667,6 +667,15 @@ COMMENT ON FUNCTION idgen.base32hex_decode_uuid(text) IS
 -- rather than filter it), and converts a table's column only (42809 for a view or a foreign table).
 ---------------------------------------------------------------------------------------------------
 
+-- Its maximum is read from the heap (idgen.column_max), never by a query on the table: planning one
+-- folds the immutable functions that the table's owner put in an index's expression or predicate
+-- or a statistics object, which would run in the caller's session, a superuser's among them.
+CREATE FUNCTION idgen.column_max(tbl pg_catalog.regclass, col pg_catalog.name) RETURNS pg_catalog.int8
+AS 'MODULE_PATHNAME', 'idgen_column_max'
+LANGUAGE C STABLE STRICT;
+COMMENT ON FUNCTION idgen.column_max(pg_catalog.regclass, pg_catalog.name) IS
+'the largest value of a bigint column of a table, its partitions and its children, read from their heaps under the caller''s snapshot without running anything of the table''s owner (what idgen.convert_column compares with the first new ID); needs SELECT on the column, refuses where row-level security applies; a Citus table''s by its owner only';
+
 CREATE OR REPLACE FUNCTION idgen.convert_column(tbl regclass, col name, family text, shard int DEFAULT NULL) RETURNS text
 LANGUAGE plpgsql VOLATILE SET search_path = pg_catalog, pg_temp SET row_security = off AS $$
 DECLARE
@@ -733,7 +742,7 @@ BEGIN
             DETAIL = 'New IDs must start above every existing value, the hidden ones too.',
             HINT = 'Run idgen.convert_column as a role that bypasses row-level security (a superuser, or a role with BYPASSRLS), or as the table''s owner after ALTER TABLE ... NO FORCE ROW LEVEL SECURITY.';
   END IF;
-  EXECUTE format('SELECT max(%I) FROM %s', col, tbl) INTO current_max;
+  current_max := idgen.column_max(tbl, col);
   -- The first new ID: the generator's next, above which it only goes (DecimalIds only per generator:
   -- their floor is the smallest DecimalId).
   EXECUTE 'SELECT ' || generator INTO first_id;

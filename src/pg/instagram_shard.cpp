@@ -766,8 +766,13 @@ IDGEN_FUNCTION(idgen_bind_instagram_shard) {
     const Oid schema_owner =
         HeapTupleIsValid(ns) ? reinterpret_cast<Form_pg_namespace>(GETSTRUCT(ns))->nspowner : InvalidOid;
     if (HeapTupleIsValid(ns)) ReleaseSysCache(ns);
-    if (!has_privs_of_role(OwnerOf(marks), schema_owner) || get_rel_relkind(marks) != RELKIND_RELATION) {
+    if (!has_privs_of_role(OwnerOf(marks), schema_owner)) {
       ereport(ERROR, errcode(ERRCODE_INSUFFICIENT_PRIVILEGE), errmsg("%s is not a table of the schema's owner", table),
+              errhint("idgen_instagram_shard is made by idgen.bind_instagram_shard: drop the one there, then bind "
+                      "again."));
+    }
+    if (get_rel_relkind(marks) != RELKIND_RELATION) {
+      ereport(ERROR, errcode(ERRCODE_WRONG_OBJECT_TYPE), errmsg("%s is not a table", table),
               errhint("idgen_instagram_shard is made by idgen.bind_instagram_shard: drop the one there, then bind "
                       "again."));
     }

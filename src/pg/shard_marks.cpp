@@ -24,6 +24,7 @@ extern "C" {
 #include "catalog/pg_am.h"
 #include "catalog/pg_class.h"
 #include "catalog/pg_index.h"
+#include "catalog/pg_inherits.h"
 #include "catalog/pg_opclass_d.h"
 #include "executor/executor.h"
 #include "executor/spi.h"
@@ -154,6 +155,16 @@ const char* Shape(Relation rel, Description* out) {
   const Form_pg_class form = rel->rd_rel;
   if (form->relkind != RELKIND_RELATION || form->relam != HEAP_TABLE_AM_OID) return "It is not a plain heap table.";
   if (form->relpersistence != RELPERSISTENCE_PERMANENT) return "It is not a permanent table: a crash would lose it.";
+  if (OidIsValid(form->reloftype)) return "It is a typed table.";
+  if (form->relispartition || form->relhassubclass || has_superclass(RelationGetRelid(rel))) {
+    return "It takes part in inheritance or partitioning.";
+  }
+  // Statistics objects are the owner's expressions too: the planner folds them whenever it
+  // plans for the table (an index build of the conversion does).
+  List* statistics = RelationGetStatExtList(rel);
+  const bool has_statistics = statistics != NIL;
+  list_free(statistics);
+  if (has_statistics) return "It has a statistics object.";
   const TupleDesc desc = RelationGetDescr(rel);
   struct Column {
     const char* name;
@@ -503,9 +514,6 @@ const char* Unfit(Oid marks, Kind* kind) {
   Relation rel = table_open(marks, AccessShareLock);
   Description d{};
   const char* why = Shape(rel, &d);
-  if (why == nullptr && d.legacy && (rel->rd_rel->relhassubclass || rel->rd_rel->relispartition)) {
-    why = "It takes part in inheritance or partitioning.";
-  }
   table_close(rel, AccessShareLock);
   *kind = d.legacy ? Kind::kLegacy : Kind::kCurrent;
   return why;
@@ -536,17 +544,16 @@ int ShardsOf(Oid marks, int32* shards) {
 void Convert(Oid marks) {
   Setup();
   // Sealed as 1.2 made it, under the lock that the conversion keeps: then no statement below
-  // evaluates anything of the owner's (no index of hers is rebuilt, no column of hers filled, no
-  // table of hers inherits the change).
+  // evaluates anything of the owner's (no index of hers is rebuilt or folded by the index build's
+  // planning, no statistics object of hers folded, no column of hers filled, no table of hers
+  // inherits the change).
   Relation rel = table_open(marks, AccessExclusiveLock);
   const Description& d = Describe(rel, true);
   const bool legacy = d.legacy;
-  const bool inherited = rel->rd_rel->relhassubclass || rel->rd_rel->relispartition;
   const Oid key = d.index;
   char* table = quote_qualified_identifier(get_namespace_name(RelationGetNamespace(rel)), RelationGetRelationName(rel));
   table_close(rel, NoLock);
   if (!legacy) return;
-  if (inherited) RaiseNotMarks(marks, "It takes part in inheritance or partitioning.");
   const Oid constraint = get_index_constraint(key);
   const char* name = OidIsValid(constraint) ? get_constraint_name(constraint) : nullptr;
   if (name == nullptr) RaiseNotMarks(marks, "Its primary key is not a constraint.");

@@ -303,8 +303,21 @@ INSERT INTO owned.t (shard) VALUES (302);
 RESET ROLE;
 SELECT idgen.bind_instagram_shard('owned', 305);
 INSERT INTO owned.t (shard) VALUES (305);
+-- (her table's index predicate, index expression and statistics object hold immutable functions of
+-- hers, which planning a query on the table would fold: convert_column reads the maximum from the
+-- heap instead)
 SET ROLE idgen_shard_owner;
-CREATE TABLE owned.c (id bigint);
+CREATE FUNCTION owned.folded() RETURNS boolean LANGUAGE plpgsql IMMUTABLE AS $$
+BEGIN
+  RETURN owned.ran('folded by the planner');
+END $$;
+CREATE TABLE owned.c (id bigint, n int);
+INSERT INTO owned.c VALUES (1, 1);
+SET test.her_own_statement = on;
+CREATE INDEX ON owned.c (id) WHERE owned.folded();
+CREATE INDEX ON owned.c ((id + owned.spy(1)));
+CREATE STATISTICS owned.c_stats ON (n + owned.spy(2)), id FROM owned.c;
+RESET test.her_own_statement;
 RESET ROLE;
 SELECT idgen.convert_column('owned.c', 'id', 'instagram', 304) IS NOT NULL AS converted_by_a_superuser;
 SELECT shard, count(*) AS mark_rows, max(mark) > now() AS raised
@@ -341,6 +354,19 @@ RESET ROLE;
 INSERT INTO owned.t (shard) VALUES (303);
 SET ROLE idgen_shard_owner;
 ALTER TABLE owned.idgen_instagram_shard DROP COLUMN note;
+SET test.her_own_statement = on;
+CREATE STATISTICS owned.marks_stats ON (mark_server + owned.spy(3)), shard FROM owned.idgen_instagram_shard;
+RESET test.her_own_statement;
+RESET ROLE;
+INSERT INTO owned.t (shard) VALUES (303);
+SET ROLE idgen_shard_owner;
+DROP STATISTICS owned.marks_stats;
+CREATE TABLE owned.parent (LIKE owned.idgen_instagram_shard);
+ALTER TABLE owned.idgen_instagram_shard INHERIT owned.parent;
+RESET ROLE;
+INSERT INTO owned.t (shard) VALUES (303);
+SET ROLE idgen_shard_owner;
+ALTER TABLE owned.idgen_instagram_shard NO INHERIT owned.parent;
 ALTER TABLE owned.idgen_instagram_shard SET UNLOGGED;
 RESET ROLE;
 INSERT INTO owned.t (shard) VALUES (303);
@@ -361,6 +387,18 @@ CREATE TRIGGER before_row BEFORE INSERT ON made_before.idgen_instagram_shard
 RESET ROLE;
 SELECT pg_temp.refusal($$SELECT idgen.bind_instagram_shard('made_before', 310)$$);
 SELECT count(*) AS rows_written FROM made_before.idgen_instagram_shard;
+-- One of 1.2's layout, which binding converts, with a statistics object whose expression the
+-- conversion's index build would fold: refused (55000), nothing converted.
+SET ROLE idgen_shard_owner;
+DROP TABLE made_before.idgen_instagram_shard;
+CREATE TABLE made_before.idgen_instagram_shard (shard integer PRIMARY KEY CHECK (shard BETWEEN 0 AND 8191),
+                                                mark timestamptz NOT NULL, mark_server bigint NOT NULL);
+SET test.her_own_statement = on;
+CREATE STATISTICS made_before.folded ON (mark_server + owned.spy(4)), shard FROM made_before.idgen_instagram_shard;
+RESET test.her_own_statement;
+RESET ROLE;
+SELECT pg_temp.refusal($$SELECT idgen.bind_instagram_shard('made_before', 310)$$);
+SELECT count(*) AS columns FROM pg_attribute WHERE attrelid = 'made_before.idgen_instagram_shard'::regclass AND attnum > 0;
 SELECT count(*) AS ran_of_hers FROM public.runs_as;
 DROP SCHEMA owned, made_before CASCADE;
 DROP TABLE public.runs_as;
