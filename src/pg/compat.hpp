@@ -200,6 +200,15 @@ inline TM_Result DeleteTupleNoWait(Relation rel, ItemPointer tid, CommandId cid)
 #endif
 }
 
+// A sequential scan of a table under a snapshot: 19 adds the scan's option flags.
+inline TableScanDesc BeginTableScan(Relation rel, Snapshot snapshot) {
+#if PG_VERSION_NUM >= 190000
+  return table_beginscan(rel, snapshot, 0, nullptr, SO_NONE);
+#else
+  return table_beginscan(rel, snapshot, 0, nullptr);
+#endif
+}
+
 // Whether the role owns the schema (object_ownercheck from 16 on).
 inline bool OwnsSchema(Oid schema, Oid role) {
 #if PG_VERSION_NUM >= 160000

@@ -6,6 +6,7 @@
 // them). A Citus table's rows are on its nodes: its maximum is a distributed query, run only when
 // the caller is the table's owner itself.
 #include "pg/citus_meta.hpp"
+#include "pg/compat.hpp"
 #include "pg/pg.hpp"
 
 extern "C" {
@@ -100,7 +101,7 @@ IDGEN_FUNCTION(idgen_column_max) {
       }
       if (child_kind == RELKIND_RELATION) {
         const AttrNumber at = get_attnum(child, column);
-        TableScanDesc scan = table_beginscan(table, GetActiveSnapshot(), 0, nullptr);
+        TableScanDesc scan = compat::BeginTableScan(table, GetActiveSnapshot());
         TupleTableSlot* slot = table_slot_create(table, nullptr);
         while (table_scan_getnextslot(scan, ForwardScanDirection, slot)) {
           bool isnull = true;
