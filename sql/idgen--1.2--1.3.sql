@@ -674,7 +674,7 @@ CREATE FUNCTION idgen.column_max(tbl pg_catalog.regclass, col pg_catalog.name) R
 AS 'MODULE_PATHNAME', 'idgen_column_max'
 LANGUAGE C STABLE STRICT;
 COMMENT ON FUNCTION idgen.column_max(pg_catalog.regclass, pg_catalog.name) IS
-'the largest value of a bigint column of a table, its partitions and its children, read from their heaps under the caller''s snapshot without running anything of the table''s owner (what idgen.convert_column compares with the first new ID); needs SELECT on the column, refuses where row-level security applies; a Citus table''s by its owner only';
+'the largest value of a bigint column of a table, its partitions and its children, read from their heaps as committed now (convert_column locks the table first) without running anything of the table''s owner (what idgen.convert_column compares with the first new ID); needs SELECT on the column, refuses where row-level security applies; a Citus table''s by its owner only';
 
 CREATE OR REPLACE FUNCTION idgen.convert_column(tbl regclass, col name, family text, shard int DEFAULT NULL) RETURNS text
 LANGUAGE plpgsql VOLATILE SET search_path = pg_catalog, pg_temp SET row_security = off AS $$

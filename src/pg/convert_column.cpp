@@ -1,10 +1,9 @@
 // idgen.column_max(tbl, col): the largest value of a bigint column, which idgen.convert_column
 // needs above every new ID. Read from the heap of the table and of every table that inherits from it
-// or is its partition, under the caller's snapshot, never through a query: planning a query on a
-// table folds its owner's immutable functions (in an index's expression or predicate, a statistics
-// object), which would run in the session of whoever converts the column (a superuser among
-// them). A Citus table's rows are on its nodes: its maximum is a distributed query, run only when
-// the caller is the table's owner itself.
+// or is its partition, as committed now (and as this transaction changed it), never through a query: planning a query
+// on a table folds its owner's immutable functions (in an index's expression or predicate, a statistics object), which
+// would run in the session of whoever converts the column (a superuser among them). A Citus table's rows are on its
+// nodes: its maximum is a distributed query, run only when the caller is the table's owner itself.
 #include "pg/citus_meta.hpp"
 #include "pg/compat.hpp"
 #include "pg/pg.hpp"
@@ -50,7 +49,10 @@ bool CitusMax(Oid relid, const char* column, int64* max) {
 IDGEN_FUNCTION(idgen_column_max) {
   const Oid relid = PG_GETARG_OID(0);
   const char* column = NameStr(*PG_GETARG_NAME(1));
-  Relation rel = relation_open(relid, AccessShareLock);
+  Relation rel = try_relation_open(relid, AccessShareLock);
+  if (rel == nullptr) {
+    ereport(ERROR, errcode(ERRCODE_UNDEFINED_TABLE), errmsg("relation with OID %u does not exist", relid));
+  }
   const char kind = rel->rd_rel->relkind;
   const Oid owner = rel->rd_rel->relowner;
   const char* name = RelationGetRelationName(rel);
@@ -64,6 +66,11 @@ IDGEN_FUNCTION(idgen_column_max) {
   }
   if (get_atttype(relid, attnum) != INT8OID) {
     ereport(ERROR, errcode(ERRCODE_DATATYPE_MISMATCH), errmsg("column \"%s\" of %s is not bigint", column, name));
+  }
+  // A virtual generated column (PostgreSQL 18 on) has no value in the heap.
+  if (TupleDescAttr(RelationGetDescr(rel), attnum - 1)->attgenerated == 'v') {
+    ereport(ERROR, errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+            errmsg("column \"%s\" of %s is a virtual generated column", column, name));
   }
   // As a query would: the caller reads the column, and no policy hides rows from it.
   if (pg_class_aclcheck(relid, GetUserId(), ACL_SELECT) != ACLCHECK_OK &&
@@ -88,6 +95,10 @@ IDGEN_FUNCTION(idgen_column_max) {
     }
     found = CitusMax(relid, column, &max);
   } else {
+    // The rows committed now, not those of the transaction's snapshot: convert_column locked the
+    // table against new rows first, and a REPEATABLE READ snapshot taken before the lock would miss
+    // the rows committed between the two.
+    Snapshot snapshot = RegisterSnapshot(GetLatestSnapshot());
     List* tables = find_all_inheritors(relid, AccessShareLock, nullptr);
     ListCell* cell;
     foreach (cell, tables) {
@@ -101,7 +112,7 @@ IDGEN_FUNCTION(idgen_column_max) {
       }
       if (child_kind == RELKIND_RELATION) {
         const AttrNumber at = get_attnum(child, column);
-        TableScanDesc scan = compat::BeginTableScan(table, GetActiveSnapshot());
+        TableScanDesc scan = compat::BeginTableScan(table, snapshot);
         TupleTableSlot* slot = table_slot_create(table, nullptr);
         while (table_scan_getnextslot(scan, ForwardScanDirection, slot)) {
           bool isnull = true;
@@ -116,6 +127,7 @@ IDGEN_FUNCTION(idgen_column_max) {
       }
       table_close(table, NoLock);
     }
+    UnregisterSnapshot(snapshot);
   }
   relation_close(rel, NoLock);
   if (!found) PG_RETURN_NULL();

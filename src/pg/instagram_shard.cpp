@@ -29,7 +29,9 @@ extern "C" {
 #include "access/table.h"
 #include "access/xact.h"
 #include "catalog/namespace.h"
+#include "catalog/pg_authid.h"
 #include "catalog/pg_class.h"
+#include "catalog/pg_database.h"
 #include "catalog/pg_namespace.h"
 #include "catalog/pg_type.h"
 #include "commands/extension.h"
@@ -501,6 +503,22 @@ bool DistributedSchema(Oid schema) {
   return SPI_processed > 0;
 }
 
+// The role whose tables a schema's are: its owner, or for a schema of pg_database_owner (public)
+// the database's owner.
+Oid SchemaTablesOwner(Oid schema) {
+  HeapTuple ns = SearchSysCache1(NAMESPACEOID, ObjectIdGetDatum(schema));
+  if (!HeapTupleIsValid(ns)) elog(ERROR, "cache lookup failed for schema %u", schema);
+  Oid owner = reinterpret_cast<Form_pg_namespace>(GETSTRUCT(ns))->nspowner;
+  ReleaseSysCache(ns);
+  if (owner == ROLE_PG_DATABASE_OWNER) {
+    HeapTuple db = SearchSysCache1(DATABASEOID, ObjectIdGetDatum(MyDatabaseId));
+    if (!HeapTupleIsValid(db)) elog(ERROR, "cache lookup failed for database %u", MyDatabaseId);
+    owner = reinterpret_cast<Form_pg_database>(GETSTRUCT(db))->datdba;
+    ReleaseSysCache(db);
+  }
+  return owner;
+}
+
 // Whether the registry binds a shard to the schema: its marks table is one that idgen made.
 bool SchemaIsBound(const char* schema) {
   Oid types[1] = {NAMEOID};
@@ -758,6 +776,13 @@ IDGEN_FUNCTION(idgen_bind_instagram_shard) {
         "mark a second beyond it, and idgen.server_instance() of the server run that wrote it)'",
         table);
     Execute(sql);
+    // The schema's owner's, whoever binds (a superuser binding her schema): the trigger on her tables
+    // reads only marks of their owner. A schema of pg_database_owner (public) is the database owner's.
+    const Oid owner = SchemaTablesOwner(schema);
+    if (owner != GetUserId()) {
+      snprintf(sql, sizeof sql, "ALTER TABLE %s OWNER TO %s", table, quote_identifier(GetUserNameFromId(owner, false)));
+      Execute(sql);
+    }
     marks = get_relname_relid(shard_marks::kTable, schema);
   } else {
     // A table of that name that another role made there (with CREATE on the schema) is not taken

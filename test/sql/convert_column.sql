@@ -75,6 +75,30 @@ CREATE VIEW first_orders AS SELECT * FROM orders WHERE id < 10;
 SELECT idgen.convert_column('first_orders', 'id', 'snowflake');
 \echo :LAST_ERROR_SQLSTATE
 
+-- idgen.column_max, the maximum convert_column reads from the heaps: of the table and its
+-- partitions (the same as max()), under the caller's right to read the column.
+CREATE TABLE parted (id bigint, at int) PARTITION BY RANGE (at);
+CREATE TABLE parted_1 PARTITION OF parted FOR VALUES FROM (0) TO (10);
+CREATE TABLE parted_2 (at int, dropped int, id bigint);
+ALTER TABLE parted_2 DROP COLUMN dropped;
+ALTER TABLE parted ATTACH PARTITION parted_2 FOR VALUES FROM (10) TO (20);
+INSERT INTO parted VALUES (5, 1), (7, 11), (NULL, 12);
+SELECT idgen.column_max('parted', 'id') AS column_max, (SELECT max(id) FROM parted) AS max,
+       idgen.column_max('parted_1', 'id') AS of_a_partition;
+SELECT idgen.column_max('parted', 'at');
+\echo :LAST_ERROR_SQLSTATE
+SELECT idgen.column_max('parted', 'nope');
+\echo :LAST_ERROR_SQLSTATE
+SELECT idgen.column_max(0, 'id');
+\echo :LAST_ERROR_SQLSTATE
+SELECT idgen.column_max('first_orders', 'id');
+\echo :LAST_ERROR_SQLSTATE
+SET ROLE idgen_convert_owner;
+SELECT idgen.column_max('parted', 'id');
+\echo :LAST_ERROR_SQLSTATE
+RESET ROLE;
+DROP TABLE parted;
+
 DROP VIEW first_orders;
 DROP TABLE lines, orders, big, small, hidden;
 DROP ROLE idgen_convert_owner;

@@ -400,7 +400,17 @@ RESET ROLE;
 SELECT pg_temp.refusal($$SELECT idgen.bind_instagram_shard('made_before', 310)$$);
 SELECT count(*) AS columns FROM pg_attribute WHERE attrelid = 'made_before.idgen_instagram_shard'::regclass AND attnum > 0;
 SELECT count(*) AS ran_of_hers FROM public.runs_as;
-DROP SCHEMA owned, made_before CASCADE;
+-- A superuser binding her schema makes its marks table hers: the trigger on her tables reads it.
+CREATE SCHEMA su_bound AUTHORIZATION idgen_shard_owner;
+SELECT idgen.bind_instagram_shard('su_bound', 320);
+SELECT pg_get_userbyid(relowner) AS marks_owner FROM pg_class WHERE oid = 'su_bound.idgen_instagram_shard'::regclass;
+SET ROLE idgen_shard_owner;
+CREATE TABLE su_bound.t (id bigint PRIMARY KEY);
+CREATE TRIGGER id BEFORE INSERT ON su_bound.t FOR EACH ROW EXECUTE FUNCTION idgen.instagram_shard_id();
+INSERT INTO su_bound.t DEFAULT VALUES;
+RESET ROLE;
+SELECT (idgen.instagram_parse(id)).shard FROM su_bound.t;
+DROP SCHEMA owned, made_before, su_bound CASCADE;
 DROP TABLE public.runs_as;
 DROP ROLE idgen_shard_owner, idgen_shard_writer;
 

@@ -86,6 +86,23 @@ for my $mode ('preloaded', 'not preloaded') {
 	is($node->safe_psql($db, 'SELECT count(*) FROM orders o LEFT JOIN customers c ON c.id = o.customer_id WHERE c.id IS NULL'), '0',
 		"$mode: no order without its customer");
 
+	# convert_column in a REPEATABLE READ transaction whose snapshot predates a row that another
+	# session committed before the conversion's lock: that row counts (it reads the table as
+	# committed once locked, not through the transaction's snapshot), and the conversion is refused.
+	$node->safe_psql($db, 'CREATE TABLE late (id bigint PRIMARY KEY); INSERT INTO late VALUES (1)');
+	my ($rr_out, $rr_err) = ('', '');
+	my $rr = IPC::Run::start(
+		[ 'psql', '-XAtq', '-h', $node->host, '-p', $node->port, '-d', $db,
+		  '-c', 'BEGIN ISOLATION LEVEL REPEATABLE READ', '-c', 'SELECT count(*) FROM late',
+		  '-c', "SET application_name = 'rr_convert'", '-c', 'SELECT pg_sleep(5)',
+		  '-c', "SELECT idgen.convert_column('late', 'id', 'snowflake')", '-c', 'COMMIT' ],
+		'>', \$rr_out, '2>', \$rr_err);
+	$node->poll_query_until($db, q{SELECT count(*) = 1 FROM pg_stat_activity WHERE application_name = 'rr_convert'})
+	  or die 'the REPEATABLE READ session did not start';
+	$node->safe_psql($db, 'INSERT INTO late VALUES (9000000000000000000)');
+	$rr->finish;
+	like($rr_err, qr/holds values up to 9000000000000000000/, "$mode: convert_column counts a row committed after its transaction's snapshot");
+
 	# ---- databases created and dropped (was test/multi/databases.sh) ----
 	if ($mode eq 'preloaded') {
 		my $count = per_client() >= 5000 ? 300 : 50;
