@@ -661,7 +661,7 @@ bool MakeBoundId(int64_t shard, int64_t not_before_ms, int64_t* id) {
   if (shard < 0 || shard > kMaxShard) return false;  // refused by the generator (22023)
   // The common case, on every idgen.instagram_id() call: a shard this backend read as bound to no
   // schema under the same bindings (and, on Citus, in this transaction), BindingOf's first test,
-  // without its frame (issue 31: instructions per call).
+  // without its frame (this test is on the path of every call: its instructions count).
   if (likely(unbound != nullptr && xact_callback)) {
     const Unbound& u = unbound[shard];
     const uint64 bindings = GeneratorState().state.shard_bindings.load(std::memory_order_acquire) + registry_changes;
@@ -735,8 +735,8 @@ IDGEN_FUNCTION(idgen_bind_instagram_shard) {
             errmsg("must be owner of schema %s", quote_identifier(name)),
             errdetail("Binding a schema to an Instagram shard claims the shard's IDs for the schema."));
   }
-  // Not the schemas of the system or of idgen, whoever asks (a superuser owns every schema; found by
-  // the adversarial pass of issue 29: a superuser's bind made tables in idgen and information_schema).
+  // Not the schemas of the system or of idgen, whoever asks (a superuser owns every schema: her bind
+  // would make tables in idgen or information_schema).
   if (IsCatalogNamespace(schema) || IsToastNamespace(schema) || isAnyTempNamespace(schema) ||
       strcmp(name, "information_schema") == 0 || strcmp(name, "idgen") == 0) {
     ereport(

@@ -309,8 +309,8 @@ void LoadServerMark(SharedState& state) {
 // (an identity put back after restart_at_clock gave the server a new one, or any other change
 // without it) makes the families with an identity lie below the server's lease again, which holds
 // every value ever made here: their words go up to it, and they wait or refuse until the clock
-// passes it (found by the adversarial pass of issue 29: a node id put back after the recovery
-// repeated, in another database, the IDs made under it while the clock was ahead).
+// passes it (else a node id put back after the recovery would repeat, in another database, the
+// IDs made under it while the clock was ahead).
 void DropIdentityLease(SharedState& state) {
   LWLock* lock = &state.mark_lock.lock;
   LWLockAcquire(lock, LW_EXCLUSIVE);

@@ -293,7 +293,7 @@ void HideSecretStatements(ErrorData* edata) {
     edata->hide_stmt = true;
   }
   // (a set_config() of a secret in a DO block: the statement is in the error's context and internal
-  // query, which the server log would print; found by the adversarial pass of issue 29)
+  // query, which the server log would print)
   if (NamesInlineSecret(edata->context)) edata->context = pstrdup("(the context names a secret setting: not logged)");
   if (NamesInlineSecret(edata->internalquery)) {
     edata->internalquery = nullptr;
@@ -344,7 +344,7 @@ std::string_view RequireSecret(Secret which) {
   }
   // A secret written in the configuration is a secret only where the postmaster knows it is one:
   // until a session loads idgen, PostgreSQL shows an idgen.* setting it does not know to every role
-  // (SHOW), and logs its new value at each reload (found by the adversarial pass of issue 29).
+  // (SHOW), and logs its new value at each reload.
   if (!LoadedByPreload()) {
     snprintf(message, sizeof message, "%s is written in the configuration, and idgen is not preloaded", s.name);
     snprintf(hint, sizeof hint,
