@@ -209,6 +209,15 @@ inline TableScanDesc BeginTableScan(Relation rel, Snapshot snapshot) {
 #endif
 }
 
+// Whether the role may look objects up in the schema (object_aclcheck from 16 on).
+inline bool HasSchemaUsage(Oid schema, Oid role) {
+#if PG_VERSION_NUM >= 160000
+  return object_aclcheck(NamespaceRelationId, schema, role, ACL_USAGE) == ACLCHECK_OK;
+#else
+  return pg_namespace_aclcheck(schema, role, ACL_USAGE) == ACLCHECK_OK;
+#endif
+}
+
 // Whether the role owns the schema (object_ownercheck from 16 on).
 inline bool OwnsSchema(Oid schema, Oid role) {
 #if PG_VERSION_NUM >= 160000

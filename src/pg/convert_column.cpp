@@ -72,7 +72,11 @@ IDGEN_FUNCTION(idgen_column_max) {
     ereport(ERROR, errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
             errmsg("column \"%s\" of %s is a virtual generated column", column, name));
   }
-  // As a query would: the caller reads the column, and no policy hides rows from it.
+  // As a query would: the caller reaches the table's schema and reads the column, and no policy
+  // hides rows from it.
+  if (!compat::HasSchemaUsage(RelationGetNamespace(rel), GetUserId())) {
+    aclcheck_error(ACLCHECK_NO_PRIV, OBJECT_SCHEMA, get_namespace_name(RelationGetNamespace(rel)));
+  }
   if (pg_class_aclcheck(relid, GetUserId(), ACL_SELECT) != ACLCHECK_OK &&
       pg_attribute_aclcheck(relid, attnum, GetUserId(), ACL_SELECT) != ACLCHECK_OK) {
     aclcheck_error(ACLCHECK_NO_PRIV, get_relkind_objtype(kind), name);

@@ -97,6 +97,16 @@ SET ROLE idgen_convert_owner;
 SELECT idgen.column_max('parted', 'id');
 \echo :LAST_ERROR_SQLSTATE
 RESET ROLE;
+-- SELECT on the table is not enough without USAGE on its schema, as for a query (by its OID).
+CREATE SCHEMA unreachable;
+CREATE TABLE unreachable.t (id bigint);
+GRANT SELECT ON unreachable.t TO idgen_convert_owner;
+SELECT 'unreachable.t'::regclass::oid AS unreachable_oid \gset
+SET ROLE idgen_convert_owner;
+SELECT idgen.column_max(:unreachable_oid, 'id');
+\echo :LAST_ERROR_SQLSTATE
+RESET ROLE;
+DROP SCHEMA unreachable CASCADE;
 DROP TABLE parted;
 
 DROP VIEW first_orders;
