@@ -30,9 +30,9 @@ int uid20_server = 0;
 int launch_id = -1;
 int64_t epoch_ms[kFamilyCount];
 // Whether the epoch in use is the server's (postgresql.conf, ALTER SYSTEM, the command line, the
-// default) rather than a session's, a database's or a role's (issue 29, found by its review: IDs
-// made under an earlier epoch of a session lie above what the durable mark, in time, holds for the
-// server's epoch, and sessions on the server's epoch repeated them after a restart).
+// default) rather than a session's, a database's or a role's: IDs made under an earlier epoch of a
+// session lie above what the durable mark, in time, holds for the server's epoch, and sessions on the
+// server's epoch would repeat them after a restart.
 bool epoch_is_servers[kFamilyCount];
 const ShardSet* owned_shards = nullptr;
 
