@@ -182,7 +182,7 @@ MODULE_big = idgen
 # whose schema its owner could have planted in. The released scripts are frozen in sql/released/
 # and not installed: the upgrade tests install them to make the databases users have.
 IDGEN_VERSION := $(shell sed -n "s/^default_version = '\(.*\)'/\1/p" $(SRC)idgen.control)
-DATA       = sql/idgen--1.2--1.3.sql sql/idgen_uuidv7--1.0.sql
+DATA       = sql/idgen--1.2--1.3.sql sql/idgen_uuidv7--1.0.sql sql/idgen_uuidv7--1.0--1.1.sql
 DATA_built = idgen--$(IDGEN_VERSION).sql idgen--1.0--1.3.sql idgen--1.1--1.3.sql
 idgen--1.3.sql: sql/idgen--1.3.prologue.sql sql/released/idgen--1.2.sql sql/idgen--1.2--1.3.sql scripts/chain-scripts.sh
 	$(SRC)scripts/chain-scripts.sh --create --prologue $(filter %.sql,$^) >$@
@@ -214,11 +214,13 @@ override with_llvm := no
 
 # make installcheck: against your running server (PGHOST, PGPORT, PGUSER as for psql), the tests
 # that apply to it, asked of it (all of them when it cannot be asked: pg_regress then says why).
-# They expect idgen's defaults where a server may set its own: its node id, its launch id.
+# They expect idgen's defaults where a server may set its own: its node id, its launch id. The node
+# identity is the server's configuration alone: the tests that need another one set it with ALTER
+# SYSTEM and reset it (run them on a server of your own, as test/run.sh does).
 SERVER_STATE = $(shell '$(bindir)/psql' -XAtc "SELECT current_setting('shared_preload_libraries') ~ '(^|[ ,])idgen($$|[ ,])', current_setting('server_version_num')::int >= 170000" postgres 2>/dev/null)
 REGRESS = $(REGRESS_ANY) $(if $(IDGEN_DEBUG),$(REGRESS_DEBUG)) \
   $(if $(filter f|f,$(SERVER_STATE)),,$(REGRESS_SHARED)) $(if $(filter t|%,$(SERVER_STATE)),,$(REGRESS_NOT_PRELOADED))
-installcheck: export PGOPTIONS += -c idgen.node_id=0 -c idgen.launch_id=-1
+installcheck: export PGOPTIONS += -c idgen.launch_id=-1
 REGRESS_OPTS = --inputdir=$(SRC)test
 # The tests name their database (GRANT ... ON DATABASE idgen_regression), as test/run.sh does.
 override CONTRIB_TESTDB = idgen_regression

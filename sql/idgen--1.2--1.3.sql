@@ -814,3 +814,28 @@ AS 'MODULE_PATHNAME', 'idgen_bind_instagram_shard'
 LANGUAGE C VOLATILE STRICT SET search_path = pg_catalog, pg_temp;
 COMMENT ON FUNCTION idgen.bind_instagram_shard(pg_catalog.regnamespace, pg_catalog.int4) IS
 'binds an Instagram shard to a schema its caller owns: a row of the schema''s table idgen_instagram_shard (created on first use, never taken over, converted from idgen 1.2''s layout in a restored dump, writable by its owner only), which idgen.instagram_shard_id() reads, and of idgen.instagram_shard_schemas (a shard bound to another schema is refused); on Citus, on the coordinator, before citus_schema_distribute, so that the table moves with the schema''s';
+
+---------------------------------------------------------------------------------------------------
+-- The coordinated generators are PARALLEL UNSAFE, as nextval() is: each call moves state that every
+-- session of the server shares and may write the durable marks (WAL, the database's copy), which
+-- a parallel worker must not do. A query that calls one is planned without parallel workers; a
+-- query that only decodes or bounds IDs keeps them (those functions stay PARALLEL SAFE).
+---------------------------------------------------------------------------------------------------
+
+ALTER FUNCTION idgen.uuidv7() PARALLEL UNSAFE;
+ALTER FUNCTION idgen.uuidv7(pg_catalog.interval) PARALLEL UNSAFE;
+ALTER FUNCTION idgen.instagram_id(pg_catalog.int8) PARALLEL UNSAFE;
+ALTER FUNCTION idgen.instagram_id(pg_catalog.int8, pg_catalog.timestamptz) PARALLEL UNSAFE;
+ALTER FUNCTION idgen.snowflake_id() PARALLEL UNSAFE;
+ALTER FUNCTION idgen.sonyflake_id() PARALLEL UNSAFE;
+ALTER FUNCTION idgen.trace_id() PARALLEL UNSAFE;
+ALTER FUNCTION idgen.js_id() PARALLEL UNSAFE;
+ALTER FUNCTION idgen.typeid(pg_catalog.text, pg_catalog.bool, pg_catalog.text) PARALLEL UNSAFE;
+ALTER FUNCTION idgen.type_id_generate(pg_catalog.text, pg_catalog.bool) PARALLEL UNSAFE;
+ALTER FUNCTION idgen.uid20() PARALLEL UNSAFE;
+ALTER FUNCTION idgen.uid20_numeric() PARALLEL UNSAFE;
+ALTER FUNCTION idgen.uid20_sec() PARALLEL UNSAFE;
+ALTER FUNCTION idgen.ns_id(pg_catalog.int4, pg_catalog.text) PARALLEL UNSAFE;
+ALTER FUNCTION idgen.decimal_id() PARALLEL UNSAFE;
+ALTER FUNCTION idgen.ulid() PARALLEL UNSAFE;
+ALTER FUNCTION idgen.ulid_uuid() PARALLEL UNSAFE;

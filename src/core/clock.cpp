@@ -1,11 +1,12 @@
 #include "core/clock.hpp"
 
 #include <cstdint>
+#include <algorithm>
 #include <cstdio>
 
 namespace idgen {
 
-std::string FormatUtc(int64_t unix_ms) {
+ShortText FormatUtc(int64_t unix_ms) {
   // Civil date from days since 1970-01-01 (proleptic Gregorian, eras of 400 years).
   const int64_t days = FloorDiv(unix_ms, 86400000);
   const int64_t ms_of_day = FloorMod(unix_ms, 86400000);
@@ -18,16 +19,26 @@ std::string FormatUtc(int64_t unix_ms) {
   const int64_t day = doy - (153 * mp + 2) / 5 + 1;
   const int64_t month = mp < 10 ? mp + 3 : mp - 9;
   const int64_t year = yoe + era * 400 + (month <= 2);
-  char text[96];
-  std::snprintf(text, sizeof text, "%04lld-%02lld-%02lld %02lld:%02lld:%02lld.%03lld UTC", static_cast<long long>(year),
+  ShortText out;
+  std::snprintf(out.text, sizeof out.text, "%04lld-%02lld-%02lld %02lld:%02lld:%02lld.%03lld UTC", static_cast<long long>(year),
                 static_cast<long long>(month), static_cast<long long>(day), static_cast<long long>(ms_of_day / 3600000),
                 static_cast<long long>(ms_of_day / 60000 % 60), static_cast<long long>(ms_of_day / 1000 % 60),
                 static_cast<long long>(ms_of_day % 1000));
-  return text;
+  return out;
 }
 
-std::string FormatDuration(int64_t ms) {
-  if (ms < 0) return "-" + FormatDuration(ms == INT64_MIN ? INT64_MAX : -ms);
+ShortText FormatDuration(int64_t ms) {
+  ShortText out;
+  out.text[0] = '\0';
+  size_t used = 0;
+  const auto append = [&](const char* part) {
+    const int n = std::snprintf(out.text + used, sizeof out.text - used, "%s", part);
+    if (n > 0) used = std::min(sizeof out.text - 1, used + static_cast<size_t>(n));
+  };
+  if (ms < 0) {
+    append("-");
+    ms = ms == INT64_MIN ? INT64_MAX : -ms;
+  }
   struct Unit {
     int64_t ms;
     const char* one;
@@ -39,7 +50,6 @@ std::string FormatDuration(int64_t ms) {
                                     {60000, "min", "min"},
                                     {1000, "s", "s"},
                                     {1, "ms", "ms"}};
-  std::string text;
   int named = 0;
   for (const Unit& unit : kUnits) {
     const int64_t count = ms / unit.ms;
@@ -47,12 +57,14 @@ std::string FormatDuration(int64_t ms) {
       if (named > 0) break;  // two units, the second one empty: the first says it
       continue;
     }
-    if (!text.empty()) text += ' ';
-    text += std::to_string(count) + ' ' + (count == 1 ? unit.one : unit.many);
+    char part[40];
+    std::snprintf(part, sizeof part, "%s%lld %s", named > 0 ? " " : "", static_cast<long long>(count),
+                  count == 1 ? unit.one : unit.many);
+    append(part);
     ms -= count * unit.ms;
     if (++named == 2) break;
   }
-  return text;
+  return out;
 }
 
 }  // namespace idgen

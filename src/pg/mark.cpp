@@ -33,6 +33,7 @@ extern "C" {
 #include "executor/spi.h"
 #include "nodes/parsenodes.h"
 #include "utils/acl.h"
+#include "utils/inval.h"
 #include "utils/lsyscache.h"
 #include "utils/rel.h"
 }
@@ -110,8 +111,35 @@ struct Backend {
   uint64_t wait_ms[2] = {};        // per group: the clock must pass this before a value (0: nothing to wait for)
   bool decimal_checked = false;
   int64 decimal_copy = -1;  // the DecimalId copy, as this backend last wrote it
+  // The copy was read in this transaction, and its sequences have not changed since (DROP and
+  // CREATE EXTENSION, or a restore, in another session or this one).
+  bool fresh = false;
+  Oid copies[4] = {};  // the sequences read: mark, mark_server, mark_identity, decimal_id_generator
 };
 Backend me;
+
+// The copy is read again in each transaction: a restore (its setval) sends no invalidation, and a
+// session that connected before it must honor it before its next value. The common call in a
+// transaction that has read it costs nothing more.
+void ForgetCopyAtXactEnd(XactEvent event, void*) {
+  if (event == XACT_EVENT_COMMIT || event == XACT_EVENT_ABORT || event == XACT_EVENT_PREPARE) {
+    me.fresh = false;
+    hot.ready = 0;
+  }
+}
+
+// A sequence of the copy dropped or made again (DROP/CREATE EXTENSION, in this transaction too).
+void ForgetCopy(Datum, Oid relid) {
+  for (const Oid copy : me.copies) {
+    if (relid == InvalidOid || (OidIsValid(copy) && relid == copy)) {
+      me.fresh = false;
+      hot.ready = 0;
+      return;
+    }
+  }
+}
+
+bool copy_callbacks = false;
 
 // ---- the database's copy: sequences of the extension, their page 0 read and written directly ---
 
@@ -312,17 +340,25 @@ void LoadServerMark(SharedState& state) {
 // passes it (else a node id put back after the recovery would repeat, in another database, the
 // IDs made under it while the clock was ahead).
 void DropIdentityLease(SharedState& state) {
+  const compat::OriginId identity = origin::Id(origin::kIdentityMark);  // (a catalog read, before the lock)
   LWLock* lock = &state.mark_lock.lock;
   LWLockAcquire(lock, LW_EXCLUSIVE);
-  if (state.mark.identity_lease_end_ms.load(std::memory_order_acquire) != kNoLease &&
-      state.mark.identity_lease_hash.load(std::memory_order_acquire) != (settings::IdentityHash() & kIdentityMask)) {
-    state.mark.generation.fetch_add(1, std::memory_order_acq_rel);  // (values taken meanwhile are taken again)
-    state.mark.identity_lease_end_ms.store(0, std::memory_order_release);
-    RaiseWords(state, kWithIdentity, state.mark.lease_end_ms.load(std::memory_order_acquire), 0);
-    state.mark.identity_floor_ms.store(state.mark.floor_ms.load(std::memory_order_acquire), std::memory_order_release);
-    state.mark.identity_lease_end_ms.store(kNoLease, std::memory_order_release);
+  if (state.mark.identity_lease_end_ms.load(std::memory_order_acquire) == kNoLease ||
+      state.mark.identity_lease_hash.load(std::memory_order_acquire) == (settings::IdentityHash() & kIdentityMask)) {
+    LWLockRelease(lock);
+    return;
   }
+  state.mark.generation.fetch_add(1, std::memory_order_acq_rel);  // (values taken meanwhile are taken again)
+  state.mark.identity_lease_end_ms.store(0, std::memory_order_release);  // no value passes until it is retired
+  RaiseWords(state, kWithIdentity, state.mark.lease_end_ms.load(std::memory_order_acquire), 0);
+  state.mark.identity_floor_ms.store(state.mark.floor_ms.load(std::memory_order_acquire), std::memory_order_release);
+  // Retired on disk before anything reads "no lease": a restart must not find the old lease under
+  // the identity it names (the server may have that identity again by then), and start its
+  // families below what they made meanwhile from the server's lease.
+  const XLogRecPtr lsn = origin::Advance(identity, 0, true);
   LWLockRelease(lock);
+  origin::FlushAndConfirm(lsn);
+  state.mark.identity_lease_end_ms.store(kNoLease, std::memory_order_release);
 }
 
 // ---- the database's copy --------------------------------------------------------------------------
@@ -349,12 +385,23 @@ bool Covered(const SharedState& state, Group group, uint64_t copy_ms, int64 tag)
 // Once per backend and database (and again after restart_at_clock(), and while the database has no
 // copy): this database's copy of the mark.
 void CheckDatabaseCopy(const StateRef& ref) {
+  if (!copy_callbacks) {
+    RegisterXactCallback(ForgetCopyAtXactEnd, nullptr);
+    CacheRegisterRelcacheCallback(ForgetCopy, 0);
+    copy_callbacks = true;
+  }
   me = Backend{};
   hot = Hot{};  // nothing is ready, nothing covered, until Prepare and Cover say so again
   me.state = &ref.state;
   me.generation = ref.state.mark.generation.load(std::memory_order_acquire);
-  me.has_copy = OidIsValid(SequenceNamed("mark")) && OidIsValid(SequenceNamed("mark_server"));
-  me.has_identity_copy = OidIsValid(SequenceNamed("mark_identity"));
+  // (fresh first: an invalidation that arrives while the copy is read makes it read again)
+  me.fresh = true;
+  me.copies[0] = SequenceNamed("mark");
+  me.copies[1] = SequenceNamed("mark_server");
+  me.copies[2] = SequenceNamed("mark_identity");
+  me.copies[3] = SequenceNamed("decimal_id_generator");
+  me.has_copy = OidIsValid(me.copies[0]) && OidIsValid(me.copies[1]);
+  me.has_identity_copy = OidIsValid(me.copies[2]);
   if (me.has_copy) {
     me.copy_ms = static_cast<uint64_t>(std::max<int64>(ReadCopy("mark"), 0));
     const int64 tag = ReadCopy("mark_server");
@@ -414,11 +461,15 @@ void WaitForCopy(Group group) {
 }  // namespace
 
 bool Prepare(Family family, const StateRef& ref) {
+  // The server's configuration as it is now (a reload in flight is read), before anything is
+  // decided under it.
+  settings::CatchUpWithReload();
+  settings::CheckConfigured(settings::Of(family));
   if (!ref.shared || RecoveryInProgress()) return false;
   SharedState& state = ref.state;
   // (A database without the copy is checked again at each call: the copy comes with
   // ALTER EXTENSION idgen UPDATE, perhaps in another session, and this session must see it.)
-  if (unlikely(me.state != &state || me.database != MyDatabaseId || !me.has_copy ||
+  if (unlikely(me.state != &state || me.database != MyDatabaseId || !me.has_copy || !me.fresh ||
                me.generation != state.mark.generation.load(std::memory_order_acquire))) {
     if (!state.mark.loaded.load(std::memory_order_acquire)) LoadServerMark(state);
     CheckDatabaseCopy(ref);
@@ -454,6 +505,15 @@ void RefreshCovered(const SharedState& state) {
 
 bool Cover(Family family, const StateRef& ref, uint64_t ms) {
   SharedState& state = ref.state;
+  // A lease is written under the identity of the server's configuration, and a value is returned
+  // only under the identity of the lease that covers it: a reload read here that changed the
+  // identity drops the value, which is taken again under the new one.
+  const uint32_t identity_before = settings::IdentityHash();
+  settings::CatchUpWithReload();
+  if (settings::IdentityHash() != identity_before) {
+    hot = Hot{};
+    return false;
+  }
   // The generation this backend's checks (Prepare) were made under: restart_at_clock() or a dropped
   // identity lease since moved the words, and the value is taken again after Prepare.
   const uint64_t generation = hot.generation;
@@ -601,10 +661,6 @@ namespace idgen::pg {
 
 namespace {
 
-// The identity settings of restart_at_clock, which every session of every database must share.
-constexpr const char* kIdentitySettings[] = {"idgen.node_id", "idgen.node_id_source", "idgen.uid20_server",
-                                             "idgen.instagram_shards"};
-
 // Refuses when a database or a role sets an identity setting (ALTER DATABASE/ROLE ... SET): the
 // sessions there would generate under another identity than the one this call checks, and repeat
 // their IDs once the mark is lowered. C zone.
@@ -658,21 +714,9 @@ IDGEN_FUNCTION(idgen_restart_at_clock) {
           "replays from its primary.",
           "Run it on the primary, with idgen preloaded (on PostgreSQL 15 and 16).");
   }
-  // The identity every session will generate under: the server's configuration, not a SET in this
-  // session (another session would still make IDs under the old identity, from the clock), nor a
-  // setting of a database or a role.
-  for (const char* name : kIdentitySettings) {
-    const char* now = GetConfigOption(name, false, false);
-    const char* server = GetConfigOptionResetString(name);
-    if (now != nullptr && server != nullptr && strcmp(now, server) != 0) {
-      char message[200];
-      snprintf(message, sizeof message, "%s is set in this session only", name);
-      Raise(ErrorKind::kPrerequisite, message,
-            "Every session generates under the server's configuration: it is the identity that must be new.",
-            "Set it with ALTER SYSTEM and SELECT pg_reload_conf(), then call idgen.restart_at_clock() in a new "
-            "session.");
-    }
-  }
+  // The identity every session generates under is the server's configuration (the settings are
+  // PGC_SIGHUP): the one this call checks is the configuration's as it is now.
+  settings::CatchUpWithReload();
   CheckIdentityIsTheServers();
   // With the node id from Citus, a new identity is a new group id, which only Citus gives and this
   // function cannot see: idgen.node_id would change the hash and nothing else.

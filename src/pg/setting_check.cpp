@@ -8,7 +8,10 @@
 #include "pg/settings_parts.hpp"
 
 extern "C" {
+#include "miscadmin.h"
+#include "postmaster/interrupt.h"
 #include "utils/guc.h"
+#include "utils/timestamp.h"
 }
 
 namespace idgen::pg::settings {
@@ -47,6 +50,7 @@ constexpr Reader kReaders[] = {
 // A setting the configuration gave that idgen cannot use. Plain data, allocated once per process.
 struct Problem {
   uint32_t consumers;
+  bool from_file;  // a line of the configuration files: checked again at each reload
   char message[256];
   char detail[512];         // where it is set: the file and line, for superusers and pg_read_all_settings
   char public_detail[256];  // the same without the file, for every other role
@@ -62,6 +66,7 @@ struct Given {
   char value[128];
   char where[MAXPGPATH + 32];
   GucSource source;
+  bool from_file;
 };
 
 const char* SourceName(GucSource source) {
@@ -93,6 +98,7 @@ int CollectGiven(Given* given, int max) {
                         pg_strncasecmp(g->name, "idgen.public_id_key", 19) == 0;
     strlcpy(out.value, secret ? "(hidden)" : value != nullptr ? value : "", sizeof out.value);
     out.source = g->source;
+    out.from_file = g->sourcefile != nullptr;
     if (g->sourcefile != nullptr) {
       snprintf(out.where, sizeof out.where, "%s line %d", g->sourcefile, g->sourceline);
     } else {
@@ -118,6 +124,7 @@ void AddProblem(uint32_t consumers, const Given& given, bool unknown) {
   if (problem_count == kMaxProblems) return;
   Problem& p = problems[problem_count++];
   p.consumers = consumers;
+  p.from_file = given.from_file;
   if (unknown) {
     snprintf(p.message, sizeof p.message, "\"%s\" is not an idgen setting", given.name);
   } else {
@@ -149,16 +156,90 @@ void CheckGiven(const Given* given, int count) {
   }
 }
 
+// The configuration this backend last checked: its time of loading (PgReloadTime).
+TimestampTz checked_load = 0;
+
+// After a reload: the idgen.* lines of the configuration files, as the reload read them (the last
+// line of each name wins, postgresql.auto.conf after postgresql.conf), against what the settings
+// hold now. A line that the reload applied left its file and line as the setting's source; one it
+// rejected did not. The problems of the files are replaced; those of other sources (a database's
+// or a role's, given before the library loaded) stay.
+void RecheckFiles() {
+  ConfigVariable* head = nullptr;
+  ConfigVariable* tail = nullptr;
+  // (a file that does not parse is not applied by the reload either: the settings, and what was
+  // found wrong with them, stay as they were)
+  if (!ParseConfigFile(ConfigFileName, true, nullptr, 0, 0, DEBUG2, &head, &tail)) {
+    FreeConfigVariables(head);
+    return;
+  }
+  if (DataDir != nullptr && !ParseConfigFile(PG_AUTOCONF_FILENAME, false, nullptr, 0, 0, DEBUG2, &head, &tail)) {
+    FreeConfigVariables(head);
+    return;
+  }
+  int kept = 0;
+  uint32_t consumers = 0;
+  for (int i = 0; i < problem_count; ++i) {
+    if (problems[i].from_file) continue;
+    problems[kept++] = problems[i];
+    consumers |= problems[i].consumers;
+  }
+  problem_count = kept;
+  problem_consumers = consumers;
+  for (ConfigVariable* item = head; item != nullptr; item = item->next) {
+    if (item->ignore || item->name == nullptr || pg_strncasecmp(item->name, "idgen.", 6) != 0) continue;
+    bool superseded = false;  // a later line of the same name is the one the reload used
+    for (ConfigVariable* later = item->next; later != nullptr && !superseded; later = later->next) {
+      superseded = !later->ignore && later->name != nullptr && pg_strcasecmp(later->name, item->name) == 0;
+    }
+    if (superseded) continue;
+    Given given = {};
+    strlcpy(given.name, item->name, sizeof given.name);
+    const bool secret = pg_strncasecmp(item->name, "idgen.token_secret", 18) == 0 ||
+                        pg_strncasecmp(item->name, "idgen.public_id_key", 19) == 0;
+    strlcpy(given.value, secret ? "(hidden)" : item->value != nullptr ? item->value : "", sizeof given.value);
+    snprintf(given.where, sizeof given.where, "%s line %d", item->filename, item->sourceline);
+    given.source = PGC_S_FILE;
+    given.from_file = true;
+    const Reader* reader = nullptr;
+    for (const Reader& r : kReaders) {
+      if (pg_strcasecmp(r.name, item->name) == 0) reader = &r;
+    }
+    if (reader == nullptr) {
+      AddProblem(kEveryConsumer, given, true);
+      continue;
+    }
+    const config_generic* defined = Defined(reader->name);
+    const bool applied = defined != nullptr && defined->sourcefile != nullptr &&
+                         strcmp(defined->sourcefile, item->filename) == 0 && defined->sourceline == item->sourceline;
+    if (!applied && reader->consumers != 0) AddProblem(reader->consumers, given, false);
+  }
+  FreeConfigVariables(head);
+}
+
 }  // namespace
 
 uint32_t problem_consumers = 0;
+
+void CatchUpWithReload() {
+  if (ConfigReloadPending) {
+    ConfigReloadPending = false;
+    ProcessConfigFile(PGC_SIGHUP);
+  }
+  if (checked_load != PgReloadTime) {
+    checked_load = PgReloadTime;
+    RecheckFiles();
+  }
+}
 
 void RaiseConfigured(uint32_t consumers) {
   for (int i = 0; i < problem_count; ++i) {
     if ((problems[i].consumers & consumers) == 0) continue;
     Raise(ErrorKind::kPrerequisite, problems[i].message,
           MayReadHiddenSettings() ? problems[i].detail : problems[i].public_detail,
-          loaded_by_preload
+          problems[i].from_file
+              ? "Correct that line of the configuration, then reload it (SELECT pg_reload_conf())."
+          : loaded_by_preload
               ? "Correct that setting, then restart the server."
               : "Correct that setting, then restart the server (where idgen is not preloaded, a new session reads "
                 "the configuration again).");
@@ -172,6 +253,7 @@ void DefineChecked(void (*define)()) {
   const int given_count = CollectGiven(given, kMaxGiven);
   define();
   CheckGiven(given, given_count);
+  checked_load = PgReloadTime;
 }
 
 bool LoadedByPreload() { return loaded_by_preload; }

@@ -1,6 +1,8 @@
 // The settings of idgen (GUCs named idgen.*): their definitions. Two rules run through the files
 // of the settings:
-// - anything whose change could make two servers issue the same ID is the superuser's;
+// - anything whose change could make two servers issue the same ID is the superuser's, and the node
+//   identity (idgen.node_id, node_id_source, uid20_server, instagram_shards) is the server
+//   configuration's alone (PGC_SIGHUP): no session, database or role has one of its own;
 // - a setting that the configuration gives but PostgreSQL rejects, or an idgen.* name that does not
 //   exist, makes the generators that read it refuse instead of using a default (setting_check.cpp).
 // The secrets are in secrets.cpp, the test fault of a build for the tests in debug_fault.cpp.
@@ -194,12 +196,12 @@ void DefineAll() {
   DefineCustomIntVariable("idgen.node_id", "Node id of this server in Snowflake, Sonyflake and TraceId IDs.",
                           "Give every server that generates these IDs its own node id. Snowflake holds 0 to 1023, "
                           "Sonyflake and TraceId 0 to 65535.",
-                          &node_id, 0, 0, 65535, PGC_SUSET, 0, nullptr, IdentityChanged, nullptr);
+                          &node_id, 0, 0, 65535, PGC_SIGHUP, 0, nullptr, IdentityChanged, nullptr);
   DefineCustomEnumVariable(
       "idgen.node_id_source", "Where Snowflake, Sonyflake, TraceId and JsId IDs take their node id.",
       "\"setting\": idgen.node_id. \"citus\": this node's Citus group id (the coordinator's is 0, "
       "each worker's is given by citus_add_node); a node that is in no Citus cluster yet refuses.",
-      &node_id_source, kNodeIdFromSetting, kNodeIdSources, PGC_SUSET, 0, nullptr, IdentityChanged, nullptr);
+      &node_id_source, kNodeIdFromSetting, kNodeIdSources, PGC_SIGHUP, 0, nullptr, IdentityChanged, nullptr);
   // Every value of the two limits below keeps the order and never refuses a clock that is fine: they
   // count beyond the lead the state word has of its own (a tick whose sequence ran out, UUIDv7's
   // millisecond ahead), and round up to whole ticks (layout::RegressionTicks, uuidv7::RulesFor).
@@ -232,14 +234,14 @@ void DefineAll() {
   DefineEpoch<kFamilyUid20>("uid20", uid20::kDefaultEpochMs, "UID20");
   DefineCustomIntVariable("idgen.uid20_server", "The server digit of this server's UID20 IDs.",
                           "The last digit of idgen.uid20() and idgen.uid20_sec(): give every server its own.",
-                          &uid20_server, 0, 0, uid20::kMaxServer, PGC_SUSET, 0, nullptr, IdentityChanged, nullptr);
+                          &uid20_server, 0, 0, uid20::kMaxServer, PGC_SIGHUP, 0, nullptr, IdentityChanged, nullptr);
   DefineCustomIntVariable("idgen.launch_id", "The launch id of this deployment's DecimalIds (1 to 99999).",
                           "The last five digits of idgen.decimal_id(); -1, the default, means not set: DecimalIds are "
                           "refused until it is. 0 is for tests.",
                           &launch_id, -1, -1, decimal_id::kMaxLaunch, PGC_SUSET, 0, nullptr, nullptr, nullptr);
   DefineCustomStringVariable("idgen.instagram_shards", "The Instagram shards this server owns, such as 0-2047.",
                              "idgen.instagram_id(shard) refuses any other shard. Give every server its own range.",
-                             &shards_text, "0-8191", PGC_SUSET, 0, CheckShards, AssignShards, nullptr);
+                             &shards_text, "0-8191", PGC_SIGHUP, 0, CheckShards, AssignShards, nullptr);
   DefineSecrets();
 }
 

@@ -29,6 +29,13 @@ inline void CheckConfigured(uint32_t consumers) {
   if (__builtin_expect((problem_consumers & consumers) != 0, 0)) RaiseConfigured(consumers);
 }
 
+// Brings this backend's settings up to the server's configuration before a decision that depends on
+// them (a value of a family, a lease written under the node identity): a reload that this backend
+// was signalled but has not yet read (a statement in flight) is read now, and, after any reload, the
+// idgen.* lines of the configuration files are checked again, so that a value the reload rejected,
+// or a misspelt name, makes the generators that read it refuse as at start. C zone; no lock held.
+void CatchUpWithReload();
+
 enum NodeIdSource { kNodeIdFromSetting, kNodeIdFromCitus };
 extern int node_id;                     // idgen.node_id: 0..65535, each family checks its own width
 extern int node_id_source;              // idgen.node_id_source: where node_identity.cpp takes the node id

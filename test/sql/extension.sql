@@ -45,6 +45,20 @@ SELECT p.proname, p.provolatile, count(*) FROM pg_proc p
 WHERE p.pronamespace = 'idgen'::regnamespace AND (p.proname ~ '_id$' OR p.proname IN ('uuidv7', 'typeid', 'objectid', 'signed_token'))
 GROUP BY 1, 2 ORDER BY 1, 2;
 
+-- Every volatile C function of idgen that is not PARALLEL UNSAFE: none moves the shared state or
+-- writes a mark (those are unsafe, as nextval() is); a generator added as safe shows up here.
+SELECT p.oid::regprocedure AS function, p.proparallel FROM pg_proc p
+WHERE p.pronamespace = 'idgen'::regnamespace AND p.provolatile = 'v' AND p.proparallel <> 'u'
+  AND p.prolang = (SELECT oid FROM pg_language WHERE lanname = 'c') AND p.prorettype <> 'trigger'::regtype
+  AND p.prorettype <> 'event_trigger'::regtype ORDER BY 1::text;
+-- A query that makes IDs is planned without parallel workers, even when forced; one that decodes keeps them.
+SELECT set_config(CASE WHEN current_setting('server_version_num')::int >= 160000 THEN 'debug_parallel_query'
+                  ELSE 'force_parallel_mode' END, 'on', false) AS parallel_forced;
+EXPLAIN (COSTS OFF) SELECT idgen.snowflake_id(), idgen.uuidv7(), idgen.ulid(), idgen.typeid('post');
+EXPLAIN (COSTS OFF) SELECT idgen.uuidv7_time('018f6b4e-0000-7000-8000-000000000000');
+SELECT set_config(CASE WHEN current_setting('server_version_num')::int >= 160000 THEN 'debug_parallel_query'
+                  ELSE 'force_parallel_mode' END, 'off', false) AS parallel_forced;
+
 -- Every SQL and PL/pgSQL function runs with pg_catalog first and nothing a caller can shadow.
 SELECT p.oid::regprocedure AS function, p.proconfig FROM pg_proc p
 WHERE p.pronamespace = 'idgen'::regnamespace AND p.prolang IN (SELECT oid FROM pg_language WHERE lanname IN ('sql', 'plpgsql'))

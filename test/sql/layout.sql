@@ -35,9 +35,16 @@ SELECT min((idgen.instagram_parse(id)).seq) >= 0 AND max((idgen.instagram_parse(
        count(DISTINCT (idgen.instagram_parse(id)).shard) AS shards FROM gen;
 DROP TABLE gen;
 
--- Snowflake, Sonyflake and TraceId take their node from idgen.node_id.
+-- Snowflake, Sonyflake and TraceId take their node from idgen.node_id: the server's configuration,
+-- never a session's (PGC_SIGHUP), a superuser's included.
 SHOW idgen.node_id;
 SET idgen.node_id = 33;
+\echo :LAST_ERROR_SQLSTATE
+SELECT set_config('idgen.node_id', '33', true);
+\echo :LAST_ERROR_SQLSTATE
+ALTER SYSTEM SET idgen.node_id = 33;
+SELECT pg_reload_conf(), pg_sleep(0.3);
+SHOW idgen.node_id;
 SELECT node FROM idgen.snowflake_parse(idgen.snowflake_id());
 SELECT machine_id FROM idgen.sonyflake_parse(idgen.sonyflake_id());
 SELECT node, ts BETWEEN date_trunc('second', now()) AND clock_timestamp() AS time_is_now
@@ -46,30 +53,35 @@ SELECT count(DISTINCT id) AS distinct_snowflakes FROM (SELECT idgen.snowflake_id
 SELECT count(DISTINCT id) AS distinct_sonyflakes FROM (SELECT idgen.sonyflake_id() AS id FROM generate_series(1, 300)) s;
 -- Each family takes the full width of its node field: 16 bits for Sonyflake and TraceId; Snowflake,
 -- whose node is 10 bits, refuses a node it cannot hold rather than cut it.
-SET idgen.node_id = 65535;
+ALTER SYSTEM SET idgen.node_id = 65535;
+SELECT pg_reload_conf(), pg_sleep(0.3);
 SELECT machine_id FROM idgen.sonyflake_parse(idgen.sonyflake_id());
 SELECT node FROM idgen.trace_parse(idgen.trace_id());
-SET idgen.node_id = 1024;
+ALTER SYSTEM SET idgen.node_id = 1024;
+SELECT pg_reload_conf(), pg_sleep(0.3);
 SELECT idgen.snowflake_id();
 \echo :LAST_ERROR_SQLSTATE
-SET idgen.node_id = 65536;
+ALTER SYSTEM SET idgen.node_id = 65536;
 \echo :LAST_ERROR_SQLSTATE
-RESET idgen.node_id;
+ALTER SYSTEM RESET idgen.node_id;
+SELECT pg_reload_conf(), pg_sleep(0.3);
 
 -- Shards this server owns: idgen.instagram_shards; any other shard is refused.
 SHOW idgen.instagram_shards;
-SET idgen.instagram_shards = '0-99, 200-299,4000';
+ALTER SYSTEM SET idgen.instagram_shards = '0-99, 200-299,4000';
+SELECT pg_reload_conf(), pg_sleep(0.3);
 SELECT shard FROM idgen.instagram_parse(idgen.instagram_id(99));
 SELECT shard FROM idgen.instagram_parse(idgen.instagram_id(4000));
 SELECT idgen.instagram_id(100);
 \echo :LAST_ERROR_SQLSTATE
-SET idgen.instagram_shards = '99-5';
+ALTER SYSTEM SET idgen.instagram_shards = '99-5';
 \echo :LAST_ERROR_SQLSTATE
-SET idgen.instagram_shards = '0-8192';
+ALTER SYSTEM SET idgen.instagram_shards = '0-8192';
 \echo :LAST_ERROR_SQLSTATE
-SET idgen.instagram_shards = 'all';
+ALTER SYSTEM SET idgen.instagram_shards = 'all';
 \echo :LAST_ERROR_SQLSTATE
-RESET idgen.instagram_shards;
+ALTER SYSTEM RESET idgen.instagram_shards;
+SELECT pg_reload_conf(), pg_sleep(0.3);
 
 -- Epochs: the published ones by default; a custom epoch shifts the time field.
 SHOW idgen.instagram_epoch_ms;
@@ -116,16 +128,19 @@ DROP TABLE posts;
 -- JS-safe IDs: from 1 to 2^53 - 1, so that JavaScript numbers hold them exactly.
 SELECT * FROM idgen.js_parse(9007199254740991);
 SELECT idgen.js_min('2026-01-01 00:00:00+00') AS at_the_epoch, idgen.js_min('2113-02-08 13:44:29.439+00') AS last_tick;
-SET idgen.node_id = 31;
+ALTER SYSTEM SET idgen.node_id = 31;
+SELECT pg_reload_conf(), pg_sleep(0.3);
 CREATE TEMP TABLE js AS SELECT n, idgen.js_id() AS id FROM generate_series(1, 20000) AS n;
 SELECT count(DISTINCT id) AS distinct_ids, bool_and(idgen.is_js_safe(id)) AS all_safe,
        min((idgen.js_parse(id)).node) AS node, max((idgen.js_parse(id)).seq) <= 1023 AS seq_in_range FROM js;
 SELECT count(*) AS out_of_order FROM (SELECT id, lag(id) OVER (ORDER BY n) AS prev FROM js) s WHERE id <= prev;
 SELECT ts BETWEEN date_trunc('second', now()) AND clock_timestamp() AS time_is_now FROM idgen.js_parse(idgen.js_id());
-SET idgen.node_id = 32;
+ALTER SYSTEM SET idgen.node_id = 32;
+SELECT pg_reload_conf(), pg_sleep(0.3);
 SELECT idgen.js_id();
 \echo :LAST_ERROR_SQLSTATE
-RESET idgen.node_id;
+ALTER SYSTEM RESET idgen.node_id;
+SELECT pg_reload_conf(), pg_sleep(0.3);
 SELECT v, idgen.is_js_safe(v) FROM (VALUES (0::bigint), (1), (9007199254740991), (9007199254740992), (-1)) AS t(v);
 SELECT * FROM idgen.js_parse(9007199254740992);
 \echo :LAST_ERROR_SQLSTATE

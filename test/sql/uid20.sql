@@ -12,7 +12,8 @@ SELECT * FROM idgen.uid20_sec_parse(31536000123456781);
 
 -- Generated: the time is now, the server digit is idgen.uid20_server, never a repeat.
 SHOW idgen.uid20_epoch_ms;
-SET idgen.uid20_server = 7;
+ALTER SYSTEM SET idgen.uid20_server = 7;
+SELECT pg_reload_conf(), pg_sleep(0.3);
 SELECT server, ts BETWEEN date_trunc('milliseconds', now()) AND clock_timestamp() AS time_is_now
 FROM idgen.uid20_parse(idgen.uid20());
 SELECT server, ts BETWEEN date_trunc('second', now()) AND clock_timestamp() AS time_is_now
@@ -24,9 +25,10 @@ SELECT count(DISTINCT id) AS distinct_ids, bool_and(id::text ~ '^[0-9]{18,20}$')
        count(*) FILTER (WHERE (idgen.uid20_parse(id)).server <> 7) AS other_servers
 FROM gen;
 SELECT count(*) AS out_of_order FROM (SELECT id, lag(id) OVER (ORDER BY n) AS prev FROM gen) s WHERE id <= prev;
-SET idgen.uid20_server = 10;
+ALTER SYSTEM SET idgen.uid20_server = 10;
 \echo :LAST_ERROR_SQLSTATE
-RESET idgen.uid20_server;
+ALTER SYSTEM RESET idgen.uid20_server;
+SELECT pg_reload_conf(), pg_sleep(0.3);
 
 -- The bigint form ends in 2040, the numeric form in 2069 (MySQL's unsigned BIGINT).
 SELECT ts AS last_bigint FROM idgen.uid20_parse(9223372036854775807);
