@@ -20,10 +20,10 @@ ShortText FormatUtc(int64_t unix_ms) {
   const int64_t month = mp < 10 ? mp + 3 : mp - 9;
   const int64_t year = yoe + era * 400 + (month <= 2);
   ShortText out;
-  std::snprintf(out.text, sizeof out.text, "%04lld-%02lld-%02lld %02lld:%02lld:%02lld.%03lld UTC", static_cast<long long>(year),
-                static_cast<long long>(month), static_cast<long long>(day), static_cast<long long>(ms_of_day / 3600000),
-                static_cast<long long>(ms_of_day / 60000 % 60), static_cast<long long>(ms_of_day / 1000 % 60),
-                static_cast<long long>(ms_of_day % 1000));
+  std::snprintf(out.text, sizeof out.text, "%04lld-%02lld-%02lld %02lld:%02lld:%02lld.%03lld UTC",
+                static_cast<long long>(year), static_cast<long long>(month), static_cast<long long>(day),
+                static_cast<long long>(ms_of_day / 3600000), static_cast<long long>(ms_of_day / 60000 % 60),
+                static_cast<long long>(ms_of_day / 1000 % 60), static_cast<long long>(ms_of_day % 1000));
   return out;
 }
 

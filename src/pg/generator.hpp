@@ -40,14 +40,20 @@ void WaitForClock(int64_t until_ns);
 // core (next() returns a Generated<Value>, under the error door), covered by the durable mark, and,
 // when the core says so, held until the clock reaches it; then counted and returned. The common
 // call makes no function call of its own but the core's: Prepare has passed in this backend, and
-// the value lies below what the lease and the database's copy cover (marks::Hot).
-template <typename Next>
-auto Generate(Family family, const StateRef& ref, Next&& next) {
+// the value lies below what the lease and the database's copy cover (marks::Hot). A value the
+// durable mark did not cover (restart_at_clock moved the words, or a reload read meanwhile changed
+// the node identity) is dropped, and refresh() (C zone) reads again what next() takes from the
+// settings before another is taken.
+inline void NothingToRefresh() {}
+template <typename Next, typename Refresh = void (*)()>
+auto Generate(Family family, const StateRef& ref, Next&& next, Refresh&& refresh = NothingToRefresh) {
   for (;;) {
     const bool durable = marks::ReadyToTake(family, ref) || marks::Prepare(family, ref);
     const auto out = Guarded(next);
-    // (A value that idgen.restart_at_clock() overtook is dropped: another is taken.)
-    if (durable && !marks::CoverValue(family, ref, out.mark)) continue;
+    if (durable && !marks::CoverValue(family, ref, out.mark)) {
+      refresh();
+      continue;
+    }
     if (__builtin_expect(out.wait_until_ns != 0, 0)) WaitForClock(out.wait_until_ns);
     CountIssued(family);
     return out.value;

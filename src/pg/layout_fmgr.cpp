@@ -50,9 +50,13 @@ int64_t Next(int64_t node, bool node_is_setting) {
   const std::span<StateWord> words = ref.state.words(family);
   const EpochSettings settings{settings::EpochMs(family), settings::max_clock_regression_ms};
   const auto callers = static_cast<uint64_t>(MaxBackends);
-  return Generate(family, ref, [&] {
-    return layout::Next(layout, settings, words, ref.state.stats[family], WallClock(), node, callers);
-  });
+  return Generate(
+      family, ref,
+      [&] { return layout::Next(layout, settings, words, ref.state.stats[family], WallClock(), node, callers); },
+      [&] {
+        if (node_is_setting) node = NodeId(layout);
+        CheckShard(family, layout, node);
+      });
 }
 
 template <Family family>

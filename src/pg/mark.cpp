@@ -348,7 +348,7 @@ void DropIdentityLease(SharedState& state) {
     LWLockRelease(lock);
     return;
   }
-  state.mark.generation.fetch_add(1, std::memory_order_acq_rel);  // (values taken meanwhile are taken again)
+  state.mark.generation.fetch_add(1, std::memory_order_acq_rel);         // (values taken meanwhile are taken again)
   state.mark.identity_lease_end_ms.store(0, std::memory_order_release);  // no value passes until it is retired
   RaiseWords(state, kWithIdentity, state.mark.lease_end_ms.load(std::memory_order_acquire), 0);
   state.mark.identity_floor_ms.store(state.mark.floor_ms.load(std::memory_order_acquire), std::memory_order_release);

@@ -237,8 +237,7 @@ void RaiseConfigured(uint32_t consumers) {
     if ((problems[i].consumers & consumers) == 0) continue;
     Raise(ErrorKind::kPrerequisite, problems[i].message,
           MayReadHiddenSettings() ? problems[i].detail : problems[i].public_detail,
-          problems[i].from_file
-              ? "Correct that line of the configuration, then reload it (SELECT pg_reload_conf())."
+          problems[i].from_file ? "Correct that line of the configuration, then reload it (SELECT pg_reload_conf())."
           : loaded_by_preload
               ? "Correct that setting, then restart the server."
               : "Correct that setting, then restart the server (where idgen is not preloaded, a new session reads "

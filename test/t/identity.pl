@@ -1,0 +1,136 @@
+# The node identity is the server's alone, and every session honors what the server and its
+# databases hold now: a retired identity lease is retired on disk; a statement in flight across a
+# reload takes the new identity; a reload that rejects an idgen.* line makes the generators that
+# read it refuse, as at start; a session connected before a restore honors the restored copy (the
+# mark's and the DecimalId generator's); DROP and CREATE EXTENSION in one transaction leave a copy
+# that covers the values made after them. Each part fails on idgen before 1.3's fix.
+use strict;
+use warnings;
+use PostgreSQL::Test::Cluster;
+use PostgreSQL::Test::Utils;
+use Test::More;
+use IdgenTest;
+
+sub reload_until
+{
+	my ($node, $sql, $setting, $value) = @_;
+	$node->safe_psql('postgres', "$sql; SELECT pg_reload_conf()");
+	$node->poll_query_until('postgres', "SELECT current_setting('$setting') = '$value'");
+	return;
+}
+
+# ---- a retired identity lease is retired on disk ------------------------------------------------
+
+# The clock 30 s ahead, node 1 makes IDs; the clock right again, node 2 restarts at the clock
+# (an identity lease at the clock). Node 1 put back drops that lease (node 1 lies below the
+# server's lease again); node 2 once more makes IDs from the server's lease, 30 s ahead. A restart
+# must not find the dropped lease under node 2's identity and start node 2 from the clock, below
+# the IDs it just made (1.3 before the fix: the lease was dropped in memory only).
+my $node = idgen_node('retired', conf => "idgen.node_id = 1\nidgen.max_clock_regression = '90s'");
+with_clock_offset(30, sub { $node->start });
+$node->safe_psql('postgres', 'CREATE EXTENSION idgen; CREATE TABLE s (phase int, id bigint UNIQUE)');
+$node->safe_psql('postgres', 'INSERT INTO s SELECT 1, idgen.snowflake_id() FROM generate_series(1, 1000)');
+$node->stop;
+$node->start;
+reload_until($node, 'ALTER SYSTEM SET idgen.node_id = 2', 'idgen.node_id', '2');
+like($node->safe_psql('postgres', 'SELECT idgen.restart_at_clock()'), qr/carry on from the clock/, 'node 2: restart_at_clock');
+$node->safe_psql('postgres', 'INSERT INTO s SELECT 2, idgen.snowflake_id() FROM generate_series(1, 1000)');
+reload_until($node, 'ALTER SYSTEM SET idgen.node_id = 1', 'idgen.node_id', '1');
+$node->safe_psql('postgres', 'INSERT INTO s SELECT 3, idgen.snowflake_id() FROM generate_series(1, 1000)');
+is($node->safe_psql('postgres', 'SELECT min(id) FILTER (WHERE phase = 3) > max(id) FILTER (WHERE phase = 1) FROM s'), 't',
+	'node 1 put back: its IDs lie above those it made ahead (the identity lease is dropped)');
+reload_until($node, 'ALTER SYSTEM SET idgen.node_id = 2', 'idgen.node_id', '2');
+$node->safe_psql('postgres', 'INSERT INTO s SELECT 4, idgen.snowflake_id() FROM generate_series(1, 1000)');
+$node->restart;
+$node->safe_psql('postgres', 'INSERT INTO s SELECT 5, idgen.snowflake_id() FROM generate_series(1, 1000)');
+is($node->safe_psql('postgres', 'SELECT min(id) FILTER (WHERE phase = 5) > max(id) FILTER (WHERE phase = 4) FROM s'), 't',
+	'after a restart, node 2 carries on above the IDs it made after the lease was dropped');
+is($node->safe_psql('postgres', 'SELECT count(*) - count(DISTINCT id) FROM s'), '0', 'no repeat');
+
+# ---- a statement in flight across a reload takes the new identity -------------------------------
+
+# (a server whose clock is where its words are: values follow the clock and reach the lease)
+my $flight = idgen_node('flight', conf => 'idgen.node_id = 7');
+$flight->start;
+$flight->safe_psql('postgres', 'CREATE EXTENSION idgen');
+my $session = $flight->background_psql('postgres', on_error_stop => 0);
+$session->query_until(qr/started/,
+	"\\echo started\nCREATE TABLE flight AS SELECT n, idgen.snowflake_id() AS id FROM generate_series(1, 400) n, "
+	  . "LATERAL (SELECT pg_sleep(0.01 + n * 0)) s;\n");
+sleep 1;
+$flight->safe_psql('postgres', 'ALTER SYSTEM SET idgen.node_id = 8; SELECT pg_reload_conf()');
+$session->query('SELECT 1');
+$session->quit;
+my ($first, $last) = split /\|/, $flight->safe_psql('postgres',
+	'SELECT (idgen.snowflake_parse(min(id))).node, (idgen.snowflake_parse(max(id))).node FROM flight');
+is("$first $last", '7 8', 'a statement in flight: node 7 before the reload, node 8 after it (before: 7 to the end)');
+is($flight->safe_psql('postgres',
+		'SELECT count(*) FROM (SELECT (idgen.snowflake_parse(id)).node AS node, lag((idgen.snowflake_parse(id)).node) OVER (ORDER BY n) AS prev FROM flight) f WHERE node < prev'),
+	'0', 'and never back to node 7 once it took node 8');
+$flight->stop;
+
+# ---- a reload that rejects a line, or ignores a misspelt one -------------------------------------
+
+reload_until($node, 'ALTER SYSTEM RESET idgen.node_id', 'idgen.node_id', '1');
+$node->append_conf('postgresql.conf', 'idgen.node_id = 70000');
+$node->reload;
+$node->poll_query_until('postgres', q{SELECT count(*) > 0 FROM pg_file_settings WHERE name = 'idgen.node_id' AND error IS NOT NULL});
+my ($state, $message, $hint) = sqlstate_of($node, 'SELECT idgen.snowflake_id()');
+is($state, '55000', "idgen.node_id = 70000 rejected at a reload: Snowflake refuses ($message)");
+like($message, qr/^invalid value for idgen\.node_id: "70000"$/, 'naming the line');
+like($hint, qr/reload/, "and saying a reload of the corrected line is enough: $hint");
+is($node->safe_psql('postgres', 'SELECT idgen.uuidv7() IS NOT NULL'), 't', 'UUIDv7, which does not read it, goes on');
+$node->append_conf('postgresql.conf', 'idgen.node_id = 9');
+reload_until($node, 'SELECT 1', 'idgen.node_id', '9');
+is($node->safe_psql('postgres', 'SELECT (idgen.snowflake_parse(idgen.snowflake_id())).node'), '9',
+	'corrected and reloaded: Snowflake makes IDs of node 9');
+$node->append_conf('postgresql.conf', 'idgen.max_clock_leed = 1000');
+$node->reload;
+$node->poll_query_until('postgres', q{SELECT count(*) > 0 FROM pg_file_settings WHERE name = 'idgen.max_clock_leed'});
+($state, $message) = sqlstate_of($node, 'SELECT idgen.uuidv7()');
+is($state, '55000', "a misspelt idgen.max_clock_leed at a reload: UUIDv7 refuses ($message)");
+($state, $message) = sqlstate_of($node, "SELECT idgen.typeid('post')");
+is($state, '55000', 'and typeid');
+($state, $message) = sqlstate_of($node, 'SELECT idgen.ulid()');
+is($state, '55000', 'and ULID');
+$node->stop;
+
+# ---- a session connected before a restore ---------------------------------------------------------
+
+my $restore = idgen_node('restore', conf => "idgen.node_id = 3\nidgen.launch_id = 11");
+$restore->start;
+$restore->safe_psql('postgres', 'CREATE EXTENSION idgen');
+my $connected = $restore->background_psql('postgres', on_error_stop => 0);
+$connected->query('SELECT idgen.snowflake_id(), idgen.decimal_id()');
+# What a restored dump of a copy of this server writes (pg_restore's setval of the copies): a mark
+# 60 s ahead of this server's clock, written under this server's identity by another run (a
+# clone's), and DecimalIds of this launch id with generator ids this server has not passed.
+my $ahead = clock_ms($restore) + 60000;
+$restore->safe_psql('postgres',
+	"SELECT setval('idgen.mark', $ahead), setval('idgen.mark_identity', $ahead), "
+	  . "setval('idgen.mark_server', ((SELECT last_value FROM idgen.mark_server) & 16777215) | (12345::bigint << 24) | (-9223372036854775807 - 1)), "
+	  . "setval('idgen.decimal_id_generator', 999 * 10000000000 + 11 * 100000 + 90000)");
+$connected->{stderr} = '';
+$connected->query('SELECT idgen.snowflake_id()');
+like($connected->{stderr}, qr/55000|durable mark of this database lies/,
+	'the session connected before: Snowflake honors the restored copy (refused 60 s ahead; before: it went on below it)');
+$connected->{stderr} = '';
+$connected->query('SELECT idgen.decimal_id()');
+like($connected->{stderr}, qr/DecimalIds of launch id 11 that this server could repeat/,
+	'and DecimalId honors the restored generator copy');
+$connected->quit;
+
+# ---- DROP and CREATE EXTENSION in one transaction ------------------------------------------------
+
+$restore->safe_psql('postgres', 'CREATE DATABASE again');
+$restore->safe_psql('again', 'CREATE EXTENSION idgen');
+my $made = $restore->safe_psql('again',
+	'BEGIN; SELECT idgen.snowflake_id(); DROP EXTENSION idgen; CREATE EXTENSION idgen; '
+	  . "SELECT (extract(epoch FROM (idgen.snowflake_parse(idgen.snowflake_id())).ts) * 1000)::bigint; COMMIT");
+my @lines = split /\n/, $made;
+my $made_ms = $lines[-1];
+cmp_ok($restore->safe_psql('again', 'SELECT last_value FROM idgen.mark'), '>', $made_ms,
+	'the copy of an extension made again in the transaction covers the IDs made after it');
+$restore->stop;
+
+done_testing();
