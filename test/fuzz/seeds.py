@@ -57,6 +57,16 @@ for name, head, text in [
 
 # objectid
 for name, text in {
+# base32hex: first byte 0xF0 | width (0: 8, 1: 16, 2: 32 bytes); padding of every kind decode() reads
+for name, head, text in [
+    ('b32hex-uuid', 0xF1, '0690B9E1K8U3N3AE7T0E32CJKG'), ('b32hex-uuid-padded', 0xF1, '0690b9e1k8u3n3ae7t0e32cjkg======'),
+    ('b32hex-uuid-part-padded', 0xF1, '0690B9E1K8U3N3AE7T0E32CJKG='),
+    ('b32hex-uuid-over-padded', 0xF1, '0690B9E1K8U3N3AE7T0E32CJKG' + '=' * 11),
+    ('b32hex-uuid-spaces', 0xF1, ' 0690B9E1 K8U3N3AE\n7T0E32CJKG\r\n=== ==='),
+    ('b32hex-uuid-after-padding', 0xF1, '0690B9E1K8U3N3AE7T0E32CJKG==0'),
+    ('b32hex-8-bytes', 0xF0, 'CPNMUOJ1E8======'), ('b32hex-uuid-bits', 0xF1, '0690B9E1K8U3N3AE7T0E32CJKH'),
+]:
+    write('codec', name, bytes([head]) + text.encode())
     'spec-1': '507f191e810c19729de860ea', 'spec-2': '507f1f77bcf86cd799439011',
     'upper': '507F191E810C19729DE860EA', 'max': 'f' * 24, 'zero': '0' * 24, '2038': '800000000000000000000000',
     'short': '507f191e810c19729de860e', 'long': '507f191e810c19729de860eaa', 'bad': '507f191e810c19729de860eg',
