@@ -38,6 +38,9 @@ for name, text in {
     'separators': 'a_b_c_036twi214qwj7mgsvq83nm8wf',
     'non-ascii': 'p\xe9st_036twi214qwj7mgsvq83nm8wf',
     'fraction-fff': 'x_' + '0' * 1 + '3q5dmgv3sbkdxqhe8gv0b2xtd',
+    'spec-upper-body': 'prefix_01H455VB4PEX5VSKNK084SN02Q',
+    'spec-overflow': 'prefix_8zzzzzzzzzzzzzzzzzzzzzzzzz',
+    'spec-empty-prefix-separator': '_01h455vb4pex5vsknk084sn02q',
 }.items():
     write('typeid', name, text)
 write('typeid', 'utf8-bytes', 'post_'.encode() + bytes([0xc3, 0xa9] * 13))
@@ -54,9 +57,6 @@ for name, head, text in [
     ('b16-32-bytes', 0 | 8, 'f' * 64), ('leading-zeros', 2, '0' * 13),
 ]:
     write('codec', name, bytes([head]) + text.encode())
-
-# objectid
-for name, text in {
 # base32hex: first byte 0xF0 | width (0: 8, 1: 16, 2: 32 bytes); padding of every kind decode() reads
 for name, head, text in [
     ('b32hex-uuid', 0xF1, '0690B9E1K8U3N3AE7T0E32CJKG'), ('b32hex-uuid-padded', 0xF1, '0690b9e1k8u3n3ae7t0e32cjkg======'),
@@ -67,6 +67,9 @@ for name, head, text in [
     ('b32hex-8-bytes', 0xF0, 'CPNMUOJ1E8======'), ('b32hex-uuid-bits', 0xF1, '0690B9E1K8U3N3AE7T0E32CJKH'),
 ]:
     write('codec', name, bytes([head]) + text.encode())
+
+# objectid
+for name, text in {
     'spec-1': '507f191e810c19729de860ea', 'spec-2': '507f1f77bcf86cd799439011',
     'upper': '507F191E810C19729DE860EA', 'max': 'f' * 24, 'zero': '0' * 24, '2038': '800000000000000000000000',
     'short': '507f191e810c19729de860e', 'long': '507f191e810c19729de860eaa', 'bad': '507f191e810c19729de860eg',
