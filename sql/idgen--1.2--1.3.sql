@@ -656,7 +656,7 @@ CREATE FUNCTION idgen.base32hex_decode_uuid(value text) RETURNS uuid
 AS 'MODULE_PATHNAME', 'idgen_base32hex_decode_uuid'
 LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
 COMMENT ON FUNCTION idgen.base32hex_decode_uuid(text) IS
-'the uuid of a base32hex text: 26 characters of either case, with or without its ''='' padding (what encode(value::bytea, ''base32hex'') writes)';
+'the uuid of a base32hex text: 26 digits of either case, then ''='' padding (all of it, part or none) and spaces, as PostgreSQL 19''s decode(value, ''base32hex'') reads them';
 
 ---------------------------------------------------------------------------------------------------
 -- convert_column sees every row, or refuses (issue 29, item 11). Before, it took the maximum of the

@@ -1,5 +1,6 @@
 #include "core/codec.hpp"
 
+#include <algorithm>
 #include <array>
 #include <cmath>
 #include <string>
@@ -229,26 +230,56 @@ void Base32HexEncode(std::span<const uint8_t> bytes, std::span<char> out) {
   if (bits > 0) out[at++] = kBase32HexDigits[(buffer << (5 - bits)) & 0x1F];
 }
 
+namespace {
+
+// What PostgreSQL 19's decode(text, 'base32hex') skips wherever it stands.
+constexpr bool Base32HexSpace(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r'; }
+
+// RFC 4648's padding starts only where the digits before it end a whole number of bytes: after 2,
+// 4, 5 or 7 digits of a group of 8 (1 to 4 bytes of a group of 5).
+constexpr bool PaddingMayStartAfter(size_t digits) {
+  const size_t pos = digits % 8;
+  return pos == 2 || pos == 4 || pos == 5 || pos == 7;
+}
+
+size_t Base32HexDigits(std::string_view text) {
+  size_t digits = 0;
+  for (const char c : text) digits += Base32HexValue(c) >= 0 ? 1 : 0;
+  return digits;
+}
+
+}  // namespace
+
 ParseProblem Base32HexDecode(std::string_view text, std::span<uint8_t> out, char* bad_digit) {
-  if (text.empty()) return ParseProblem::kEmpty;
-  const size_t width = Base32HexWidth(out.size());
-  const size_t padded = (width + 7) / 8 * 8;
-  if (text.size() != width && text.size() != padded) return ParseProblem::kBadLength;
-  for (size_t i = width; i < text.size(); ++i) {
-    if (text[i] != '=') {
-      if (bad_digit != nullptr) *bad_digit = text[i];
+  // The text as decode() reads it: digits, then '=' from a place where padding may start to the end.
+  // One pass checks it in decode()'s order (its first fault is the one reported) and counts the
+  // digits; the second reads them, once their number is right.
+  size_t digits = 0;
+  bool padding = false, blank = true;
+  for (const char c : text) {
+    if (Base32HexSpace(c)) continue;
+    blank = false;
+    if (c == '=') {
+      if (!padding && !PaddingMayStartAfter(digits)) return ParseProblem::kBadLength;
+      padding = true;
+      continue;
+    }
+    if (padding || Base32HexValue(c) < 0) {  // a digit after the padding, or no digit
+      if (bad_digit != nullptr) *bad_digit = c;
       return ParseProblem::kBadDigit;
     }
+    ++digits;
   }
+  if (blank) return ParseProblem::kEmpty;
+  const size_t width = Base32HexWidth(out.size());
+  if (digits != width) return ParseProblem::kBadLength;
   uint32_t buffer = 0;
   int bits = 0;
   size_t at = 0;
-  for (size_t i = 0; i < width; ++i) {
-    const int v = Base32HexValue(text[i]);
-    if (v < 0) {
-      if (bad_digit != nullptr) *bad_digit = text[i];
-      return ParseProblem::kBadDigit;
-    }
+  char last = 0;
+  for (const char c : text) {
+    const int v = Base32HexValue(c);
+    if (v < 0) continue;  // only spaces and the padding remain
     buffer = (buffer << 5) | static_cast<uint32_t>(v);
     bits += 5;
     if (bits >= 8) {
@@ -256,9 +287,12 @@ ParseProblem Base32HexDecode(std::string_view text, std::span<uint8_t> out, char
       out[at++] = static_cast<uint8_t>(buffer >> bits);
       buffer &= (1u << bits) - 1;
     }
+    last = c;
   }
-  if (buffer != 0) {  // the unused low bits of the last character
-    if (bad_digit != nullptr) *bad_digit = text[width - 1];
+  // decode() drops the unused low bits of the last digit; idgen refuses them unless 0, so that a
+  // value has one text (up to case, spaces and padding) and no bits are masked away silently.
+  if (buffer != 0) {
+    if (bad_digit != nullptr) *bad_digit = last;
     return ParseProblem::kOverflow;
   }
   return ParseProblem::kNone;
@@ -268,17 +302,23 @@ void Base32HexDecodeOrThrow(std::string_view text, std::span<uint8_t> out, const
   char bad = 0;
   const std::string intro = std::string("invalid base32hex text for ") + target + ": " + Quote(text);
   const std::string width = std::to_string(Base32HexWidth(out.size()));
+  const char* hint = "encode(value::bytea, 'base32hex') writes it, with its '=' padding; rtrim(..., '=') without.";
   switch (Base32HexDecode(text, out, &bad)) {
     case ParseProblem::kNone:
       return;
     case ParseProblem::kEmpty:
       throw Error(ErrorKind::kBadText, intro, "The text is empty.");
-    case ParseProblem::kBadLength:
+    case ParseProblem::kBadLength: {
+      const size_t digits = Base32HexDigits(text.substr(0, std::min(text.find('='), text.size())));
       throw Error(ErrorKind::kBadText, intro,
-                  "It has " + std::to_string(text.size()) + " characters; a " + target + " has " + width +
-                      ", then none or all of its '=' padding.",
-                  "encode(value::bytea, 'base32hex') writes it; rtrim(..., '=') the form without padding.");
+                  "It has " + std::to_string(digits) + " digits before its '=' padding or end; a " + target + " has " +
+                      width + ".",
+                  hint);
+    }
     case ParseProblem::kBadDigit: {
+      if (Base32HexValue(bad) >= 0) {
+        throw Error(ErrorKind::kBadText, intro, "It has a digit after its '=' padding, which ends the text.", hint);
+      }
       const std::string what = (bad >= 0x20 && bad < 0x7F) ? "\"" + std::string(1, bad) + "\""
                                                            : "byte " + std::to_string(static_cast<unsigned char>(bad));
       throw Error(ErrorKind::kBadText, intro, what + " is not a base32hex digit.",
@@ -286,7 +326,7 @@ void Base32HexDecodeOrThrow(std::string_view text, std::span<uint8_t> out, const
     }
     case ParseProblem::kOverflow:
       throw Error(ErrorKind::kBadText, intro,
-                  "Its last character holds bits beyond the " + std::to_string(out.size() * 8) + " of a " + target +
+                  "Its last digit holds bits beyond the " + std::to_string(out.size() * 8) + " of a " + target +
                       ", which must be 0.",
                   out.size() == 16 ? "The base32hex text of a uuid ends in 0, 4, 8, C, G, K, O or S." : "");
     default:

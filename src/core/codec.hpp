@@ -47,10 +47,14 @@ void DecodeOrThrow(std::string_view text, Base base, std::span<uint8_t> out, con
 inline constexpr size_t Base32HexWidth(size_t nbytes) { return (nbytes * 8 + 4) / 5; }
 void Base32HexEncode(std::span<const uint8_t> bytes, std::span<char> out);  // out.size() == Base32HexWidth
 
-// Reads exactly out.size() bytes: Base32HexWidth(out.size()) characters of either case, then the
-// '=' padding to a multiple of 8 characters or none (what encode() writes, and what it writes
-// without the padding). The unused low bits of the last character must be 0 (one text for each
-// value). Never throws: kEmpty, kBadLength, kBadDigit (*bad_digit: the character).
+// Reads exactly out.size() bytes from what PostgreSQL 19's decode(text, 'base32hex') reads as
+// those bytes: Base32HexWidth(out.size()) digits of either case, then '=' padding of any length
+// (encode() writes it to a multiple of 8 characters; decode() reads all of it, part of it or none,
+// from where it may start: 2, 4, 5 or 7 digits into a group of 8), spaces, tabs, CR and LF skipped
+// anywhere. Where decode() drops the unused low bits of the last digit, this refuses them unless 0
+// (kOverflow): a value has one text, up to case, spaces and padding. Never throws: kEmpty,
+// kBadLength (another number of digits, or '=' where padding cannot start), kBadDigit (*bad_digit:
+// the character: not a digit, or a digit after the padding) or kOverflow.
 ParseProblem Base32HexDecode(std::string_view text, std::span<uint8_t> out, char* bad_digit = nullptr);
 
 // Base32HexDecode for SQL functions: throws kBadText with a message that names the target.

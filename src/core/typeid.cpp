@@ -32,6 +32,15 @@ void CheckPrefix(std::string_view prefix) {
   }
 }
 
+void CheckFormat(std::string_view prefix, Encoding encoding) {
+  if (!prefix.empty()) return CheckPrefix(prefix);
+  if (encoding == Encoding::kBase36) {
+    // A bare base36 body would be 25 characters, which no reader takes for a typeid.
+    throw Error(ErrorKind::kBadArgument, "a typeid with the empty prefix has no base36 form",
+                "Its text is the spec's bare body of 26 base32 characters (encoding => 'base32').");
+  }
+}
+
 Encoding EncodingNamed(std::string_view name) {
   if (name == "base36") return Encoding::kBase36;
   if (name == "base32") return Encoding::kBase32;
@@ -61,7 +70,30 @@ Text Format(std::string_view prefix, const Uuid& id, Encoding encoding) {
   return text;
 }
 
-ParseProblem Parse(std::string_view text, Parsed& out) {
+ParseProblem ParseBody(std::string_view body, Encoding& encoding, Uuid& id) noexcept {
+  if (body.size() == kBase36Body) {
+    encoding = Encoding::kBase36;
+  } else if (body.size() == kBase32Body) {
+    encoding = Encoding::kBase32;
+  } else {
+    return ParseProblem::kBadLength;
+  }
+  // Lowercase only, in both encodings: codec's base36 reads either case, and a text key checked by
+  // typeid_is_valid would then hold one ID under several spellings.
+  if (std::any_of(body.begin(), body.end(), [](char c) { return c >= 'A' && c <= 'Z'; })) {
+    return ParseProblem::kBadDigit;
+  }
+  switch (codec::Decode(body, BaseOf(encoding), id.bytes)) {
+    case ParseProblem::kNone:
+      return ParseProblem::kNone;
+    case ParseProblem::kOverflow:
+      return ParseProblem::kOverflow;
+    default:
+      return ParseProblem::kBadDigit;
+  }
+}
+
+ParseProblem Parse(std::string_view text, Parsed& out) noexcept {
   if (text.empty()) return ParseProblem::kEmpty;
   const size_t separator = text.rfind('_');
   std::string_view body;
@@ -74,56 +106,16 @@ ParseProblem Parse(std::string_view text, Parsed& out) {
     body = text.substr(separator + 1);
     if (!ValidPrefix(out.prefix)) return ParseProblem::kBadPrefix;
   }
-  if (body.size() == kBase36Body) {
-    out.encoding = Encoding::kBase36;
-  } else if (body.size() == kBase32Body) {
-    out.encoding = Encoding::kBase32;
-  } else {
-    return ParseProblem::kBadLength;
-  }
-  switch (codec::Decode(body, BaseOf(out.encoding), out.id.bytes)) {
-    case ParseProblem::kNone:
-      return ParseProblem::kNone;
-    case ParseProblem::kOverflow:
-      return ParseProblem::kOverflow;
-    default:
-      return ParseProblem::kBadDigit;
-  }
+  return ParseBody(body, out.encoding, out.id);
 }
 
 Parsed ParseOrThrow(std::string_view text) {
   Parsed parsed{};
   const ParseProblem problem = Parse(text, parsed);
   if (problem == ParseProblem::kNone) return parsed;
-  const std::string message = "invalid typeid " + Quote(text);
-  const char* format = "A typeid is a prefix, \"_\", and a body of 25 base36 or 26 base32 characters.";
-  switch (problem) {
-    case ParseProblem::kEmpty:
-      throw Error(ErrorKind::kBadText, message, "The text is empty.", format);
-    case ParseProblem::kNoSeparator:
-      throw Error(ErrorKind::kBadText, message, "There is no \"_\" between a prefix and a body.", format);
-    case ParseProblem::kBadPrefix:
-      throw Error(ErrorKind::kBadText, message, "Its prefix " + Quote(parsed.prefix) + " is not a valid prefix.",
-                  kPrefixRule);
-    case ParseProblem::kBadLength:
-      throw Error(ErrorKind::kBadText, message,
-                  "Its body has " + std::to_string(text.size() - parsed.prefix.size() - 1) +
-                      " characters, not 25 (base36) or 26 (base32).",
-                  format);
-    case ParseProblem::kBadDigit:
-      throw Error(ErrorKind::kBadText, message,
-                  parsed.encoding == Encoding::kBase36
-                      ? "Its body has a character that is not a base36 digit (0-9, a-z)."
-                      : "Its body has a character that is not a lowercase base32 digit of the TypeID spec.",
-                  format);
-    case ParseProblem::kOverflow:
-      throw Error(ErrorKind::kNumericOutOfRange, message, "Its body is larger than 128 bits.", format);
-    case ParseProblem::kNone:
-      return parsed;
-    case ParseProblem::kTooLong:  // a long body is kBadLength
-      break;
-  }
-  throw Error(ErrorKind::kInternal, "unexpected problem parsing " + message);
+  // The type's explanation, so that the text functions and the type say the same of the same text.
+  const Explanation why = Explain(text, problem, true);
+  throw Error(ErrorKind::kBadText, "invalid typeid " + Quote(text), why.detail, why.hint);
 }
 
 Parsed ParseExpecting(std::string_view text, std::string_view expected_prefix) {
@@ -293,14 +285,14 @@ ParseProblem DecodeBinary(std::span<const uint8_t> bytes, Value& out) noexcept {
 
 ParseProblem ParseText(std::string_view text, Parsed& out, bool accept_base36) noexcept {
   const ParseProblem problem = Parse(text, out);
-  if (problem != ParseProblem::kNone && problem != ParseProblem::kOverflow) return problem;
-  if (!accept_base36 && out.encoding == Encoding::kBase36) return ParseProblem::kBadLength;
-  // Parse reads base36 in either case; the type reads lowercase only.
-  const std::string_view body = text.substr(out.prefix.empty() ? 0 : out.prefix.size() + 1);
-  if (std::any_of(body.begin(), body.end(), [](char c) { return c >= 'A' && c <= 'Z'; })) {
-    return ParseProblem::kBadDigit;
+  switch (problem) {
+    case ParseProblem::kNone:
+    case ParseProblem::kBadDigit:
+    case ParseProblem::kOverflow:  // a body of 25 or 26 characters: out.encoding is its encoding
+      return !accept_base36 && out.encoding == Encoding::kBase36 ? ParseProblem::kBadLength : problem;
+    default:
+      return problem;
   }
-  return problem;
 }
 
 namespace {

@@ -37,6 +37,11 @@ bool ValidPrefix(std::string_view prefix);
 // Throws kBadArgument with the rule in the hint.
 void CheckPrefix(std::string_view prefix);
 
+// The writers' rule, of every function that writes a typeid's text: a valid prefix in either
+// encoding, or the spec's empty prefix in base32 (the bare body, no separator). Base36 has no form
+// without a prefix (25 characters alone are no typeid to any reader). Throws kBadArgument.
+void CheckFormat(std::string_view prefix, Encoding encoding);
+
 // Throws kBadArgument unless name is "base36" or "base32".
 Encoding EncodingNamed(std::string_view name);
 
@@ -45,7 +50,7 @@ using Text = BoundedText<kMaxText>;
 // The body of an unordered typeid: a UUIDv4, 122 bits from the CSPRNG.
 Uuid RandomBody(RandomPool& pool, long owner);
 
-// prefix must be valid, or empty (the spec's bare body: no separator).
+// prefix and encoding must pass CheckFormat.
 Text Format(std::string_view prefix, const Uuid& id, Encoding encoding);
 
 struct Parsed {
@@ -54,11 +59,20 @@ struct Parsed {
   Encoding encoding;
 };
 
-// Never throws. A body of 25 characters is base36 (either case); of 26, the spec's base32
-// (lowercase). A spec TypeID with an empty prefix has no separator: a bare 26-character body.
-ParseProblem Parse(std::string_view text, Parsed& out);
+// The one rule for a typeid's body, which every reader follows (the text functions, the type's
+// input and the cast from text, through Parse): 25 characters are idgen's base36, 26 the spec's
+// base32, both lowercase only, so that an ID has one text in each encoding. Never throws:
+// kBadLength, kBadDigit (an upper-case letter, a character outside the alphabet) or kOverflow (a
+// base32 body whose first digit is above 7, a base36 one above 2^128 - 1). encoding is set whenever
+// the length names one.
+ParseProblem ParseBody(std::string_view body, Encoding& encoding, Uuid& id) noexcept;
 
-// Parse, throwing kBadText (kNumericOutOfRange for a body above 128 bits) with the problem.
+// A prefix, "_" and a body (ParseBody); the spec's empty prefix has no separator: a bare body of
+// 26 characters. Never throws.
+ParseProblem Parse(std::string_view text, Parsed& out) noexcept;
+
+// Parse, throwing kBadText (22P02, as the type's input: an overflowing body is text that is no
+// typeid) with Explain's detail and hint.
 Parsed ParseOrThrow(std::string_view text);
 
 // ParseOrThrow, and kBadText unless the prefix is the expected one.
@@ -133,11 +147,9 @@ Binary ToBinary(const Value& value) noexcept;
 // over 63 characters) or kBadPrefix.
 ParseProblem DecodeBinary(std::span<const uint8_t> bytes, Value& out) noexcept;
 
-// The type's text input: the TypeID spec's text (a prefix, "_", 26 base32 digits; a bare body for
-// the empty prefix), lowercase only; with accept_base36 also idgen's base36 form (25 digits,
-// lowercase), which only the cast from text reads (a literal of 25 characters is more likely a
-// TypeID that lost one). Never throws. A first base32 digit above 7 (base36: above 128 bits) is
-// kOverflow.
+// The type's text input: Parse, and with accept_base36 false (the type's input; the cast from text
+// passes true) kBadLength for a base36 body (a literal of 25 characters is more likely a TypeID that
+// lost one). Never throws.
 ParseProblem ParseText(std::string_view text, Parsed& out, bool accept_base36) noexcept;
 
 // What is wrong with text that ParseText refused, as sentences for errdetail and errhint. Never

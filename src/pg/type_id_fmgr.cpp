@@ -309,11 +309,11 @@ IDGEN_FUNCTION(idgen_type_id_prefix) {
 IDGEN_FUNCTION(idgen_type_id_text) {
   const type_id::Value value = ArgValue(fcinfo, 0);
   const std::string_view name = StringView(PG_GETARG_TEXT_PP(1));
-  const type_id::Encoding encoding = Guarded([&] { return type_id::EncodingNamed(name); });
-  if (encoding == type_id::Encoding::kBase36 && value.prefix_size == 0) {
-    Raise(ErrorKind::kBadArgument, "a typeid with the empty prefix has no base36 form",
-          "Its text is the spec's bare body of 26 base32 characters (encoding => 'base32').");
-  }
+  const type_id::Encoding encoding = Guarded([&] {
+    const type_id::Encoding named = type_id::EncodingNamed(name);
+    type_id::CheckFormat(value.prefix_view(), named);
+    return named;
+  });
   return TextOf(value, encoding);
 }
 

@@ -1,4 +1,6 @@
 // SQL functions of the typeid family: prefixed IDs with a base36 (or TypeID-spec base32) body.
+// They read with type_id::Parse and write with type_id::CheckFormat, as the type idgen.type_id
+// does: one rule for the body's spelling and the empty prefix.
 #include "core/typeid.hpp"
 #include "pg/guard.hpp"
 #include "pg/module.hpp"
@@ -12,8 +14,9 @@ IDGEN_FUNCTION(idgen_typeid) {
   const bool ordered = PG_GETARG_BOOL(1);
   const std::string_view encoding = StringView(PG_GETARG_TEXT_PP(2));
   const type_id::Encoding enc = Guarded([&] {
-    type_id::CheckPrefix(prefix);
-    return type_id::EncodingNamed(encoding);
+    const type_id::Encoding named = type_id::EncodingNamed(encoding);
+    type_id::CheckFormat(prefix, named);
+    return named;
   });
   const Uuid id = ordered ? NextUuidv7() : Guarded([&] { return type_id::RandomBody(BackendRandom(), MyProcPid); });
   const type_id::Text out = Guarded([&] { return type_id::Format(prefix, id, enc); });
@@ -38,8 +41,9 @@ IDGEN_FUNCTION(idgen_typeid_from_uuid) {
   const Uuid id = FromDatum<Uuid>(PG_GETARG_DATUM(1));
   const std::string_view encoding = StringView(PG_GETARG_TEXT_PP(2));
   const type_id::Text out = Guarded([&] {
-    type_id::CheckPrefix(prefix);
-    return type_id::Format(prefix, id, type_id::EncodingNamed(encoding));
+    const type_id::Encoding named = type_id::EncodingNamed(encoding);
+    type_id::CheckFormat(prefix, named);
+    return type_id::Format(prefix, id, named);
   });
   return TextDatum(out.view());
 }

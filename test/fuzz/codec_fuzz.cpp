@@ -26,9 +26,14 @@ void Base32Hex(std::string_view text, size_t nbytes) {
   char encoded[64];
   const size_t width = codec::Base32HexWidth(nbytes);
   codec::Base32HexEncode(std::span<const uint8_t>(out, nbytes), std::span<char>(encoded, width));
-  for (size_t i = 0; i < width; ++i) {
-    FUZZ_CHECK(encoded[i] == static_cast<char>(std::toupper(static_cast<unsigned char>(text[i]))));
+  // The digits read are the digits written, up to case; around them only spaces and padding.
+  size_t at = 0;
+  for (const char c : text) {
+    if (c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '=') continue;
+    FUZZ_CHECK(at < width && encoded[at] == static_cast<char>(std::toupper(static_cast<unsigned char>(c))));
+    ++at;
   }
+  FUZZ_CHECK(at == width);
 }
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {

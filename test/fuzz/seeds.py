@@ -38,6 +38,9 @@ for name, text in {
     'separators': 'a_b_c_036twi214qwj7mgsvq83nm8wf',
     'non-ascii': 'p\xe9st_036twi214qwj7mgsvq83nm8wf',
     'fraction-fff': 'x_' + '0' * 1 + '3q5dmgv3sbkdxqhe8gv0b2xtd',
+    'spec-upper-body': 'prefix_01H455VB4PEX5VSKNK084SN02Q',
+    'spec-overflow': 'prefix_8zzzzzzzzzzzzzzzzzzzzzzzzz',
+    'spec-empty-prefix-separator': '_01h455vb4pex5vsknk084sn02q',
 }.items():
     write('typeid', name, text)
 write('typeid', 'utf8-bytes', 'post_'.encode() + bytes([0xc3, 0xa9] * 13))
@@ -52,6 +55,16 @@ for name, head, text in [
     ('b16-uuid', 0 | 4, '017f22e279b07cc398c4dc0c0c07398f'), ('b62-uuid-max', 3 | 4, '7n42DGM5Tflk9n8mt7Fhc7'),
     ('empty', 2, ''), ('upper', 2, 'ZZZ'), ('b62-case', 3, 'zZ'), ('bad-digit', 2, '12-4'),
     ('b16-32-bytes', 0 | 8, 'f' * 64), ('leading-zeros', 2, '0' * 13),
+]:
+    write('codec', name, bytes([head]) + text.encode())
+# base32hex: first byte 0xF0 | width (0: 8, 1: 16, 2: 32 bytes); padding of every kind decode() reads
+for name, head, text in [
+    ('b32hex-uuid', 0xF1, '0690B9E1K8U3N3AE7T0E32CJKG'), ('b32hex-uuid-padded', 0xF1, '0690b9e1k8u3n3ae7t0e32cjkg======'),
+    ('b32hex-uuid-part-padded', 0xF1, '0690B9E1K8U3N3AE7T0E32CJKG='),
+    ('b32hex-uuid-over-padded', 0xF1, '0690B9E1K8U3N3AE7T0E32CJKG' + '=' * 11),
+    ('b32hex-uuid-spaces', 0xF1, ' 0690B9E1 K8U3N3AE\n7T0E32CJKG\r\n=== ==='),
+    ('b32hex-uuid-after-padding', 0xF1, '0690B9E1K8U3N3AE7T0E32CJKG==0'),
+    ('b32hex-8-bytes', 0xF0, 'CPNMUOJ1E8======'), ('b32hex-uuid-bits', 0xF1, '0690B9E1K8U3N3AE7T0E32CJKH'),
 ]:
     write('codec', name, bytes([head]) + text.encode())
 

@@ -66,5 +66,20 @@ SELECT idgen.base32hex_decode_uuid('0690B9E1K8U3N3AE7T0E32CJKW');
 \echo :LAST_ERROR_SQLSTATE
 SELECT idgen.base32hex_decode_uuid('0690B9E1K8U3N3AE7T0E32CJKH');
 \echo :LAST_ERROR_SQLSTATE
+-- What PostgreSQL 19's decode(..., 'base32hex') reads after a uuid's 26 digits, idgen reads as the
+-- same uuid: '=' padding of any length (none, part of it, all of it, more), and spaces, tabs and
+-- newlines anywhere. What decode() refuses is 22P02: a digit after the padding, '=' where padding
+-- cannot start (after 25 digits: 1 of a group of 8), a character outside the alphabet.
+SELECT pad, idgen.base32hex_decode_uuid('0690B9E1K8U3N3AE7T0E32CJKG' || repeat('=', pad)) AS id
+FROM generate_series(0, 9) AS pad;
+SELECT idgen.base32hex_decode_uuid(E' 0690b9e1 K8U3N3AE\t7T0E32CJKG\r\n= ===') AS spaced;
+SELECT idgen.base32hex_decode_uuid('0690B9E1K8U3N3AE7T0E32CJKG==0');
+\echo :LAST_ERROR_SQLSTATE
+SELECT idgen.base32hex_decode_uuid('0690B9E1K8U3N3AE7T0E32CJK=');
+\echo :LAST_ERROR_SQLSTATE
+SELECT idgen.base32hex_decode_uuid('0690B9E1K8U3N3AE7T0E32CJKG=.');
+\echo :LAST_ERROR_SQLSTATE
+SELECT idgen.base32hex_decode_uuid(' = ');
+\echo :LAST_ERROR_SQLSTATE
 
 DROP EXTENSION idgen;

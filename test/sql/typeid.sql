@@ -10,10 +10,9 @@ SELECT idgen.typeid_from_uuid('post', '017f22e2-79b0-7cc3-98c4-dc0c0c07398f');
 SELECT idgen.typeid_from_uuid('prefix', '01890a5d-ac96-774b-bcce-b302099a8057', 'base32');
 SELECT idgen.typeid_from_uuid('user_account', 'ffffffff-ffff-ffff-ffff-ffffffffffff');
 
--- Parse: either encoding; a base36 body in either case (a prefix is always lowercase); the time
--- of an ordered body.
+-- Parse: either encoding, lowercase (prefix and body, as the type's input); the time of an
+-- ordered body.
 SELECT * FROM idgen.typeid_parse('post_036twi214qwj7mgsvq83nm8wf');
-SELECT * FROM idgen.typeid_parse('post_036TWI214QWJ7MGSVQ83NM8WF');
 SELECT * FROM idgen.typeid_parse('prefix_01h455vb4pex5vsknk084sn02q');
 SELECT * FROM idgen.typeid_parse('prefix_0123456789abcdefghjkmnpqrs');
 SELECT * FROM idgen.typeid_parse('01h455vb4pex5vsknk084sn02q');
@@ -42,6 +41,69 @@ FROM (VALUES ('post_036twi214qwj7mgsvq83nm8wf'), ('post_036TWI214QWJ7MGSVQ83NM8W
              ('Post_036twi214qwj7mgsvq83nm8wf'), ('post036twi214qwj7mgsvq83nm8wf'), ('post_'), (''), ('_'),
              ('post_036twi214qwj7mgsvq83nm8w!')) AS t(v);
 
+-- One ID, one spelling: every reader of the text functions reads a body as the type's input does,
+-- lowercase only, so a text key checked by typeid_is_valid holds an ID once. The upper- and
+-- mixed-case spellings of a base36 body are refused by every reader (the cast from text to the
+-- type included), as those of a base32 one.
+CREATE FUNCTION sqlstate_of(query text) RETURNS text LANGUAGE plpgsql AS $$
+BEGIN
+  EXECUTE query;
+  RETURN 'ok';
+EXCEPTION WHEN others THEN
+  RETURN SQLSTATE;
+END
+$$;
+SELECT t, idgen.typeid_is_valid(t, 'post') AS is_valid,
+       sqlstate_of(format('SELECT idgen.typeid_parse(%L)', t)) AS parse,
+       sqlstate_of(format('SELECT idgen.typeid_uuid(%L, %L)', t, 'post')) AS uuid,
+       sqlstate_of(format('SELECT idgen.typeid_time(%L)', t)) AS time,
+       sqlstate_of(format('SELECT idgen.typeid_table(%L)', t)) AS tbl,
+       sqlstate_of(format('SELECT %L::text::idgen.type_id', t)) AS type_cast
+FROM (VALUES ('post_036twi214qwj7mgsvq83nm8wf'), ('post_036TWI214QWJ7MGSVQ83NM8WF'), ('post_036Twi214qwj7mgsvq83nm8wf'),
+             ('post_036twi214qwj7mgsvq83nm8wF'), ('post_01fwhe4ydgfk1shh6w1g60eecf'), ('post_01FWHE4YDGFK1SHH6W1G60EECF')) AS v(t);
+CREATE TABLE spelled (id text PRIMARY KEY CHECK (idgen.typeid_is_valid(id, 'post')));
+INSERT INTO spelled VALUES ('post_036twi214qwj7mgsvq83nm8wf');
+INSERT INTO spelled VALUES ('post_036TWI214QWJ7MGSVQ83NM8WF');
+\echo :LAST_ERROR_SQLSTATE
+INSERT INTO spelled VALUES ('post_036Twi214qwj7mgsvq83nm8wf');
+\echo :LAST_ERROR_SQLSTATE
+SELECT id, (idgen.typeid_parse(id)).id FROM spelled;
+DROP TABLE spelled;
+
+-- The spec's empty prefix: its typeid is the bare body of 26 base32 digits, which every text
+-- function writes and reads as the type does; idgen's base36 has no form without a prefix (22023
+-- from every writer), and a "_" with nothing before it is no typeid.
+SELECT idgen.typeid_from_uuid('', '01890a5d-ac96-774b-bcce-b302099a8057', 'base32') AS bare;
+SELECT * FROM idgen.typeid_parse(idgen.typeid_from_uuid('', '01890a5d-ac96-774b-bcce-b302099a8057', 'base32'));
+SELECT t ~ '^[0-7][0-9a-hjkmnp-tv-z]{25}$' AS bare_body, idgen.typeid_is_valid(t, '') AS is_valid,
+       idgen.typeid_uuid(t, '') = t::idgen.type_id::uuid AS same_uuid, t::idgen.type_id::text = t AS type_writes_it,
+       idgen.type_id_prefix(t::idgen.type_id) = '' AS type_reads_it,
+       idgen.typeid_time(t) BETWEEN now() AND clock_timestamp() + interval '1 ms' AS time_is_now
+FROM (SELECT idgen.typeid('', encoding => 'base32') AS t) s;
+SELECT idgen.typeid_min('', '2026-01-01 00:00+00', 'base32') AS bare_min,
+       idgen.typeid_min('', '2026-01-01 00:00+00', 'base32') = idgen.type_id_min('', '2026-01-01 00:00+00')::text AS as_the_type;
+SELECT idgen.typeid_is_valid('_01h455vb4pex5vsknk084sn02q', '') AS separated, idgen.typeid_is_valid('01h455vb4pex5vsknk084sn02q', 'post') AS other_prefix;
+SELECT idgen.typeid_from_uuid('', '01890a5d-ac96-774b-bcce-b302099a8057');
+\echo :LAST_ERROR_SQLSTATE
+SELECT idgen.typeid('', encoding => 'base36');
+\echo :LAST_ERROR_SQLSTATE
+SELECT * FROM idgen.typeid_parse('_01h455vb4pex5vsknk084sn02q');
+\echo :LAST_ERROR_SQLSTATE
+
+-- A base32 body whose first digit is above 7 holds more than 128 bits: text that is no typeid,
+-- 22P02 from every reader, as from the type's input.
+SELECT t, idgen.typeid_is_valid(t, 'prefix') AS is_valid,
+       sqlstate_of(format('SELECT idgen.typeid_parse(%L)', t)) AS parse,
+       sqlstate_of(format('SELECT idgen.typeid_uuid(%L, %L)', t, 'prefix')) AS uuid,
+       sqlstate_of(format('SELECT idgen.typeid_time(%L)', t)) AS time,
+       sqlstate_of(format('SELECT %L::idgen.type_id', t)) AS type_input,
+       sqlstate_of(format('SELECT %L::text::idgen.type_id', t)) AS type_cast
+FROM (VALUES ('prefix_7zzzzzzzzzzzzzzzzzzzzzzzzz'), ('prefix_8zzzzzzzzzzzzzzzzzzzzzzzzz'), ('zzzzzzzzzzzzzzzzzzzzzzzzzz'),
+             ('prefix_f5lxx1zz5pnorynqglhzmsp34')) AS v(t);
+SELECT * FROM idgen.typeid_parse('prefix_8zzzzzzzzzzzzzzzzzzzzzzzzz');
+\echo :LAST_ERROR_SQLSTATE
+DROP FUNCTION sqlstate_of;
+
 -- Typed IDs: a domain per entity. A user_ value does not go into a post_id column.
 SELECT idgen.define_id_type('post', 'post_id');
 SELECT idgen.define_id_type('user', 'public.user_id');
@@ -62,6 +124,8 @@ SELECT post_body(idgen.typeid('user'));
 \echo :LAST_ERROR_SQLSTATE
 SELECT idgen.define_id_type('Post', 'bad_id');
 \echo :LAST_ERROR_SQLSTATE
+SELECT idgen.define_id_type('', 'bad_id');
+\echo :LAST_ERROR_SQLSTATE
 
 -- The prefix registry: one table per prefix, and any ID back to its table.
 SELECT idgen.register_prefix('post', 'posts');
@@ -69,6 +133,8 @@ SELECT idgen.register_prefix('user', 'pg_roles');
 SELECT idgen.register_prefix('post', 'pg_class');
 \echo :LAST_ERROR_SQLSTATE
 SELECT idgen.register_prefix('Post', 'posts');
+\echo :LAST_ERROR_SQLSTATE
+SELECT idgen.register_prefix('', 'posts');
 \echo :LAST_ERROR_SQLSTATE
 SELECT idgen.typeid_table(id) FROM posts;
 SELECT idgen.typeid_table(idgen.typeid('user', encoding => 'base32'));
@@ -104,6 +170,8 @@ SELECT * FROM idgen.typeid_parse('post_f5lxx1zz5pnorynqglhzmsp34');
 SELECT * FROM idgen.typeid_parse('_post_036twi214qwj7mgsvq83nm8wf');
 \echo :LAST_ERROR_SQLSTATE
 SELECT * FROM idgen.typeid_parse('POST_036TWI214QWJ7MGSVQ83NM8WF');
+\echo :LAST_ERROR_SQLSTATE
+SELECT * FROM idgen.typeid_parse('post_036TWI214QWJ7MGSVQ83NM8WF');
 \echo :LAST_ERROR_SQLSTATE
 SELECT idgen.typeid_time(idgen.typeid_from_uuid('token', '5bd1ac3e-1b8b-4a4a-9bd1-66a4b2ee1aa4'));
 \echo :LAST_ERROR_SQLSTATE

@@ -1,6 +1,7 @@
 # idgen's base32hex of a UUID is PostgreSQL 19's: rtrim(encode(u::bytea, 'base32hex'), '=') for
 # 100,000 UUIDs (random, UUIDv7 and the ends), and idgen reads back what core writes, padded or
-# not (issue 28, item 4). Before 19 core has no base32hex: idgen's own round trip runs there.
+# not, with any length of padding and spaces between (what decode() reads); and refuses what decode()
+# refuses. Before 19 core has no base32hex: idgen's own round trip runs there.
 use strict;
 use warnings;
 use PostgreSQL::Test::Cluster;
@@ -24,6 +25,39 @@ if ($node->safe_psql('postgres', 'SHOW server_version_num') >= 190000)
 			  . "count(*) FILTER (WHERE decode(idgen.base32hex_encode(u), 'base32hex') = u::bytea) FROM $uuids s"),
 		'100000|100000|100000',
 		"PostgreSQL 19: idgen's text is core's for 100,000 UUIDs, each reads the other's");
+
+	# Every text core's decode() reads as 16 bytes, idgen reads as the same uuid, and what decode()
+	# refuses idgen refuses (22P02): 1,000 UUIDs, each with every length of padding from 0 to 12, with
+	# spaces, tabs and newlines between its characters, with a digit after its padding, and with '='
+	# after 25 digits.
+	$node->safe_psql('postgres', q{
+CREATE FUNCTION core_uuid(t text) RETURNS uuid LANGUAGE plpgsql AS $$
+DECLARE b bytea;
+BEGIN
+  b := decode(t, 'base32hex');
+  RETURN CASE WHEN length(b) = 16 THEN encode(b, 'hex')::uuid END;
+EXCEPTION WHEN invalid_parameter_value THEN
+  RETURN NULL;
+END $$;
+CREATE FUNCTION idgen_uuid(t text) RETURNS uuid LANGUAGE plpgsql AS $$
+BEGIN
+  RETURN idgen.base32hex_decode_uuid(t);
+EXCEPTION WHEN invalid_text_representation THEN
+  RETURN NULL;
+END $$;
+CREATE TABLE texts AS
+SELECT u, v.t FROM (SELECT u, rtrim(encode(u::bytea, 'base32hex'), '=') AS d
+                    FROM (SELECT gen_random_uuid() AS u FROM generate_series(1, 1000)) g) s,
+LATERAL (SELECT d || repeat('=', p) FROM generate_series(0, 12) AS p
+         UNION ALL SELECT regexp_replace(d, '(...)', '\1 ' || chr(9), 'g') || chr(10) || '==='
+         UNION ALL SELECT d || '==0'
+         UNION ALL SELECT left(d, 25) || '=') AS v(t);
+});
+	is($node->safe_psql('postgres',
+			"SELECT count(*), count(*) FILTER (WHERE core_uuid(t) IS NOT DISTINCT FROM idgen_uuid(t)), "
+			  . "count(*) FILTER (WHERE idgen_uuid(t) IS NOT NULL), count(*) FILTER (WHERE idgen_uuid(t) = u) FROM texts"),
+		'16000|16000|14000|14000',
+		"PostgreSQL 19: idgen reads every padding and spacing decode() reads, as the same uuid, and refuses what it refuses");
 }
 else
 {

@@ -4,6 +4,7 @@
 
 #include <array>
 #include <cctype>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -240,12 +241,14 @@ TEST(Codec, Base32HexRefusesWhatEncodeNeverWrites) {
   std::array<uint8_t, 16> out{};
   const std::string ok(26, '0');
   EXPECT_EQ(codec::Base32HexDecode("", out), ParseProblem::kEmpty);
+  EXPECT_EQ(codec::Base32HexDecode(" \t\r\n", out), ParseProblem::kEmpty);
+  EXPECT_EQ(codec::Base32HexDecode("======", out), ParseProblem::kBadLength);
   EXPECT_EQ(codec::Base32HexDecode(ok.substr(0, 25), out), ParseProblem::kBadLength);
   EXPECT_EQ(codec::Base32HexDecode(ok + "0", out), ParseProblem::kBadLength);
-  EXPECT_EQ(codec::Base32HexDecode(ok + "=====", out), ParseProblem::kBadLength);  // padding: all of it or none
+  EXPECT_EQ(codec::Base32HexDecode(ok.substr(0, 25) + "=", out), ParseProblem::kBadLength);  // '=' after 1 of 8
   EXPECT_EQ(codec::Base32HexDecode(ok + "=====0", out), ParseProblem::kBadDigit);
   char bad = 0;
-  for (const char c : std::string_view("WXYZwxyz-_ =.")) {
+  for (const char c : std::string_view("WXYZwxyz-_.\v")) {
     std::string text = ok;
     text[7] = c;
     EXPECT_EQ(codec::Base32HexDecode(text, out, &bad), ParseProblem::kBadDigit) << c;
@@ -259,6 +262,107 @@ TEST(Codec, Base32HexRefusesWhatEncodeNeverWrites) {
   last[25] = '4';  // 0b00100: the lowest of the 3 bits
   EXPECT_EQ(codec::Base32HexDecode(last, out), ParseProblem::kNone);
   EXPECT_EQ(out[15], 1);
+}
+
+namespace {
+
+// PostgreSQL 19's base32hex_decode (src/backend/utils/adt/encode.c), transcribed: the bytes, or
+// nothing where it raises an error.
+std::optional<std::vector<uint8_t>> Pg19Decode(std::string_view text) {
+  std::vector<uint8_t> out;
+  uint32_t buffer = 0;
+  int bits = 0, pos = 0;
+  bool end = false;
+  for (const char c : text) {
+    if (c == ' ' || c == '\t' || c == '\n' || c == '\r') continue;
+    if (c == '=') {
+      if (!end) {
+        if (pos != 2 && pos != 4 && pos != 5 && pos != 7) return std::nullopt;
+        end = true;
+      }
+      pos++;
+      continue;
+    }
+    if (end) return std::nullopt;
+    int val = -1;
+    if (c >= '0' && c <= '9') val = c - '0';
+    if (c >= 'A' && c <= 'V') val = c - 'A' + 10;
+    if (c >= 'a' && c <= 'v') val = c - 'a' + 10;
+    if (val < 0) return std::nullopt;
+    buffer = (buffer << 5) | static_cast<uint32_t>(val);
+    bits += 5;
+    pos++;
+    while (bits >= 8) {
+      bits -= 8;
+      out.push_back(static_cast<uint8_t>(buffer >> bits));
+      buffer &= (1u << bits) - 1;
+    }
+    if (pos == 8) pos = 0;
+  }
+  return out;
+}
+
+}  // namespace
+
+// What decode(text, 'base32hex') reads as n bytes, idgen reads as the same n bytes, and what it
+// refuses idgen refuses; idgen refuses too what it reads by dropping bits (digits beyond the
+// width, or set bits in the last digit's unused ones). For every byte count 1 to 20: every number
+// of digits up to 2 beyond the width, followed by every number of '=' from 0 to 12, then nothing,
+// a digit, or spaces; and the same with spaces, tabs and newlines between the characters.
+TEST(Codec, Base32HexReadsWhatPostgres19DecodeReadsForEveryPaddingLength) {
+  size_t agreed = 0, accepted = 0;
+  for (size_t n = 1; n <= 20; ++n) {
+    const size_t width = codec::Base32HexWidth(n);
+    std::vector<uint8_t> value(n);
+    for (size_t i = 0; i < n; ++i) value[i] = static_cast<uint8_t>(0x9D * (i + 1) + n);
+    std::string written(width, '?');
+    codec::Base32HexEncode(value, written);
+    for (size_t digits = 0; digits <= width + 2; ++digits) {
+      const std::string body =
+          written.substr(0, std::min(digits, width)) + std::string(digits > width ? digits - width : 0, '0');
+      for (size_t pad = 0; pad <= 12; ++pad) {
+        for (const char* tail : {"", "0", " \t"}) {
+          for (const bool spaced : {false, true}) {
+            std::string text = body + std::string(pad, '=') + tail;
+            if (spaced) {
+              std::string s;
+              for (size_t i = 0; i < text.size(); ++i)
+                s += std::string(i % 3 == 0 ? "\n" : "") + text[i] + (i % 4 == 1 ? " \r" : "");
+              text = s;
+            }
+            std::vector<uint8_t> out(n);
+            const ParseProblem problem = codec::Base32HexDecode(text, out);
+            const auto pg = Pg19Decode(text);
+            // The digits of written, or '0' after them: the last one's unused bits are 0.
+            size_t count = 0;
+            for (const char c : text) count += std::isalnum(static_cast<unsigned char>(c)) ? 1 : 0;
+            if (pg && pg->size() == n && count == width) {
+              ASSERT_EQ(problem, ParseProblem::kNone) << n << " " << text;
+              ASSERT_EQ(out, *pg) << text;
+              if (digits == width) {
+                ASSERT_EQ(out, value) << text;
+              }
+              ++accepted;
+            } else {
+              ASSERT_NE(problem, ParseProblem::kNone) << n << " " << text;
+            }
+            ++agreed;
+          }
+        }
+      }
+    }
+  }
+  EXPECT_GT(accepted, 20u * 13);  // every byte count: padding of every length after its digits, at least
+  EXPECT_GT(agreed, accepted);
+  // A uuid: its 26 digits, then 0 to 12 '=', all read; the two unused bits set, refused (decode()
+  // drops them).
+  std::array<uint8_t, 16> out{};
+  for (size_t pad = 0; pad <= 12; ++pad) {
+    EXPECT_EQ(codec::Base32HexDecode("0690B9E1K8U3N3AE7T0E32CJKG" + std::string(pad, '='), out), ParseProblem::kNone)
+        << pad;
+  }
+  EXPECT_EQ(codec::Base32HexDecode("0690B9E1K8U3N3AE7T0E32CJKH", out), ParseProblem::kOverflow);
+  EXPECT_TRUE(Pg19Decode("0690B9E1K8U3N3AE7T0E32CJKH").has_value());
 }
 
 }  // namespace idgen::codec

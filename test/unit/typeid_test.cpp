@@ -2,6 +2,7 @@
 
 #include <gtest/gtest.h>
 
+#include <functional>
 #include <random>
 #include <string>
 #include <vector>
@@ -50,12 +51,11 @@ TEST(Typeid, FormatsTheRfcUuidInBothEncodings) {
   EXPECT_EQ(Format("prefix", spec, Encoding::kBase32).view(), "prefix_01h455vb4pex5vsknk084sn02q");
 }
 
-TEST(Typeid, ParsesBothEncodingsAndEitherCaseOfBase36) {
+TEST(Typeid, ParsesBothEncodings) {
   const Parsed a = ParseOrThrow("post_036twi214qwj7mgsvq83nm8wf");
   EXPECT_EQ(a.prefix, "post");
   EXPECT_EQ(a.id, kRfc);
   EXPECT_EQ(a.encoding, Encoding::kBase36);
-  EXPECT_EQ(ParseOrThrow("post_036TWI214QWJ7MGSVQ83NM8WF").id, kRfc);
   const Parsed b = ParseOrThrow("user_account_01h455vb4pex5vsknk084sn02q");
   EXPECT_EQ(b.prefix, "user_account");
   EXPECT_EQ(b.encoding, Encoding::kBase32);
@@ -85,11 +85,15 @@ TEST(Typeid, EveryMalformedInputClass) {
   EXPECT_EQ(ProblemOf("prefix_ooooooiiiiiiuuuuuuulllllll"), ParseProblem::kBadDigit);
   EXPECT_EQ(ProblemOf("post_f5lxx1zz5pnorynqglhzmsp34"), ParseProblem::kOverflow);  // 2^128
   EXPECT_EQ(ProblemOf("prefix_8zzzzzzzzzzzzzzzzzzzzzzzzz"), ParseProblem::kOverflow);
-  try {
-    ParseOrThrow("post_f5lxx1zz5pnorynqglhzmsp34");
-    FAIL();
-  } catch (const Error& e) {
-    EXPECT_EQ(e.kind(), ErrorKind::kNumericOutOfRange);
+  EXPECT_EQ(ProblemOf("post_036TWI214QWJ7MGSVQ83NM8WF"), ParseProblem::kBadDigit);  // base36: lowercase only too
+  // An overflowing body is text that is no typeid: 22P02 (kBadText), as in the type's input.
+  for (const char* text : {"post_f5lxx1zz5pnorynqglhzmsp34", "prefix_8zzzzzzzzzzzzzzzzzzzzzzzzz"}) {
+    try {
+      ParseOrThrow(text);
+      FAIL() << text;
+    } catch (const Error& e) {
+      EXPECT_EQ(e.kind(), ErrorKind::kBadText) << text;
+    }
   }
   try {
     ParseOrThrow("Post_036twi214qwj7mgsvq83nm8wf");
@@ -99,6 +103,118 @@ TEST(Typeid, EveryMalformedInputClass) {
     EXPECT_STREQ(e.what(), "invalid typeid \"Post_036twi214qwj7mgsvq83nm8wf\"");
     EXPECT_EQ(e.hint(), kPrefixRule);
   }
+}
+
+// Every reader of a typeid's text follows one rule for its body (ParseBody): lowercase only, in
+// both encodings. At every position of a body, every letter of the encoding's alphabet in upper
+// case is refused by every reader, where the same letter in lower case is read.
+TEST(Typeid, EveryReaderRefusesAnUpperCaseLetterAtEveryPosition) {
+  const struct {
+    const char* prefix;
+    std::string body;  // every digit a lowercase letter but the base32 body's first (0-7)
+    const char* letters;
+  } forms[] = {
+      {"post", std::string(kBase36Body, 'a'), "abcdefghijklmnopqrstuvwxyz"},
+      {"post", "0" + std::string(kBase32Body - 1, 'a'), "abcdefghjkmnpqrstvwxyz"},
+      {"", "0" + std::string(kBase32Body - 1, 'a'), "abcdefghjkmnpqrstvwxyz"},
+  };
+  size_t checked = 0;
+  for (const auto& form : forms) {
+    const std::string head = *form.prefix == '\0' ? "" : std::string(form.prefix) + "_";
+    for (size_t at = 0; at < form.body.size(); ++at) {
+      for (const char* c = form.letters; *c != '\0'; ++c) {
+        std::string lower = form.body, upper = form.body;
+        lower[at] = *c;
+        upper[at] = static_cast<char>(*c - 'a' + 'A');
+        const std::string text = head + upper;
+        Parsed parsed{};
+        EXPECT_EQ(Parse(text, parsed), ParseProblem::kBadDigit) << text;
+        EXPECT_EQ(ParseText(text, parsed, true), ParseProblem::kBadDigit) << text;
+        EXPECT_NE(ParseText(text, parsed, false), ParseProblem::kNone) << text;
+        EXPECT_THROW(ParseOrThrow(text), Error) << text;
+        EXPECT_THROW(ParseExpecting(text, form.prefix), Error) << text;
+        EXPECT_THROW(TimeUs(text), Error) << text;
+        EXPECT_NE(std::string_view(Explain(text, ParseProblem::kBadDigit, true).detail).find("upper-case"),
+                  std::string_view::npos)
+            << text;
+        // First, a base32 letter is above 7, and a base36 one above e above 2^128 - 1.
+        if (at == 0 && (form.body.size() == kBase32Body || *c > 'e')) continue;
+        const std::string read = head + lower;
+        EXPECT_EQ(Parse(read, parsed), ParseProblem::kNone) << read;
+        EXPECT_EQ(parsed.prefix, form.prefix);
+        ++checked;
+      }
+    }
+  }
+  EXPECT_EQ(checked, 25u * 26 - 21 + 2 * 25 * 22);
+}
+
+// The spec's empty prefix: the bare body of 26 base32 digits, which every writer writes and every
+// reader reads; idgen's base36 has no form without a prefix, and every writer refuses it.
+TEST(Typeid, TheEmptyPrefixIsTheBareBodyForEveryWriterAndReader) {
+  EXPECT_NO_THROW(CheckFormat("", Encoding::kBase32));
+  EXPECT_NO_THROW(CheckFormat("post", Encoding::kBase36));
+  EXPECT_NO_THROW(CheckFormat("post", Encoding::kBase32));
+  for (const auto& [prefix, encoding] : {std::pair<const char*, Encoding>{"", Encoding::kBase36},
+                                         {"Post", Encoding::kBase32},
+                                         {"post_", Encoding::kBase32},
+                                         {"Post", Encoding::kBase36}}) {
+    try {
+      CheckFormat(prefix, encoding);
+      FAIL() << prefix;
+    } catch (const Error& e) {
+      EXPECT_EQ(e.kind(), ErrorKind::kBadArgument) << prefix;
+    }
+  }
+  const Text bare = Format("", kRfc, Encoding::kBase32);
+  EXPECT_EQ(bare.view(), "01fwhe4ydgfk1shh6w1g60eecf");
+  Parsed parsed{};
+  EXPECT_EQ(Parse(bare.view(), parsed), ParseProblem::kNone);
+  EXPECT_EQ(parsed.prefix, "");
+  EXPECT_EQ(parsed.id, kRfc);
+  EXPECT_EQ(ParseText(bare.view(), parsed, false), ParseProblem::kNone);
+  EXPECT_EQ(ParseExpecting(bare.view(), "").id, kRfc);
+  EXPECT_EQ(TimeUs(bare.view()), uuidv7::TimeUs(kRfc));
+  Value value;
+  ASSERT_TRUE(Load(Store(parsed.prefix, parsed.id).view(), value));
+  EXPECT_EQ(Format(value.prefix_view(), value.id, Encoding::kBase32).view(), bare.view());
+  // A separator with nothing before it is no spelling of the empty prefix, to any reader.
+  const std::string separated = "_" + std::string(bare.view());
+  EXPECT_EQ(Parse(separated, parsed), ParseProblem::kBadPrefix);
+  EXPECT_EQ(ParseText(separated, parsed, true), ParseProblem::kBadPrefix);
+  EXPECT_THROW(ParseExpecting(separated, ""), Error);
+}
+
+// A base32 body whose first digit is above 7 holds more than 128 bits: kOverflow, which every
+// reader reports as text that is no typeid (kBadText, 22P02), for every such digit.
+TEST(Typeid, AnOverflowingBodyIsBadTextForEveryReader) {
+  size_t checked = 0;
+  for (const char first : std::string_view("89abcdefghjkmnpqrstvwxyz")) {
+    for (const char* head : {"prefix_", ""}) {
+      const std::string text = head + std::string(1, first) + std::string(kBase32Body - 1, 'z');
+      Parsed parsed{};
+      EXPECT_EQ(Parse(text, parsed), ParseProblem::kOverflow) << text;
+      EXPECT_EQ(ParseText(text, parsed, false), ParseProblem::kOverflow) << text;
+      for (const auto& reader : {std::function<void()>([&] { ParseOrThrow(text); }),
+                                 std::function<void()>([&] { ParseExpecting(text, "prefix"); }),
+                                 std::function<void()>([&] { TimeUs(text); })}) {
+        try {
+          reader();
+          FAIL() << text;
+        } catch (const Error& e) {
+          EXPECT_EQ(e.kind(), ErrorKind::kBadText) << text;
+          EXPECT_STREQ(e.detail().c_str(), "Its body starts with a digit above 7: it would need more than 128 bits.");
+        }
+      }
+      ++checked;
+    }
+  }
+  EXPECT_EQ(checked, 48u);
+  // base36: 2^128 - 1 is the largest body, 2^128 the first above it.
+  Parsed parsed{};
+  EXPECT_EQ(Parse("post_f5lxx1zz5pnorynqglhzmsp33", parsed), ParseProblem::kNone);
+  EXPECT_EQ(ToString(parsed.id), "ffffffff-ffff-ffff-ffff-ffffffffffff");
+  EXPECT_EQ(Parse("post_f5lxx1zz5pnorynqglhzmsp34", parsed), ParseProblem::kOverflow);
 }
 
 TEST(Typeid, WrongPrefixIsRefused) {
