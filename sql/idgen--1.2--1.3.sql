@@ -177,11 +177,35 @@ COMMENT ON SCHEMA idgen IS 'idgen: unique IDs generated inside PostgreSQL';
 -- which a pg_basebackup copy shares.
 ---------------------------------------------------------------------------------------------------
 
-CREATE FUNCTION idgen.drop_guard() RETURNS event_trigger
-AS 'MODULE_PATHNAME', 'idgen_drop_guard'
-LANGUAGE C;
+-- The trigger's function is PL/pgSQL, never the library's: an event trigger whose function cannot
+-- be loaded fails every statement it fires on, so with idgen.so missing (removed before the
+-- extension, a package uninstalled) or of another release, no DROP EXTENSION or DROP OWNED could run
+-- in any database that has idgen. The function proves the library loads by a probe call, in a block
+-- of its own: when that fails (58P01 for a missing file; XX000 for another release's library; 42883
+-- for one without the function), the drop goes on with a warning that the copy was not checked.
+-- Once the library loads, the check runs outside that block: its refusal is never caught.
+CREATE FUNCTION idgen.drop_guard_check(command_tag pg_catalog.text, probe pg_catalog.bool) RETURNS pg_catalog.void
+AS 'MODULE_PATHNAME', 'idgen_drop_guard_check'
+LANGUAGE C VOLATILE STRICT;
+COMMENT ON FUNCTION idgen.drop_guard_check(pg_catalog.text, pg_catalog.bool) IS
+'for idgen.drop_guard(): refuses the DROP EXTENSION or DROP OWNED under way (the command tag) when it drops idgen while this database holds IDs, by its copy of the durable mark, that this server has not passed; a probe only loads the library';
+
+CREATE FUNCTION idgen.drop_guard() RETURNS pg_catalog.event_trigger
+LANGUAGE plpgsql SET search_path = pg_catalog, pg_temp AS $$
+BEGIN
+  BEGIN
+    PERFORM idgen.drop_guard_check(TG_TAG, true);
+  EXCEPTION WHEN OTHERS THEN
+    RAISE WARNING 'idgen''s library cannot be loaded: % goes on without checking this database''s copy of the durable mark', TG_TAG
+      USING DETAIL = pg_catalog.format('%s (SQLSTATE %s)', SQLERRM, SQLSTATE),
+            HINT = 'Dropped and created again, idgen could repeat IDs that this database holds from another server or a clock that was ahead: install the library that matches the extension before you create it again.';
+    RETURN;
+  END;
+  PERFORM idgen.drop_guard_check(TG_TAG, false);
+END
+$$;
 COMMENT ON FUNCTION idgen.drop_guard() IS
-'event trigger: refuses DROP EXTENSION idgen (and DROP OWNED BY its owner) while this database holds IDs, by its copy of the durable mark, that this server has not passed';
+'event trigger: refuses DROP EXTENSION idgen (and DROP OWNED BY its owner) while this database holds IDs, by its copy of the durable mark, that this server has not passed; lets every drop go on, with a warning, when the library cannot be loaded';
 
 CREATE EVENT TRIGGER idgen_drop_guard ON ddl_command_start
   WHEN TAG IN ('DROP EXTENSION', 'DROP OWNED')
