@@ -21,9 +21,11 @@ fi
 say() { echo "${0##*/}: $*" >&2; }
 sha() { sha256sum "$1" | cut -c1-64; }
 
-# need_packages <package...>: installs those that are missing (as root).
+# need_packages <package...>: installs those that are missing (as root). IDGEN_NO_PACKAGES=1 skips it
+# (the test of the cache, whose fake builds need none).
 need_packages() {
   local need=() pkg
+  [ -z "${IDGEN_NO_PACKAGES:-}" ] || return 0
   for pkg in "$@"; do
     dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q 'install ok installed' || need+=("$pkg")
   done
@@ -70,26 +72,54 @@ debian_source() {
 # manifest <dir>: every file under it with its size (the entry's own records left out).
 manifest() { (cd "$1" && find . \( -type f -o -type l \) ! -name .manifest ! -name .complete -printf '%P %s\n' | LC_ALL=C sort); }
 
-# cache_entry <name> <key> <build-function>: prints the entry's directory, built when absent, partial
-# or damaged by "<build-function> <directory> <stage>": it leaves in <stage> the tree that becomes
-# <directory> (built for that final path: a PostgreSQL's libraries are found by absolute path).
+# entry_whole <dir> [file...]: the entry is complete, its files are those of its manifest, and it holds
+# each file named (what its users need: a build that failed part-way but ended with a step that
+# succeeded, recorded by an older script, holds lib/ and share/ and no bin/).
+entry_whole() {
+  local dir=$1 file
+  shift
+  [ -f "$dir/.complete" ] && manifest "$dir" | cmp -s - "$dir/.manifest" || return 1
+  for file in "$@"; do [ -e "$dir/$file" ] || return 1; done
+}
+
+# cache_entry <name> <key> <build-function> [file...]: prints the entry's directory, built when absent,
+# partial, damaged or without one of the files named, by "<build-function> <directory> <stage>": it
+# leaves in <stage> the tree that becomes <directory> (built for that final path: a PostgreSQL's
+# libraries are found by absolute path). A build that fails, or leaves a stage without one of the
+# files named, is never recorded. The entry's .complete holds a stamp of this build: a copy of the
+# entry records it (entry_stamp), and follows the entry when it is built again under the same path.
 cache_entry() {
-  local name=$1 key=$2 build=$3 dir=$IDGEN_CACHE/$1-$2
-  if [ -f "$dir/.complete" ] && manifest "$dir" | cmp -s - "$dir/.manifest"; then echo "$dir"; return 0; fi
+  local name=$1 key=$2 build=$3 dir=$IDGEN_CACHE/$1-$2 file
+  shift 3
+  if entry_whole "$dir" "$@"; then echo "$dir"; return 0; fi
   exec {lock}>"$IDGEN_CACHE/.lock-$name-$key"
   flock "$lock"
-  if ! { [ -f "$dir/.complete" ] && manifest "$dir" | cmp -s - "$dir/.manifest"; }; then
-    [ -d "$dir" ] && say "$name: the cached build in $dir is partial or damaged: building it again"
+  if ! entry_whole "$dir" "$@"; then
+    [ -d "$dir" ] && say "$name: the cached build in $dir is partial, damaged or incomplete: building it again"
     rm -rf "$dir" "$dir.tmp"
+    # (a build function runs with set -e off, as every command of an if's condition: it says itself
+    # which step failed)
     if ! "$build" "$dir" "$dir.tmp"; then
+      say "$name: the build failed: nothing is recorded"
       rm -rf "$dir.tmp"
       flock -u "$lock"
       return 1
     fi
+    for file in "$@"; do
+      if [ ! -e "$dir.tmp/$file" ]; then
+        say "$name: the build left no $file: nothing is recorded"
+        rm -rf "$dir.tmp"
+        flock -u "$lock"
+        return 1
+      fi
+    done
     manifest "$dir.tmp" >"$dir.tmp/.manifest"
-    echo "$name $key" >"$dir.tmp/.complete"
+    echo "$name $key $(date -u +%Y%m%dT%H%M%S.%N) $$" >"$dir.tmp/.complete"
     mv "$dir.tmp" "$dir"
   fi
   flock -u "$lock"
   echo "$dir"
 }
+
+# entry_stamp <dir>: what a copy of the entry records to know it is a copy of this very build.
+entry_stamp() { printf '%s\n%s\n' "$1" "$(cat "$1/.complete")"; }

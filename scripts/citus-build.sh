@@ -13,7 +13,7 @@ cd "$(dirname "$0")/.."
 pg_config=$(realpath "${1:?usage: scripts/citus-build.sh <pg_config>}")
 source scripts/cache.sh
 root=$(dirname "$(dirname "$pg_config")")
-from=$(cat "$root/.from" 2>/dev/null) || { say "$root is no copy of scripts/pg-build.sh"; exit 1; }
+from=$(sed -n 1p "$root/.from" 2>/dev/null) && [ -n "$from" ] || { say "$root is no copy of scripts/pg-build.sh"; exit 1; }
 
 if [ -n "${IDGEN_CITUS_SOURCE:-}" ]; then
   [ -f "$IDGEN_CITUS_SOURCE" ] || { say "IDGEN_CITUS_SOURCE names $IDGEN_CITUS_SOURCE, which is no file"; exit 1; }
@@ -29,15 +29,16 @@ key=$(sha "$tarball" | cut -c1-16)-$(sha256sum <<<"$(basename "$from") $recipe" 
 
 build() {  # build <entry> <stage>: Citus's files, relative to the PostgreSQL's root
   local work log="$IDGEN_CACHE/citus.log" start=$SECONDS
-  need_packages liblz4-dev libzstd-dev
-  work=$(mktemp -d "$IDGEN_CACHE/work.XXXXXX")
+  need_packages liblz4-dev libzstd-dev || return 1
+  work=$(mktemp -d "$IDGEN_CACHE/work.XXXXXX") || return 1
   say "building Citus from $(basename "$tarball") against $("$pg_config" --version) (log: $log)"
-  tar -xzf "$tarball" -C "$work"
+  # (chained: set -e is off in an if's condition, and a subshell's status is its last command's)
   if ! (
-    cd "$work"/*/
-    unset MAKELEVEL MAKEFLAGS MFLAGS MAKEOVERRIDES
-    ./configure PG_CONFIG="$pg_config"
-    make -j"$(nproc)" -s
+    tar -xzf "$tarball" -C "$work" &&
+    cd "$work"/*/ &&
+    unset MAKELEVEL MAKEFLAGS MFLAGS MAKEOVERRIDES &&
+    ./configure PG_CONFIG="$pg_config" &&
+    make -j"$(nproc)" -s &&
     make -s install DESTDIR="$work/stage"
   ) >"$log" 2>&1; then
     say "build failed; the end of $log:"
@@ -45,14 +46,18 @@ build() {  # build <entry> <stage>: Citus's files, relative to the PostgreSQL's 
     rm -rf "$work"
     return 1
   fi
-  mv "$work/stage$root" "$2"
+  mv "$work/stage$root" "$2" || { rm -rf "$work"; return 1; }
   rm -rf "$work"
   say "Citus built in $((SECONDS - start)) s"
 }
 
-entry=$(cache_entry citus "$key" build)
-if [ "$(cat "$root/.citus" 2>/dev/null)" != "$entry" ]; then
+# (an entry without the library and the control file is built again)
+pkglib=$("$pg_config" --pkglibdir)
+sharedir=$("$pg_config" --sharedir)
+entry=$(cache_entry citus "$key" build "${pkglib#"$root"/}/citus.so" "${sharedir#"$root"/}/extension/citus.control")
+# The copy's marker records the entry's build stamp: an entry built again is installed again.
+if [ "$(cat "$root/.citus" 2>/dev/null)" != "$(entry_stamp "$entry")" ] || [ ! -f "$pkglib/citus.so" ]; then
   (cd "$entry" && find . -type f ! -name .manifest ! -name .complete -exec cp --parents {} "$root/" \;)
-  echo "$entry" >"$root/.citus"
+  entry_stamp "$entry" >"$root/.citus"
 fi
 echo "$tarball"

@@ -34,15 +34,16 @@ stage() {
   key=$(sha "$tarball" | cut -c1-16)-$(sha256sum <<<"${options[*]}" | cut -c1-8)
   build_opt() {  # build_opt <entry> <stage>: PostgreSQL for /opt/pg18, its tree moved to <stage>
     local work log="$IDGEN_CACHE/pg-18-opt.log"
-    need_packages bison flex libssl-dev pkg-config make gcc
-    work=$(mktemp -d "$IDGEN_CACHE/work.XXXXXX")
+    need_packages bison flex libssl-dev pkg-config make gcc || return 1
+    work=$(mktemp -d "$IDGEN_CACHE/work.XXXXXX") || return 1
     say "building PostgreSQL 18 for $PREFIX from $(basename "$tarball") (log: $log; 10 minutes or so on 2 cores)"
-    tar -xf "$tarball" -C "$work"
+    # (chained: set -e is off in an if's condition, and a subshell's status is its last command's)
     if ! (
-      cd "$work"/*/
-      unset MAKELEVEL MAKEFLAGS MFLAGS MAKEOVERRIDES
-      ./configure "${options[@]}"
-      make -j"$(nproc)" -s
+      tar -xf "$tarball" -C "$work" &&
+      cd "$work"/*/ &&
+      unset MAKELEVEL MAKEFLAGS MFLAGS MAKEOVERRIDES &&
+      ./configure "${options[@]}" &&
+      make -j"$(nproc)" -s &&
       make -s install DESTDIR="$work/stage"
     ) >"$log" 2>&1; then
       say "build failed; the end of $log:"
@@ -50,10 +51,10 @@ stage() {
       rm -rf "$work"
       return 1
     fi
-    mv "$work/stage$PREFIX" "$2"
+    mv "$work/stage$PREFIX" "$2" || { rm -rf "$work"; return 1; }
     rm -rf "$work"
   }
-  entry=$(cache_entry pg-18-opt "$key" build_opt)
+  entry=$(cache_entry pg-18-opt "$key" build_opt bin/pg_config bin/postgres bin/initdb bin/pg_ctl bin/psql)
   rm -rf "$STAGE"
   mkdir -p "$STAGE"
   cp -a "$entry" "$STAGE/pg18"

@@ -73,19 +73,22 @@ name=pg-$major${flavor:+-$flavor}
 
 build() {  # build <prefix> <stage>
   local prefix=$1 stage=$2 work log="$IDGEN_CACHE/$name.log" start=$SECONDS
-  need_packages bison flex libssl-dev pkg-config libipc-run-perl make gcc curl
-  work=$(mktemp -d "$IDGEN_CACHE/work.XXXXXX")
+  need_packages bison flex libssl-dev pkg-config libipc-run-perl make gcc curl || return 1
+  work=$(mktemp -d "$IDGEN_CACHE/work.XXXXXX") || return 1
   say "building PostgreSQL $major${flavor:+ ($flavor)} from $(basename "$tarball") (log: $log)"
-  tar -xf "$tarball" -C "$work"
-  # Called from make (make test): PostgreSQL's build generates its headers only when it is the top
-  # make (MAKELEVEL 0), so nothing of the calling make may leak into it.
+  # Every step is chained: this runs as an if's condition, where set -e is off, and a subshell's
+  # status is its last command's (a contrib install that succeeded after the server's build failed
+  # was once recorded as a good build, without bin/).
   if ! (
-    cd "$work"/*/
-    unset MAKELEVEL MAKEFLAGS MFLAGS MAKEOVERRIDES
-    ./configure --prefix="$prefix" "${options[@]}"
-    make -j"$(nproc)" -s
-    make -s install DESTDIR="$work/stage"
-    make -s -C contrib/pgstattuple install DESTDIR="$work/stage"
+    tar -xf "$tarball" -C "$work" &&
+    cd "$work"/*/ &&
+    # Called from make (make test): PostgreSQL's build generates its headers only when it is the
+    # top make (MAKELEVEL 0), so nothing of the calling make may leak into it.
+    unset MAKELEVEL MAKEFLAGS MFLAGS MAKEOVERRIDES &&
+    ./configure --prefix="$prefix" "${options[@]}" &&
+    make -j"$(nproc)" -s &&
+    make -s install DESTDIR="$work/stage" &&
+    make -s -C contrib/pgstattuple install DESTDIR="$work/stage" &&
     make -s -C contrib/pg_stat_statements install DESTDIR="$work/stage"
   ) >"$log" 2>&1; then
     say "build failed; the end of $log:"
@@ -93,18 +96,22 @@ build() {  # build <prefix> <stage>
     rm -rf "$work"
     return 1
   fi
-  mv "$work/stage$prefix" "$stage"
+  mv "$work/stage$prefix" "$stage" || { rm -rf "$work"; return 1; }
   rm -rf "$work"
   say "PostgreSQL $major${flavor:+ ($flavor)} built in $((SECONDS - start)) s"
 }
 
-entry=$(cache_entry "$name" "$key" build)
+# (an entry without these is built again: the server and the tools the tests use)
+entry=$(cache_entry "$name" "$key" build bin/pg_config bin/postgres bin/initdb bin/pg_ctl bin/psql)
 # This checkout's copy: idgen (make install), Citus and pg_partman install into it, not the cache.
+# Its .from records the entry's path and build stamp: an entry built again under the same path
+# (it was broken) is copied again; so is a copy that lost its pg_config.
 copy=build/pg/$major${flavor:+-$flavor}
-if [ "$(cat "$copy/.from" 2>/dev/null)" != "$entry" ]; then
-  rm -rf "$copy"
+if [ "$(cat "$copy/.from" 2>/dev/null)" != "$(entry_stamp "$entry")" ] || [ ! -x "$copy/bin/pg_config" ]; then
+  rm -rf "$copy" "$copy.tmp"
   mkdir -p build/pg
-  cp -a "$entry" "$copy"
-  echo "$entry" >"$copy/.from"
+  cp -a "$entry" "$copy.tmp"
+  entry_stamp "$entry" >"$copy.tmp/.from"
+  mv "$copy.tmp" "$copy"
 fi
 echo "$PWD/$copy/bin/pg_config"

@@ -177,11 +177,35 @@ COMMENT ON SCHEMA idgen IS 'idgen: unique IDs generated inside PostgreSQL';
 -- which a pg_basebackup copy shares.
 ---------------------------------------------------------------------------------------------------
 
-CREATE FUNCTION idgen.drop_guard() RETURNS event_trigger
-AS 'MODULE_PATHNAME', 'idgen_drop_guard'
-LANGUAGE C;
+-- The trigger's function is PL/pgSQL, never the library's: an event trigger whose function cannot
+-- be loaded fails every statement it fires on, so with idgen.so missing (removed before the
+-- extension, a package uninstalled) or of another release, no DROP EXTENSION or DROP OWNED could run
+-- in any database that has idgen. The function proves the library loads by a probe call, in a block
+-- of its own: when that fails (58P01 for a missing file; XX000 for another release's library; 42883
+-- for one without the function), the drop goes on with a warning that the copy was not checked.
+-- Once the library loads, the check runs outside that block: its refusal is never caught.
+CREATE FUNCTION idgen.drop_guard_check(command_tag pg_catalog.text, probe pg_catalog.bool) RETURNS pg_catalog.void
+AS 'MODULE_PATHNAME', 'idgen_drop_guard_check'
+LANGUAGE C VOLATILE STRICT;
+COMMENT ON FUNCTION idgen.drop_guard_check(pg_catalog.text, pg_catalog.bool) IS
+'for idgen.drop_guard(): refuses the DROP EXTENSION or DROP OWNED under way (the command tag) when it drops idgen while this database holds IDs, by its copy of the durable mark, that this server has not passed; a probe only loads the library';
+
+CREATE FUNCTION idgen.drop_guard() RETURNS pg_catalog.event_trigger
+LANGUAGE plpgsql SET search_path = pg_catalog, pg_temp AS $$
+BEGIN
+  BEGIN
+    PERFORM idgen.drop_guard_check(TG_TAG, true);
+  EXCEPTION WHEN OTHERS THEN
+    RAISE WARNING 'idgen''s library cannot be loaded: % goes on without checking this database''s copy of the durable mark', TG_TAG
+      USING DETAIL = pg_catalog.format('%s (SQLSTATE %s)', SQLERRM, SQLSTATE),
+            HINT = 'Dropped and created again, idgen could repeat IDs that this database holds from another server or a clock that was ahead: install the library that matches the extension before you create it again.';
+    RETURN;
+  END;
+  PERFORM idgen.drop_guard_check(TG_TAG, false);
+END
+$$;
 COMMENT ON FUNCTION idgen.drop_guard() IS
-'event trigger: refuses DROP EXTENSION idgen (and DROP OWNED BY its owner) while this database holds IDs, by its copy of the durable mark, that this server has not passed';
+'event trigger: refuses DROP EXTENSION idgen (and DROP OWNED BY its owner) while this database holds IDs, by its copy of the durable mark, that this server has not passed; lets every drop go on, with a warning, when the library cannot be loaded';
 
 CREATE EVENT TRIGGER idgen_drop_guard ON ddl_command_start
   WHEN TAG IN ('DROP EXTENSION', 'DROP OWNED')
@@ -814,6 +838,151 @@ AS 'MODULE_PATHNAME', 'idgen_bind_instagram_shard'
 LANGUAGE C VOLATILE STRICT SET search_path = pg_catalog, pg_temp;
 COMMENT ON FUNCTION idgen.bind_instagram_shard(pg_catalog.regnamespace, pg_catalog.int4) IS
 'binds an Instagram shard to a schema its caller owns: a row of the schema''s table idgen_instagram_shard (created on first use, never taken over, converted from idgen 1.2''s layout in a restored dump, writable by its owner only), which idgen.instagram_shard_id() reads, and of idgen.instagram_shard_schemas (a shard bound to another schema is refused); on Citus, on the coordinator, before citus_schema_distribute, so that the table moves with the schema''s';
+
+---------------------------------------------------------------------------------------------------
+-- Ticket servers and partitioned sequences set up on a positioned sequence. Every value below a
+-- sequence's next value counts as given (next = last_value + increment once called, else
+-- last_value): setval('s', 1000, false) after a load, CREATE SEQUENCE s START 1000 and ALTER
+-- SEQUENCE s RESTART 500 are positions too, which pg_sequence_last_value() (NULL until called) does
+-- not show. The position is read from the sequence itself, after pg_sequence_last_value() has locked
+-- it by its OID (its name then names it until the transaction ends) and checked SELECT or USAGE; the
+-- read needs SELECT, and its row's tableoid must be the sequence (a sequence runs nothing: no
+-- trigger, no policy, no rule). ALTER SEQUENCE needs its ownership. A sequence that counts down is
+-- refused: which values it gave cannot be told from its position.
+---------------------------------------------------------------------------------------------------
+
+CREATE OR REPLACE FUNCTION idgen.ticket_sequence(seq pg_catalog.regclass, server pg_catalog.int4, servers pg_catalog.int4)
+RETURNS pg_catalog.void
+LANGUAGE plpgsql VOLATILE STRICT SET search_path = pg_catalog, pg_temp AS $$
+DECLARE
+  s record;
+  pos record;
+  next pg_catalog.numeric;
+  first pg_catalog.numeric;
+BEGIN
+  IF servers OPERATOR(pg_catalog.<) 1 OR server OPERATOR(pg_catalog.<) 1 OR server OPERATOR(pg_catalog.>) servers THEN
+    RAISE EXCEPTION 'server % of % is not a ticket server', server, servers
+      USING ERRCODE = 'invalid_parameter_value', HINT = 'Ticket servers are numbered from 1 to the number of servers.';
+  END IF;
+  SELECT p.* INTO s FROM pg_catalog.pg_sequence p WHERE p.seqrelid OPERATOR(pg_catalog.=) seq;
+  IF NOT FOUND THEN
+    RAISE EXCEPTION '% is not a sequence', seq USING ERRCODE = 'wrong_object_type';
+  END IF;
+  IF s.seqcycle THEN
+    RAISE EXCEPTION 'sequence % cycles', seq
+      USING ERRCODE = 'object_not_in_prerequisite_state', DETAIL = 'A cycling sequence repeats its values.',
+            HINT = pg_catalog.format('ALTER SEQUENCE %s NO CYCLE first.', seq);
+  END IF;
+  IF s.seqincrement OPERATOR(pg_catalog.<) 0 THEN
+    RAISE EXCEPTION 'sequence % counts down (increment %)', seq, s.seqincrement
+      USING ERRCODE = 'object_not_in_prerequisite_state',
+            DETAIL = 'Which values a sequence that counts down gave cannot be told from its position.',
+            HINT = pg_catalog.format('Set up a new sequence, or ALTER SEQUENCE %s INCREMENT BY 1 RESTART WITH a value above every value it gave first.', seq);
+  END IF;
+  PERFORM pg_catalog.pg_sequence_last_value(seq);  -- (locks it by its OID; SELECT or USAGE)
+  EXECUTE pg_catalog.format('SELECT q.last_value, q.is_called, q.tableoid FROM %s q', seq) INTO pos;
+  IF pos.tableoid OPERATOR(pg_catalog.<>) seq::pg_catalog.oid THEN
+    RAISE EXCEPTION 'sequence % changed while it was read', seq USING ERRCODE = 'object_not_in_prerequisite_state';
+  END IF;
+  next := CASE WHEN pos.is_called THEN pos.last_value::pg_catalog.numeric OPERATOR(pg_catalog.+) s.seqincrement
+               ELSE pos.last_value::pg_catalog.numeric END;
+  IF s.seqincrement OPERATOR(pg_catalog.=) servers AND s.seqstart OPERATOR(pg_catalog.=) server
+     AND next OPERATOR(pg_catalog.>=) server
+     AND (next OPERATOR(pg_catalog.-) server) OPERATOR(pg_catalog.%) servers OPERATOR(pg_catalog.=) 0 THEN
+    RETURN;  -- already set up so
+  END IF;
+  IF next OPERATOR(pg_catalog.>) 1 AND s.seqincrement OPERATOR(pg_catalog.<>) 1
+     AND NOT (s.seqincrement OPERATOR(pg_catalog.=) servers AND s.seqstart OPERATOR(pg_catalog.=) server) THEN
+    RAISE EXCEPTION 'sequence % is already set up with increment %', seq, s.seqincrement
+      USING ERRCODE = 'object_not_in_prerequisite_state',
+            DETAIL = 'Its values so far could repeat those of another ticket server under the new setup.',
+            HINT = 'Set up a new sequence for the ticket scheme.';
+  END IF;
+  -- The first value of the server's residue at or above the next value: every value below it
+  -- counts as given.
+  first := server;
+  IF next OPERATOR(pg_catalog.>) server THEN
+    -- (OPERATOR() binds every operator alike, from the left: the parentheses give the order)
+    first := next OPERATOR(pg_catalog.+)
+             (((server OPERATOR(pg_catalog.-) next) OPERATOR(pg_catalog.%) servers OPERATOR(pg_catalog.+) servers)
+              OPERATOR(pg_catalog.%) servers);
+  END IF;
+  IF first OPERATOR(pg_catalog.>) s.seqmax THEN
+    RAISE EXCEPTION 'sequence % has no value left for server % of %', seq, server, servers
+      USING ERRCODE = 'numeric_value_out_of_range';
+  END IF;
+  IF next OPERATOR(pg_catalog.>) 1 THEN
+    RAISE NOTICE 'sequence % counts the values up to % as given: every other ticket server must start above it',
+      seq, next OPERATOR(pg_catalog.-) 1;
+  END IF;
+  EXECUTE pg_catalog.format('ALTER SEQUENCE %s INCREMENT BY %s MINVALUE 1 START WITH %s RESTART WITH %s NO CYCLE',
+                            seq, servers, server, first);
+END
+$$;
+COMMENT ON FUNCTION idgen.ticket_sequence(pg_catalog.regclass, pg_catalog.int4, pg_catalog.int4) IS
+'sets up a sequence as ticket server k of n (1-based), the Flickr way: start k, increment n, above every value below its next value; refuses cycling sequences, sequences that count down and setups that could repeat values';
+
+CREATE OR REPLACE FUNCTION idgen.range_sequence(seq pg_catalog.regclass, server pg_catalog.int4, range_size pg_catalog.int8)
+RETURNS pg_catalog.void
+LANGUAGE plpgsql VOLATILE STRICT SET search_path = pg_catalog, pg_temp AS $$
+DECLARE
+  s record;
+  pos record;
+  next pg_catalog.numeric;
+  low pg_catalog.int8;
+  high pg_catalog.int8;
+BEGIN
+  IF server OPERATOR(pg_catalog.<) 0 OR range_size OPERATOR(pg_catalog.<) 1 THEN
+    RAISE EXCEPTION 'server % with ranges of % is not a range server', server, range_size
+      USING ERRCODE = 'invalid_parameter_value', HINT = 'Servers are numbered from 0; a range holds at least 1 value.';
+  END IF;
+  SELECT p.* INTO s FROM pg_catalog.pg_sequence p WHERE p.seqrelid OPERATOR(pg_catalog.=) seq;
+  IF NOT FOUND THEN
+    RAISE EXCEPTION '% is not a sequence', seq USING ERRCODE = 'wrong_object_type';
+  END IF;
+  BEGIN
+    low := server::pg_catalog.int8 OPERATOR(pg_catalog.*) range_size OPERATOR(pg_catalog.+) 1;
+    high := (server::pg_catalog.int8 OPERATOR(pg_catalog.+) 1) OPERATOR(pg_catalog.*) range_size;
+  EXCEPTION WHEN numeric_value_out_of_range THEN
+    RAISE EXCEPTION 'the range of server % (% values each) does not fit a bigint', server, range_size
+      USING ERRCODE = 'numeric_value_out_of_range';
+  END;
+  IF high OPERATOR(pg_catalog.>) s.seqmax AND s.seqtypid OPERATOR(pg_catalog.<>) 'pg_catalog.int8'::pg_catalog.regtype THEN
+    RAISE EXCEPTION 'the range of server % ends at %, beyond the sequence''s type %', server, high, s.seqtypid::pg_catalog.regtype
+      USING ERRCODE = 'numeric_value_out_of_range';
+  END IF;
+  IF s.seqincrement OPERATOR(pg_catalog.<) 0 THEN
+    RAISE EXCEPTION 'sequence % counts down (increment %)', seq, s.seqincrement
+      USING ERRCODE = 'object_not_in_prerequisite_state',
+            DETAIL = 'Which values a sequence that counts down gave cannot be told from its position.',
+            HINT = pg_catalog.format('Set up a new sequence, or ALTER SEQUENCE %s INCREMENT BY 1 RESTART WITH a value above every value it gave first.', seq);
+  END IF;
+  PERFORM pg_catalog.pg_sequence_last_value(seq);  -- (locks it by its OID; SELECT or USAGE)
+  EXECUTE pg_catalog.format('SELECT q.last_value, q.is_called, q.tableoid FROM %s q', seq) INTO pos;
+  IF pos.tableoid OPERATOR(pg_catalog.<>) seq::pg_catalog.oid THEN
+    RAISE EXCEPTION 'sequence % changed while it was read', seq USING ERRCODE = 'object_not_in_prerequisite_state';
+  END IF;
+  next := CASE WHEN pos.is_called THEN pos.last_value::pg_catalog.numeric OPERATOR(pg_catalog.+) s.seqincrement
+               ELSE pos.last_value::pg_catalog.numeric END;
+  IF next OPERATOR(pg_catalog.>) high THEN
+    RAISE EXCEPTION 'sequence % is past the range % to % of server %: its next value is %', seq, low, high, server, next
+      USING ERRCODE = 'object_not_in_prerequisite_state',
+            DETAIL = 'Every value below a sequence''s next value counts as given.',
+            HINT = 'Set up a new sequence for the range scheme.';
+  END IF;
+  IF next OPERATOR(pg_catalog.>) 1 AND next OPERATOR(pg_catalog.<=) low AND server OPERATOR(pg_catalog.>) 0 THEN
+    RAISE EXCEPTION 'sequence % counts the values up to % as given, in the range of server %', seq,
+      next OPERATOR(pg_catalog.-) 1, pg_catalog.div(next OPERATOR(pg_catalog.-) 2, range_size::pg_catalog.numeric)
+      USING ERRCODE = 'object_not_in_prerequisite_state',
+            DETAIL = 'That server would give them again (every value below a sequence''s next value counts as given).',
+            HINT = 'Set up a new sequence for the range scheme.';
+  END IF;
+  EXECUTE pg_catalog.format('ALTER SEQUENCE %s INCREMENT BY 1 MINVALUE %s MAXVALUE %s START WITH %s RESTART WITH %s NO CYCLE',
+                            seq, low, high, low, GREATEST(low::pg_catalog.numeric, next));
+END
+$$;
+COMMENT ON FUNCTION idgen.range_sequence(pg_catalog.regclass, pg_catalog.int4, pg_catalog.int8) IS
+'sets up a sequence to give server k (0-based) its own range k * range_size + 1 .. (k + 1) * range_size, above every value below its next value; refuses sequences that count down and ranges that overlap what it gave';
 
 ---------------------------------------------------------------------------------------------------
 -- The coordinated generators are PARALLEL UNSAFE, as nextval() is: each call moves state that every

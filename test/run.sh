@@ -100,6 +100,8 @@ fi
 if part harness && [ -z "${IDGEN_NESTED:-}" ]; then
   step "the harness: a part that aborts or a TAP test that skips fails the run (test/harness.sh)"
   timed "harness self-test" test/harness.sh || failed "the harness self-test"
+  step "the builds' cache: a failed build is never recorded, a broken entry is built again (test/build_cache.sh)"
+  timed "builds' cache" test/build_cache.sh || failed "the builds' cache test"
 fi
 if part format; then
   step "format: the C++ is as clang-format writes it; commit subjects (scripts/format-check.sh)"

@@ -29,7 +29,6 @@ extern "C" {
 #include "commands/sequence.h"
 #include "storage/bufmgr.h"
 #include "catalog/pg_db_role_setting.h"
-#include "commands/event_trigger.h"
 #include "executor/spi.h"
 #include "nodes/parsenodes.h"
 #include "utils/acl.h"
@@ -779,44 +778,6 @@ IDGEN_FUNCTION(idgen_restart_at_clock) {
            "(UUIDv7 and ns_id carry on above their last IDs)",
            FormatUtc(static_cast<int64_t>(old_ms)).c_str(), FormatUtc(static_cast<int64_t>(now_ms)).c_str());
   return TextDatum(text);
-}
-
-// The event trigger idgen_drop_guard (ddl_command_start of DROP EXTENSION and DROP OWNED): a drop of
-// idgen in a database whose copy of the mark this server has not passed is refused (mark.hpp).
-IDGEN_FUNCTION(idgen_drop_guard) {
-  if (!CALLED_AS_EVENT_TRIGGER(fcinfo)) elog(ERROR, "not fired by an event trigger");
-  const auto* trigger = reinterpret_cast<EventTriggerData*>(fcinfo->context);
-  bool drops_idgen = false;
-  if (IsA(trigger->parsetree, DropStmt)) {
-    const auto* drop = reinterpret_cast<DropStmt*>(trigger->parsetree);
-    if (drop->removeType == OBJECT_EXTENSION) {
-      ListCell* cell;
-      foreach (cell, drop->objects) {
-        if (strcmp(strVal(lfirst(cell)), "idgen") == 0) drops_idgen = true;
-      }
-    }
-  } else if (IsA(trigger->parsetree, DropOwnedStmt)) {
-    // DROP OWNED BY the extension's owner takes the extension with it.
-    const auto* drop = reinterpret_cast<DropOwnedStmt*>(trigger->parsetree);
-    Oid owner = InvalidOid;
-    if (SPI_connect() != SPI_OK_CONNECT) elog(ERROR, "SPI_connect failed");
-    if (SPI_execute("SELECT e.extowner FROM pg_catalog.pg_extension e WHERE e.extname OPERATOR(pg_catalog.=) "
-                    "'idgen'::pg_catalog.name",
-                    true, 1) == SPI_OK_SELECT &&
-        SPI_processed > 0) {
-      bool isnull = true;
-      const Datum value = SPI_getbinval(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 1, &isnull);
-      if (!isnull) owner = DatumGetObjectId(value);
-    }
-    SPI_finish();
-    ListCell* cell;
-    foreach (cell, drop->roles) {
-      if (OidIsValid(owner) && get_rolespec_oid(static_cast<RoleSpec*>(lfirst(cell)), true) == owner)
-        drops_idgen = true;
-    }
-  }
-  if (drops_idgen) marks::CheckDropKeepsNothing(GeneratorState());
-  PG_RETURN_NULL();
 }
 
 }  // namespace idgen::pg

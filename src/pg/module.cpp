@@ -4,6 +4,7 @@
 #include <new>
 #include <stdexcept>
 
+#include "pg/drop_guard.hpp"
 #include "pg/pg.hpp"
 #include "pg/settings.hpp"
 #include "pg/shared.hpp"
@@ -56,4 +57,5 @@ void _PG_init(void) {
   idgen::pg::settings::Define();
   if (process_shared_preload_libraries_in_progress) idgen::pg::RequestSharedState();
   idgen::SetCharLength(idgen::pg::DatabaseCharLength);
+  idgen::pg::RecordUtilityStatements();
 }

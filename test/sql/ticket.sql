@@ -57,5 +57,115 @@ SELECT idgen.range_sequence('r1', -1, 10);
 \echo :LAST_ERROR_SQLSTATE
 SELECT idgen.ticket_server(0, 3) IS NULL AS zero_is_no_ticket;
 
-DROP SEQUENCE t1, t2, t3, r1, r2, r3, r4;
+-- A positioned sequence: every value below its next value counts as given (a load that ends with
+-- setval(s, max + 1, false), START, RESTART), though pg_sequence_last_value() is NULL until called.
+CREATE SEQUENCE p1;
+SELECT setval('p1', 1000, false);
+SELECT idgen.ticket_sequence('p1', 2, 3);
+SELECT nextval('p1');
+CREATE SEQUENCE p2 START 1000;
+SELECT idgen.ticket_sequence('p2', 1, 2);
+SELECT nextval('p2');
+CREATE SEQUENCE p3;
+SELECT nextval('p3');
+ALTER SEQUENCE p3 RESTART 500;
+SELECT idgen.ticket_sequence('p3', 3, 4);
+SELECT nextval('p3');
+CREATE SEQUENCE p4;
+SELECT setval('p4', 1000, false);
+SELECT idgen.range_sequence('p4', 0, 1000000);
+SELECT nextval('p4');
+CREATE SEQUENCE p5 START 1000;
+SELECT idgen.range_sequence('p5', 1, 500);
+SELECT nextval('p5');
+SELECT idgen.range_sequence('p5', 2, 500);
+\echo :LAST_ERROR_SQLSTATE
+-- A set-up ticket sequence moved off its residue moves on to its next value in it.
+SELECT setval('p1', 2000, false);
+SELECT idgen.ticket_sequence('p1', 2, 3);
+SELECT nextval('p1');
+-- Exhausted: its next value is beyond its range.
+CREATE SEQUENCE p6;
+SELECT setval('p6', 100);
+SELECT idgen.range_sequence('p6', 0, 100);
+\echo :LAST_ERROR_SQLSTATE
+-- A sequence that counts down is refused: which values it gave cannot be told.
+CREATE SEQUENCE p7 INCREMENT -1;
+SELECT idgen.ticket_sequence('p7', 1, 2);
+\echo :LAST_ERROR_SQLSTATE
+SELECT idgen.range_sequence('p7', 0, 100);
+\echo :LAST_ERROR_SQLSTATE
+-- Reading the position needs SELECT on the sequence, setting it up its ownership.
+CREATE ROLE idgen_ticket_reader;
+CREATE SEQUENCE p8;
+GRANT USAGE ON SEQUENCE p8 TO idgen_ticket_reader;
+SET ROLE idgen_ticket_reader;
+\set VERBOSITY terse
+SELECT idgen.ticket_sequence('p8', 1, 3);
+\echo :LAST_ERROR_SQLSTATE
+RESET ROLE;
+GRANT SELECT ON SEQUENCE p8 TO idgen_ticket_reader;
+SET ROLE idgen_ticket_reader;
+SELECT idgen.ticket_sequence('p8', 1, 3);
+\echo :LAST_ERROR_SQLSTATE
+RESET ROLE;
+\set VERBOSITY default
+DROP OWNED BY idgen_ticket_reader;
+DROP ROLE idgen_ticket_reader;
+
+-- Each way of positioning a sequence: the first value after ticket_sequence and range_sequence is at
+-- or above the next value the sequence would have given (a twin positioned the same way says which),
+-- in the server's residue or range; or the setup is refused.
+CREATE TABLE positionings (way text, statements text);
+INSERT INTO positionings VALUES
+  ('fresh', ''),
+  ('used', 'SELECT nextval(''%1$s''); SELECT nextval(''%1$s'');'),
+  ('setval', 'SELECT setval(''%1$s'', 1000);'),
+  ('setval, not called', 'SELECT setval(''%1$s'', 1000, false);'),
+  ('setval, not called, used', 'SELECT setval(''%1$s'', 1000, false); SELECT nextval(''%1$s'');'),
+  ('start', 'ALTER SEQUENCE %1$s START 1000 RESTART;'),
+  ('restart', 'SELECT nextval(''%1$s''); ALTER SEQUENCE %1$s RESTART 500;'),
+  ('restart, used', 'ALTER SEQUENCE %1$s RESTART 500; SELECT nextval(''%1$s'');'),
+  ('minvalue far', 'ALTER SEQUENCE %1$s MINVALUE 5000 START 5000 RESTART;'),
+  ('minvalue below 1', 'ALTER SEQUENCE %1$s MINVALUE -100 START -100 RESTART;'),
+  ('increment 5', 'ALTER SEQUENCE %1$s INCREMENT 5; SELECT nextval(''%1$s''); SELECT nextval(''%1$s'');'),
+  ('increment 5, start', 'ALTER SEQUENCE %1$s INCREMENT 5 START 1000 RESTART;'),
+  ('counts down', 'ALTER SEQUENCE %1$s INCREMENT -1 MINVALUE -10 MAXVALUE 2000 START 2000 RESTART; SELECT nextval(''%1$s'');'),
+  ('as integer', 'ALTER SEQUENCE %1$s AS integer START 70000 RESTART;');
+CREATE FUNCTION first_after(way_ text, setup text) RETURNS text LANGUAGE plpgsql AS $$
+DECLARE
+  statements text := (SELECT p.statements FROM positionings p WHERE p.way = way_);
+  would bigint;
+  first bigint;
+BEGIN
+  CREATE SEQUENCE pos_a;
+  CREATE SEQUENCE pos_b;
+  IF statements <> '' THEN
+    EXECUTE format(statements, 'pos_a');
+    EXECUTE format(statements, 'pos_b');
+  END IF;
+  would := nextval('pos_b');
+  BEGIN
+    IF setup = 'ticket' THEN
+      PERFORM idgen.ticket_sequence('pos_a', 2, 3);
+    ELSE
+      PERFORM idgen.range_sequence('pos_a', 0, 1000000);
+    END IF;
+  EXCEPTION WHEN object_not_in_prerequisite_state THEN
+    DROP SEQUENCE pos_a, pos_b;
+    RETURN 'refused (' || SQLERRM || ')';
+  END;
+  first := nextval('pos_a');
+  DROP SEQUENCE pos_a, pos_b;
+  RETURN CASE WHEN first >= would AND (setup <> 'ticket' OR first % 3 = 2) AND (setup = 'ticket' OR first <= 1000000)
+              THEN 'above' ELSE format('FAILS: %s, the sequence would have given %s', first, would) END;
+END
+$$;
+SET client_min_messages = warning;
+SELECT way, first_after(way, 'ticket') AS ticket, first_after(way, 'range') AS range FROM positionings;
+RESET client_min_messages;
+DROP FUNCTION first_after(text, text);
+DROP TABLE positionings;
+
+DROP SEQUENCE t1, t2, t3, r1, r2, r3, r4, p1, p2, p3, p4, p5, p6, p7, p8;
 DROP EXTENSION idgen;
