@@ -801,12 +801,25 @@ $$;
 -- when idgen reads or writes them.
 ---------------------------------------------------------------------------------------------------
 
+-- A schema is the shard's by its OID for the schema's life (a rename keeps the binding, a drop ends
+-- it); an OID means something only where it was written (oid_space: this cluster's system
+-- identifier, this database and this table), so that a restored dump, a pg_upgrade'd cluster or a
+-- Citus worker, whose OIDs differ, goes by the name, and refuses where the name is no longer found.
+-- (No regnamespace column: pg_upgrade refuses a user table with one.)
 CREATE TABLE idgen.instagram_shard_schemas (
   shard pg_catalog.int4 PRIMARY KEY CHECK (shard OPERATOR(pg_catalog.>=) 0 AND shard OPERATOR(pg_catalog.<=) 8191),
-  schema_name pg_catalog.name NOT NULL
+  schema_name pg_catalog.name NOT NULL,
+  schema_oid pg_catalog.oid NOT NULL,
+  oid_space pg_catalog.int8 NOT NULL
 );
 COMMENT ON TABLE idgen.instagram_shard_schemas IS
 'the schema each bound Instagram shard lives in (idgen.bind_instagram_shard): its IDs are made only where that schema is, by the trigger idgen.instagram_shard_id() or idgen.instagram_id(shard); on Citus a reference table';
+COMMENT ON COLUMN idgen.instagram_shard_schemas.schema_name IS
+'the schema''s name when it was bound (bound again: refreshed); what decides where schema_oid means nothing';
+COMMENT ON COLUMN idgen.instagram_shard_schemas.schema_oid IS
+'the schema''s OID where oid_space is this database''s: a rename keeps the binding, a drop ends it';
+COMMENT ON COLUMN idgen.instagram_shard_schemas.oid_space IS
+'where schema_oid was written: this cluster, database and table (another after a restore, a pg_upgrade, or on a Citus worker)';
 GRANT SELECT ON idgen.instagram_shard_schemas TO PUBLIC;
 -- (its rows are in the database's dump: the owner who restores it writes them, as she writes the
 -- durable marks; binding stays idgen.bind_instagram_shard's, and a shard has one row: the key)

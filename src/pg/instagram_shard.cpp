@@ -10,6 +10,7 @@
 // (shard_marks.cpp).
 #include "pg/instagram_shard.hpp"
 
+#include <cctype>
 #include <cstdlib>
 #include <cstring>
 
@@ -28,6 +29,7 @@ extern "C" {
 #include "access/relation.h"
 #include "access/table.h"
 #include "access/xact.h"
+#include "access/xlog.h"
 #include "catalog/namespace.h"
 #include "catalog/pg_authid.h"
 #include "catalog/pg_class.h"
@@ -253,7 +255,28 @@ int64 ShardOfRow(const Table& table, Datum value) {
       bool varlena;
       getTypeOutputInfo(table.shard_type, &output, &varlena);
       const char* text = OidOutputFunctionCall(output, value);
-      shard = pg_strtoint32(text);  // 22P02 or 22003 for what is not an integer, as a cast says
+      // An integer, however long, is a shard (out of range: 22023, as for an integer column);
+      // anything else is 22P02, as a cast says.
+      const char* p = text;
+      while (isspace(static_cast<unsigned char>(*p))) ++p;
+      const bool negative = *p == '-';
+      if (*p == '-' || *p == '+') ++p;
+      const char* digits = p;
+      while (isdigit(static_cast<unsigned char>(*p))) ++p;
+      const char* end = p;
+      while (isspace(static_cast<unsigned char>(*p))) ++p;
+      if (end == digits || *p != '\0') {
+        shard = pg_strtoint32(text);
+      } else {
+        while (*digits == '0' && end - digits > 1) ++digits;
+        if (end - digits > 18) {
+          ereport(ERROR, errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+                  errmsg("shard %s is out of range for Instagram IDs", text),
+                  errdetail("Instagram shards are between 0 and 8191."));
+        }
+        shard = strtoll(digits, nullptr, 10);
+        if (negative) shard = -shard;
+      }
     }
   }
   return shard;
@@ -289,30 +312,41 @@ Oid RegistryHere(bool* citus_table) {
 // memory); on Citus, whose coordinator writes the registry of every node, once per transaction. The
 // schema and its marks are looked up once per transaction (a schema may be dropped).
 enum class Binding : uint8 { kUnbound, kHere, kElsewhere };
+// A shard's row of the registry, as read here.
+struct Row {
+  bool found;
+  bool own;  // its OID was written in this database (oid_space): the OID decides, else the name
+  Oid oid;
+  char name[NAMEDATALEN];
+};
 struct Bound {
   int32 shard;       // the key
   bool read;         // the registry's row was read
   uint64 bindings;   // ... under this value of the shared counter
   uint64 read_xact;  // ... in this transaction (Citus)
   uint64 xact;       // the lookups below were made in this transaction (0: never)
+  Row row;
   Binding binding;
   Oid marks;
-  int64 citus_shard;   // on Citus: the shard of the marks that holds it (0: not a Citus table)
-  Oid owner;           // ... and its owner
-  uint64 locked_xact;  // the transaction that holds Citus's lock on it
-  char schema[NAMEDATALEN];
+  int64 citus_shard;         // on Citus: the shard of the marks that holds it (0: not a Citus table)
+  Oid owner;                 // ... and its owner
+  uint64 locked_xact;        // the transaction that holds Citus's lock on it
+  char schema[NAMEDATALEN];  // its name now
   char where[200];
 };
 HTAB* bound = nullptr;  // the shards this backend found bound
-// The shards it found unbound, by shard: the counter (and, on Citus, the transaction) it read them
-// under. What idgen.instagram_id(shard) of an unbound shard checks on every call: two loads.
+// The shards it found unbound: a bit per shard, good under one value of the counter (and, on
+// Citus, in one transaction); a new value clears them all. What idgen.instagram_id(shard) of an
+// unbound shard checks on every call: three loads and a bit. (1 kB, where a word per shard would
+// hold 64 kB in every backend that ever called it.)
 struct Unbound {
-  uint64 bindings;  // 0: not read
+  uint64 bindings;  // the counter + 1 the bits were read under (0: none read)
   uint64 xact;
   bool citus;  // read on a Citus node: good for its transaction only (making the registry a Citus
                // table invalidates it on every node, which changes `bindings`)
+  uint64 bits[(kMaxShard + 1) / 64];
 };
-Unbound* unbound = nullptr;
+Unbound unbound;
 uint64 xact_count = 1;
 bool xact_callback = false;
 bool bound_in_xact = false;  // this transaction bound a shard
@@ -334,7 +368,6 @@ void Setup() {
     ctl.keysize = sizeof(int32);
     ctl.entrysize = sizeof(Bound);
     bound = hash_create("idgen instagram shard bindings", 16, &ctl, HASH_ELEM | HASH_BLOBS);
-    unbound = static_cast<Unbound*>(MemoryContextAllocZero(TopMemoryContext, sizeof(Unbound) * (kMaxShard + 1)));
   }
   if (!xact_callback) {
     RegisterXactCallback(NextXact, nullptr);
@@ -342,9 +375,59 @@ void Setup() {
   }
 }
 
-// The schema bound to a shard in the registry ('' when none), by the registry's rows here.
-void RegisteredSchema(int32 shard, char* out) {
-  out[0] = '\0';
+// The space of the schema OIDs that this database writes into the registry: this cluster (its
+// system identifier: a pg_basebackup clone shares it, with the same OIDs; initdb, so pg_upgrade,
+// and every Citus node make their own), this database, and the registry table itself (made anew
+// when a dump is restored, even into the database it came from, whose schemas have new OIDs).
+int64 OidSpace(Oid registry_relid) {
+  uint64 space = GetSystemIdentifier();
+  space ^= (static_cast<uint64>(MyDatabaseId) + UINT64CONST(0x9E3779B97F4A7C15)) * UINT64CONST(0xBF58476D1CE4E5B9);
+  space ^= (static_cast<uint64>(registry_relid) + UINT64CONST(0x94D049BB133111EB)) * UINT64CONST(0x9E3779B97F4A7C15);
+  return static_cast<int64>(space);
+}
+
+// Which schema holds a registry row's shard here. In the row's own OID space the OID decides for
+// the schema's life, under whatever name (kSchema); once no schema has it, the shard is free
+// (kNone), unless a schema of the row's name with a marks table stands in its place (a dump of
+// the schema restored into this database: its marks came back with it). Elsewhere (a restored
+// dump, a pg_upgrade, a Citus worker reading the coordinator's row) the name decides; where it is
+// no longer found, the schema may live on renamed: kUnknown, which is refused, never taken as free.
+enum class Held : uint8 { kNone, kSchema, kUnknown };
+Held HolderOf(const Row& row, Oid* schema) {
+  *schema = InvalidOid;
+  if (!row.found) return Held::kNone;
+  if (row.own && SearchSysCacheExists1(NAMESPACEOID, ObjectIdGetDatum(row.oid))) {
+    *schema = row.oid;
+    return Held::kSchema;
+  }
+  const Oid named = get_namespace_oid(row.name, true);
+  if (row.own) {
+    if (!OidIsValid(named) || !OidIsValid(get_relname_relid(shard_marks::kTable, named))) return Held::kNone;
+  } else if (!OidIsValid(named)) {
+    return Held::kUnknown;
+  }
+  *schema = named;
+  return Held::kSchema;
+}
+
+[[noreturn]] void RaiseHolderNotFound(int32 shard, const char* name) {
+  char message[300], hint[600];
+  snprintf(message, sizeof message, "Instagram shard %d is bound to schema %s, which this node does not find",
+           static_cast<int>(shard), quote_identifier(name));
+  snprintf(hint, sizeof hint,
+           "Bind the schema that holds the shard again, under its name now (on Citus, on the coordinator): SELECT "
+           "idgen.bind_instagram_shard('<schema>', %d); if it was dropped, a superuser deletes the binding: DELETE "
+           "FROM idgen.instagram_shard_schemas WHERE shard = %d;",
+           static_cast<int>(shard), static_cast<int>(shard));
+  Raise(ErrorKind::kPrerequisite, message,
+        "The binding was written where the schema's OID meant another schema (a Citus coordinator, a cluster dumped "
+        "or upgraded since), and no schema has its name here: it was renamed or dropped.",
+        hint);
+}
+
+// The registry's row of a shard (row->found: there is one), by the registry's rows here.
+void ReadRow(int32 shard, Row* row) {
+  memset(row, 0, sizeof *row);
   bool citus_table = false;
   const Oid here = RegistryHere(&citus_table);
   if (!OidIsValid(here)) {
@@ -372,12 +455,20 @@ void RegisteredSchema(int32 shard, char* out) {
     if (indexes != NIL) index = linitial_oid(indexes);
     SysScanDesc scan = systable_beginscan(rel, index, OidIsValid(index), SnapshotSelf, 1, &key);
     HeapTuple tuple;
+    const TupleDesc desc = RelationGetDescr(rel);
     while (HeapTupleIsValid(tuple = systable_getnext(scan))) {
       bool isnull = false;
-      const Datum s = heap_getattr(tuple, 1, RelationGetDescr(rel), &isnull);
+      const Datum s = heap_getattr(tuple, 1, desc, &isnull);
       if (isnull || DatumGetInt32(s) != shard) continue;
-      const Datum name = heap_getattr(tuple, 2, RelationGetDescr(rel), &isnull);
-      if (!isnull) strlcpy(out, NameStr(*DatumGetName(name)), NAMEDATALEN);
+      const Datum name = heap_getattr(tuple, 2, desc, &isnull);
+      if (isnull) break;
+      row->found = true;
+      strlcpy(row->name, NameStr(*DatumGetName(name)), NAMEDATALEN);
+      bool oid_null = true, space_null = true;
+      const Datum oid = desc->natts >= 4 ? heap_getattr(tuple, 3, desc, &oid_null) : 0;
+      const Datum space = desc->natts >= 4 ? heap_getattr(tuple, 4, desc, &space_null) : 0;
+      row->oid = oid_null ? InvalidOid : DatumGetObjectId(oid);
+      row->own = !oid_null && !space_null && DatumGetInt64(space) == OidSpace(registry.relid);
       break;
     }
     systable_endscan(scan);
@@ -416,12 +507,33 @@ void LockCitusShard(int64 shard, Oid owner) {
   SetUserIdAndSecContext(user, context);
 }
 
+Oid SchemaTablesOwner(Oid schema);
+
+bool KnownUnbound(int32 shard, uint64 bindings) {
+  return unbound.bindings == bindings + 1 && (!unbound.citus || unbound.xact == xact_count) &&
+         ((unbound.bits[shard >> 6] >> (shard & 63)) & 1) != 0;
+}
+
+// Remembers whether a shard is bound (under this counter and transaction).
+void SetUnbound(int32 shard, uint64 bindings, bool citus, bool is_unbound) {
+  if (unbound.bindings != bindings + 1 || unbound.citus != citus || (citus && unbound.xact != xact_count)) {
+    memset(unbound.bits, 0, sizeof unbound.bits);
+    unbound.bindings = bindings + 1;
+    unbound.xact = xact_count;
+    unbound.citus = citus;
+  }
+  const uint64 bit = UINT64CONST(1) << (shard & 63);
+  if (is_unbound)
+    unbound.bits[shard >> 6] |= bit;
+  else
+    unbound.bits[shard >> 6] &= ~bit;
+}
+
 // The binding of a shard: nullptr when it is bound to no schema.
 const Bound* BindingOf(int32 shard) {
   Setup();
   const uint64 bindings = GeneratorState().state.shard_bindings.load(std::memory_order_acquire) + registry_changes;
-  Unbound& u = unbound[shard];
-  if (u.bindings == bindings + 1 && (!u.citus || u.xact == xact_count)) return nullptr;
+  if (KnownUnbound(shard, bindings)) return nullptr;
   const bool citus = citus::Installed();
   bool found = false;
   Bound& b = *static_cast<Bound*>(hash_search(bound, &shard, HASH_ENTER, &found));
@@ -432,32 +544,43 @@ const Bound* BindingOf(int32 shard) {
   if (!b.read || b.bindings != bindings || (citus && b.read_xact != xact_count)) {
     b.read = false;
     b.xact = 0;
-    RegisteredSchema(shard, b.schema);
+    ReadRow(shard, &b.row);
     b.read = true;
     b.bindings = bindings;
     b.read_xact = xact_count;
   }
-  if (b.schema[0] == '\0') {
-    u = Unbound{bindings + 1, xact_count, citus};
-    return nullptr;
-  }
-  u.bindings = 0;
+  SetUnbound(shard, bindings, citus, !b.row.found);
+  if (!b.row.found) return nullptr;
   if (b.xact == xact_count) return b.binding == Binding::kUnbound ? nullptr : &b;
   b.binding = Binding::kUnbound;
   b.citus_shard = 0;
-  const Oid schema = get_namespace_oid(b.schema, true);
-  const Oid marks = OidIsValid(schema) ? get_relname_relid(shard_marks::kTable, schema) : InvalidOid;
-  // A binding whose schema or table is gone binds nothing any more.
-  if (OidIsValid(marks)) {
+  Oid schema;
+  const Held held = HolderOf(b.row, &schema);
+  if (held == Held::kUnknown) RaiseHolderNotFound(shard, b.row.name);
+  // A binding whose schema was dropped binds nothing any more.
+  if (held == Held::kSchema) {
+    const char* name = get_namespace_name(schema);
+    strlcpy(b.schema, name != nullptr ? name : b.row.name, sizeof b.schema);
+    const Oid marks = get_relname_relid(shard_marks::kTable, schema);
+    // A schema that lost its marks table lost what kept the shard's IDs above those made before:
+    // refused, as the trigger on its tables refuses, never taken as unbound.
+    if (!OidIsValid(marks)) {
+      char message[300], hint[500];
+      snprintf(message, sizeof message, "Instagram shard %d is bound to schema %s, which has no table %s",
+               static_cast<int>(shard), quote_identifier(b.schema), shard_marks::kTable);
+      snprintf(hint, sizeof hint,
+               "Restore %s.%s from a backup, or bind the schema again, which makes an empty one: SELECT "
+               "idgen.bind_instagram_shard(%s, %d);",
+               quote_identifier(b.schema), shard_marks::kTable, quote_literal_cstr(quote_identifier(b.schema)),
+               static_cast<int>(shard));
+      Raise(ErrorKind::kPrerequisite, message,
+            "The shard's marks, which keep its new IDs above those made before, are gone with it.", hint);
+    }
     b.binding = Binding::kHere;
     b.marks = marks;
     // Only a plain table of the schema's owner holds its marks (as bind made it): another role's
     // would let that role move them back.
-    HeapTuple ns = SearchSysCache1(NAMESPACEOID, ObjectIdGetDatum(schema));
-    const Oid schema_owner =
-        HeapTupleIsValid(ns) ? reinterpret_cast<Form_pg_namespace>(GETSTRUCT(ns))->nspowner : InvalidOid;
-    if (HeapTupleIsValid(ns)) ReleaseSysCache(ns);
-    if (get_rel_relkind(marks) != RELKIND_RELATION || !has_privs_of_role(OwnerOf(marks), schema_owner)) {
+    if (get_rel_relkind(marks) != RELKIND_RELATION || !has_privs_of_role(OwnerOf(marks), SchemaTablesOwner(schema))) {
       b.xact = 0;
       ereport(ERROR, errcode(ERRCODE_INSUFFICIENT_PRIVILEGE),
               errmsg("%s.%s is not a table of the owner of schema %s", quote_identifier(b.schema), shard_marks::kTable,
@@ -519,26 +642,102 @@ Oid SchemaTablesOwner(Oid schema) {
   return owner;
 }
 
-// Whether the registry binds a shard to the schema: its marks table is one that idgen made.
-bool SchemaIsBound(const char* schema) {
-  Oid types[1] = {NAMEOID};
-  NameData name;
-  namestrcpy(&name, schema);
-  Datum values[1] = {NameGetDatum(&name)};
-  return Execute("SELECT FROM idgen.instagram_shard_schemas WHERE schema_name OPERATOR(pg_catalog.=) $1 LIMIT 1", 1,
-                 types, values) > 0;
-}
-
-// Binds the shard in the registry (as the registry's owner: no one else writes it), refusing a shard
-// that another existing schema holds. On Citus the registry is a reference table, made one here on
-// the first binding, so that every node reads every binding.
-void Register(int32 shard, const char* schema) {
+// The registry's relation (the table, on Citus too) in this database, and its OID space.
+Oid RegistryTable(int64* space) {
   const Oid idgen = get_namespace_oid("idgen", false);
-  const Oid registry = get_relname_relid(kRegistry, idgen);
-  if (!OidIsValid(registry)) {
+  const Oid relid = get_relname_relid(kRegistry, idgen);
+  if (!OidIsValid(relid)) {
     Raise(ErrorKind::kPrerequisite, "idgen.instagram_shard_schemas does not exist in this database", "",
           "Run ALTER EXTENSION idgen UPDATE in this database.");
   }
+  *space = OidSpace(relid);
+  return relid;
+}
+
+// The row of the i-th result of a query of (schema_name, schema_oid, oid_space), in this space.
+Row RowOfResult(uint64 i, int64 space) {
+  Row row{};
+  bool isnull = true;
+  const Datum name = SPI_getbinval(SPI_tuptable->vals[i], SPI_tuptable->tupdesc, 1, &isnull);
+  if (isnull) return row;
+  row.found = true;
+  strlcpy(row.name, NameStr(*DatumGetName(name)), NAMEDATALEN);
+  bool oid_null = true, space_null = true;
+  const Datum oid = SPI_getbinval(SPI_tuptable->vals[i], SPI_tuptable->tupdesc, 2, &oid_null);
+  const Datum written = SPI_getbinval(SPI_tuptable->vals[i], SPI_tuptable->tupdesc, 3, &space_null);
+  row.oid = oid_null ? InvalidOid : DatumGetObjectId(oid);
+  row.own = !oid_null && !space_null && DatumGetInt64(written) == space;
+  return row;
+}
+
+// Whether the registry binds a shard to the schema (by its OID, or its name where the OID means
+// nothing), or a shard that its marks table holds to a schema found nowhere (written elsewhere, and
+// renamed since: this one): its marks table is one that idgen made.
+bool SchemaIsBound(Oid schema, const char* schema_name, Oid marks) {
+  int64 space;
+  (void)RegistryTable(&space);
+  Oid types[2] = {OIDOID, NAMEOID};
+  NameData name;
+  namestrcpy(&name, schema_name);
+  Datum values[2] = {ObjectIdGetDatum(schema), NameGetDatum(&name)};
+  const uint64 n = Execute(
+      "SELECT schema_name, schema_oid, oid_space FROM idgen.instagram_shard_schemas WHERE schema_oid "
+      "OPERATOR(pg_catalog.=) $1 OR schema_name OPERATOR(pg_catalog.=) $2",
+      2, types, values);
+  for (uint64 i = 0; i < n; ++i) {
+    Oid holder;
+    const Row row = RowOfResult(i, space);
+    if (HolderOf(row, &holder) == Held::kSchema && holder == schema) return true;
+  }
+  Oid types_space[1] = {INT8OID};
+  Datum values_space[1] = {Int64GetDatum(space)};
+  const uint64 foreign = Execute(
+      "SELECT schema_name, schema_oid, oid_space, shard FROM idgen.instagram_shard_schemas WHERE oid_space "
+      "OPERATOR(pg_catalog.<>) $1",
+      1, types_space, values_space);
+  if (foreign == 0) return false;
+  SPITupleTable* rows = SPI_tuptable;
+  bool* unknown = static_cast<bool*>(palloc0(sizeof(bool) * (kMaxShard + 1)));
+  for (uint64 i = 0; i < foreign; ++i) {
+    Oid holder;
+    const Row row = RowOfResult(i, space);
+    bool isnull = true;
+    const int32 shard = DatumGetInt32(SPI_getbinval(rows->vals[i], rows->tupdesc, 4, &isnull));
+    if (!isnull && shard >= 0 && shard <= kMaxShard && HolderOf(row, &holder) == Held::kUnknown) unknown[shard] = true;
+  }
+  int32* shards = static_cast<int32*>(palloc(sizeof(int32) * (kMaxShard + 1)));
+  const int count = shard_marks::ShardsOf(marks, shards);
+  for (int i = 0; i < count; ++i) {
+    if (unknown[shards[i]]) return true;
+  }
+  return false;
+}
+
+// Whether the registry binds this shard to the schema already.
+bool HoldsShard(int32 shard, Oid schema) {
+  int64 space;
+  (void)RegistryTable(&space);
+  Oid types[1] = {INT4OID};
+  Datum values[1] = {Int32GetDatum(shard)};
+  if (Execute("SELECT schema_name, schema_oid, oid_space FROM idgen.instagram_shard_schemas WHERE shard "
+              "OPERATOR(pg_catalog.=) $1",
+              1, types, values) == 0) {
+    return false;
+  }
+  Oid holder;
+  return HolderOf(RowOfResult(0, space), &holder) == Held::kSchema && holder == schema;
+}
+
+// Binds the shard in the registry (as the registry's owner: no one else writes it), by the schema's
+// OID and name, refusing a shard that another existing schema holds, under whatever name. Binding
+// the schema that holds it again writes its name now, and its OID in this database's space (a row
+// written elsewhere: a restored dump, a pg_upgrade). held_before: the schema's marks held the shard
+// before this call (a row that names a schema found nowhere is then this schema's, renamed). On
+// Citus the registry is a reference table, made one here on the first binding, so that every node
+// reads every binding.
+void Register(int32 shard, Oid schema, const char* schema_name, bool held_before) {
+  int64 space;
+  const Oid registry = RegistryTable(&space);
   Oid user;
   int context;
   GetUserIdAndSecContext(&user, &context);
@@ -557,33 +756,41 @@ void Register(int32 shard, const char* schema) {
   }
   Setup();
   bound_in_xact = true;
-  Oid types[2] = {INT4OID, NAMEOID};
+  Oid types[4] = {INT4OID, NAMEOID, OIDOID, INT8OID};
   NameData name;
-  namestrcpy(&name, schema);
-  Datum values[2] = {Int32GetDatum(shard), NameGetDatum(&name)};
-  if (Execute("INSERT INTO idgen.instagram_shard_schemas (shard, schema_name) VALUES ($1, $2) ON CONFLICT (shard) DO "
-              "NOTHING RETURNING shard",
-              2, types, values) == 0) {
-    Execute("SELECT schema_name FROM idgen.instagram_shard_schemas WHERE shard OPERATOR(pg_catalog.=) $1 FOR UPDATE", 1,
-            types, values);
-    bool isnull = true;
-    const Datum held = SPI_processed > 0 ? SPI_getbinval(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 1, &isnull) : 0;
-    const char* holder = isnull ? "" : pstrdup(NameStr(*DatumGetName(held)));
-    if (strcmp(holder, schema) != 0) {
-      // A schema that was dropped binds nothing any more.
-      if (holder[0] != '\0' && OidIsValid(get_namespace_oid(holder, true))) {
-        char message[300], detail[400], hint[400];
-        snprintf(message, sizeof message, "Instagram shard %d is bound to schema %s", static_cast<int>(shard),
-                 quote_identifier(holder));
-        snprintf(detail, sizeof detail,
-                 "A shard has one schema, whose node alone makes its IDs: two schemas of one shard would make the "
-                 "same IDs.");
-        snprintf(hint, sizeof hint, "Bind schema %s to a shard of its own, or drop schema %s first.",
-                 quote_identifier(schema), quote_identifier(holder));
-        Raise(ErrorKind::kPrerequisite, message, detail, hint);
-      }
-      Execute("UPDATE idgen.instagram_shard_schemas SET schema_name = $2 WHERE shard OPERATOR(pg_catalog.=) $1", 2,
-              types, values);
+  namestrcpy(&name, schema_name);
+  Datum values[4] = {Int32GetDatum(shard), NameGetDatum(&name), ObjectIdGetDatum(schema), Int64GetDatum(space)};
+  if (Execute("INSERT INTO idgen.instagram_shard_schemas (shard, schema_name, schema_oid, oid_space) VALUES ($1, $2, "
+              "$3, $4) ON CONFLICT (shard) DO NOTHING RETURNING shard",
+              4, types, values) == 0) {
+    Execute(
+        "SELECT schema_name, schema_oid, oid_space FROM idgen.instagram_shard_schemas WHERE shard "
+        "OPERATOR(pg_catalog.=) $1 FOR UPDATE",
+        1, types, values);
+    const Row row = SPI_processed > 0 ? RowOfResult(0, space) : Row{};
+    Oid holder;
+    const Held held = HolderOf(row, &holder);
+    // Another schema that exists, under whatever name: refused. A schema that was dropped binds
+    // nothing any more.
+    if (held == Held::kSchema && holder != schema) {
+      const char* holder_name = get_namespace_name(holder);
+      if (holder_name == nullptr) holder_name = row.name;
+      char message[300], detail[400], hint[400];
+      snprintf(message, sizeof message, "Instagram shard %d is bound to schema %s", static_cast<int>(shard),
+               quote_identifier(holder_name));
+      snprintf(detail, sizeof detail,
+               "A shard has one schema, whose node alone makes its IDs: two schemas of one shard would make the "
+               "same IDs.");
+      snprintf(hint, sizeof hint, "Bind schema %s to a shard of its own, or drop schema %s first.",
+               quote_identifier(schema_name), quote_identifier(holder_name));
+      Raise(ErrorKind::kPrerequisite, message, detail, hint);
+    }
+    if (held == Held::kUnknown && !held_before) RaiseHolderNotFound(shard, row.name);
+    if (!row.own || row.oid != schema || strcmp(row.name, schema_name) != 0) {
+      Execute(
+          "UPDATE idgen.instagram_shard_schemas SET schema_name = $2, schema_oid = $3, oid_space = $4 WHERE shard "
+          "OPERATOR(pg_catalog.=) $1",
+          4, types, values);
     }
   }
   SetUserIdAndSecContext(user, context);
@@ -657,15 +864,20 @@ namespace {
 
 }  // namespace
 
+void RaiseShardOutOfRange(int64_t shard) {
+  char message[120];
+  snprintf(message, sizeof message, "shard %lld is out of range for Instagram IDs", static_cast<long long>(shard));
+  Raise(ErrorKind::kBadArgument, message, "Instagram shards are between 0 and 8191.");
+}
+
 bool MakeBoundId(int64_t shard, int64_t not_before_ms, int64_t* id) {
-  if (shard < 0 || shard > kMaxShard) return false;  // refused by the generator (22023)
+  if (shard < 0 || shard > kMaxShard) RaiseShardOutOfRange(shard);
   // The common case, on every idgen.instagram_id() call: a shard this backend read as bound to no
   // schema under the same bindings (and, on Citus, in this transaction), BindingOf's first test,
   // without its frame (this test is on the path of every call: its instructions count).
-  if (likely(unbound != nullptr && xact_callback)) {
-    const Unbound& u = unbound[shard];
+  if (likely(unbound.bindings != 0)) {
     const uint64 bindings = GeneratorState().state.shard_bindings.load(std::memory_order_acquire) + registry_changes;
-    if (u.bindings == bindings + 1 && (!u.citus || u.xact == xact_count)) return false;
+    if (KnownUnbound(static_cast<int32>(shard), bindings)) return false;
   }
   return MakeBoundIdSlow(shard, not_before_ms, id);
 }
@@ -697,8 +909,7 @@ IDGEN_FUNCTION(idgen_instagram_shard_id) {
               errhint("Insert the row's logical shard (for a user's rows, user_id %% 2000, say) with it."));
     }
     const int64 named = ShardOfRow(table, value);
-    // A shard out of range is bound to no schema (the marks table's CHECK keeps it out).
-    if (named < 0 || named > kMaxShard) shard_marks::RaiseNotBound(table.marks, named);
+    if (named < 0 || named > kMaxShard) RaiseShardOutOfRange(named);
     shard = static_cast<int32>(named);
   }
   if (!OidIsValid(table.marks)) {
@@ -720,12 +931,7 @@ IDGEN_FUNCTION(idgen_instagram_shard_id) {
 IDGEN_FUNCTION(idgen_bind_instagram_shard) {
   const Oid schema = PG_GETARG_OID(0);
   const int32 shard = PG_GETARG_INT32(1);
-  if (shard < 0 || shard > kMaxShard) {
-    char message[120];
-    snprintf(message, sizeof message, "shard %d is out of range for Instagram IDs", static_cast<int>(shard));
-    ereport(ERROR, errcode(ERRCODE_INVALID_PARAMETER_VALUE), errmsg("%s", message),
-            errhint("Instagram shards are between 0 and 8191."));
-  }
+  if (shard < 0 || shard > kMaxShard) RaiseShardOutOfRange(shard);
   const char* name = get_namespace_name(schema);
   if (name == nullptr) {
     ereport(ERROR, errcode(ERRCODE_UNDEFINED_SCHEMA), errmsg("schema with OID %u does not exist", schema));
@@ -787,11 +993,7 @@ IDGEN_FUNCTION(idgen_bind_instagram_shard) {
   } else {
     // A table of that name that another role made there (with CREATE on the schema) is not taken
     // over: its owner could move the marks back.
-    HeapTuple ns = SearchSysCache1(NAMESPACEOID, ObjectIdGetDatum(schema));
-    const Oid schema_owner =
-        HeapTupleIsValid(ns) ? reinterpret_cast<Form_pg_namespace>(GETSTRUCT(ns))->nspowner : InvalidOid;
-    if (HeapTupleIsValid(ns)) ReleaseSysCache(ns);
-    if (!has_privs_of_role(OwnerOf(marks), schema_owner)) {
+    if (!has_privs_of_role(OwnerOf(marks), SchemaTablesOwner(schema))) {
       ereport(ERROR, errcode(ERRCODE_INSUFFICIENT_PRIVILEGE), errmsg("%s is not a table of the schema's owner", table),
               errhint("idgen_instagram_shard is made by idgen.bind_instagram_shard: drop the one there, then bind "
                       "again."));
@@ -803,7 +1005,12 @@ IDGEN_FUNCTION(idgen_bind_instagram_shard) {
     }
     // Through Citus, a row would be written by a distributed statement, whose work (on the node that
     // holds it, or in this session) idgen does not control: shards are bound before the marks are
-    // distributed.
+    // distributed. The schema's shard bound again (renamed since, say) writes its binding anew.
+    if (citus::IsCitusTable(marks) && HoldsShard(shard, schema)) {
+      Register(shard, schema, name, true);
+      SPI_finish();
+      PG_RETURN_VOID();
+    }
     if (citus::IsCitusTable(marks)) {
       ereport(
           ERROR, errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE), errmsg("%s is a Citus table", table),
@@ -815,16 +1022,16 @@ IDGEN_FUNCTION(idgen_bind_instagram_shard) {
     // since the update), converted; never one of 1.3's layout that idgen did not make.
     if (shard_marks::Check(marks) == shard_marks::Kind::kLegacy) {
       shard_marks::Convert(marks);
-    } else if (!SchemaIsBound(name)) {
+    } else if (!SchemaIsBound(schema, name, marks)) {
       ereport(ERROR, errcode(ERRCODE_DUPLICATE_TABLE), errmsg("%s exists, but idgen did not make it", table),
               errdetail("idgen makes a schema's marks table when it binds the schema's first shard, and never takes "
                         "over one made before."),
               errhint("Drop it, then bind the schema again."));
     }
   }
-  (void)shard_marks::AddShard(marks, shard);
+  const bool held_before = !shard_marks::AddShard(marks, shard);
   RevokeWrites(table);
-  Register(shard, name);
+  Register(shard, schema, name, held_before);
   SPI_finish();
   PG_RETURN_VOID();
 }
@@ -840,14 +1047,17 @@ void ConvertForUpdate(Oid marks, const char* schema, const char* table, int32* s
   shard_marks::Convert(marks);
   RevokeWrites(table);
   const int n = shard_marks::ShardsOf(marks, shards);
+  int64 space;
+  (void)RegistryTable(&space);
   for (int j = 0; j < n; ++j) {
-    Oid types[2] = {INT4OID, NAMEOID};
+    Oid types[4] = {INT4OID, NAMEOID, OIDOID, INT8OID};
     NameData name;
     namestrcpy(&name, schema);
-    Datum values[2] = {Int32GetDatum(shards[j]), NameGetDatum(&name)};
-    if (Execute("INSERT INTO idgen.instagram_shard_schemas (shard, schema_name) VALUES ($1, $2) ON CONFLICT (shard) "
-                "DO NOTHING RETURNING shard",
-                2, types, values) == 0) {
+    Datum values[4] = {Int32GetDatum(shards[j]), NameGetDatum(&name), ObjectIdGetDatum(get_rel_namespace(marks)),
+                       Int64GetDatum(space)};
+    if (Execute("INSERT INTO idgen.instagram_shard_schemas (shard, schema_name, schema_oid, oid_space) VALUES ($1, "
+                "$2, $3, $4) ON CONFLICT (shard) DO NOTHING RETURNING shard",
+                4, types, values) == 0) {
       ereport(WARNING, errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
               errmsg("Instagram shard %d of schema %s is bound to another schema", static_cast<int>(shards[j]),
                      quote_identifier(schema)),

@@ -24,5 +24,9 @@ namespace instagram_shard {
 // another node, saying where. C zone.
 bool MakeBoundId(int64_t shard, int64_t not_before_ms, int64_t* id);
 
+// Refuses (22023, as the generator does) a shard outside 0-8191, whichever function names it:
+// idgen.instagram_id, the trigger's shard column, idgen.bind_instagram_shard. C zone.
+[[noreturn]] void RaiseShardOutOfRange(int64_t shard);
+
 }  // namespace instagram_shard
 }  // namespace idgen::pg

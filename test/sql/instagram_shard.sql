@@ -25,7 +25,7 @@ SELECT idgen.bind_instagram_shard('shard_0042', 42);
 SELECT idgen.bind_instagram_shard('shard_0042', 42);  -- again: nothing changes
 SELECT shard, id, mark = to_timestamp(0) AS no_id_yet, mark_server = idgen.server_instance() AS mark_is_ours
 FROM shard_0042.idgen_instagram_shard;
-SELECT * FROM idgen.instagram_shard_schemas;
+SELECT shard, schema_name, schema_oid = 'shard_0042'::regnamespace AS by_its_oid FROM idgen.instagram_shard_schemas;
 SELECT idgen.bind_instagram_shard('shard_0042', 8192);
 SELECT idgen.bind_instagram_shard('shard_0042', -1);
 SELECT idgen.bind_instagram_shard('no_such_schema', 1);
@@ -170,8 +170,76 @@ SELECT idgen.bind_instagram_shard('second', 43);
 DROP SCHEMA second CASCADE;
 CREATE SCHEMA third;
 SELECT idgen.bind_instagram_shard('third', 43);
-SELECT * FROM idgen.instagram_shard_schemas WHERE shard IN (16, 42, 43) ORDER BY shard;
+SELECT shard, schema_name FROM idgen.instagram_shard_schemas WHERE shard IN (16, 42, 43) ORDER BY shard;
 DROP SCHEMA third CASCADE;
+
+-- A shard is its schema's by the schema's OID: renamed, it keeps the shard, and a new schema under
+-- the old name (or any other) is refused it (55000); idgen.instagram_id(shard) is made under the
+-- renamed schema's marks. Binding it again writes its name now.
+CREATE SCHEMA renamed;
+SELECT idgen.bind_instagram_shard('renamed', 77);
+ALTER SCHEMA renamed RENAME TO renamed_old;
+CREATE SCHEMA renamed;
+SELECT pg_temp.refusal($$SELECT idgen.bind_instagram_shard('renamed', 77)$$);
+\set VERBOSITY terse
+SELECT idgen.bind_instagram_shard('renamed', 77);
+\set VERBOSITY default
+UPDATE renamed_old.idgen_instagram_shard SET mark = to_timestamp(0);
+SELECT (idgen.instagram_parse(idgen.instagram_id(77))).shard AS made_under_renamed_old,
+       (SELECT count(*) FROM renamed_old.idgen_instagram_shard WHERE id <> 0) AS its_mark;
+SELECT schema_name, schema_oid = 'renamed_old'::regnamespace AS by_its_oid FROM idgen.instagram_shard_schemas WHERE shard = 77;
+SELECT idgen.bind_instagram_shard('renamed_old', 77);
+SELECT schema_name FROM idgen.instagram_shard_schemas WHERE shard = 77;
+-- A row written where its OID means another schema (a restored dump, a pg_upgrade, a Citus worker
+-- reading the coordinator's row; oid_space says where): the name decides. Renamed there, the schema
+-- is found nowhere: refused, never taken as free (55000), until it is bound again under its name now.
+UPDATE idgen.instagram_shard_schemas SET oid_space = 0, schema_oid = 1 WHERE shard = 77;
+SELECT (idgen.instagram_parse(idgen.instagram_id(77))).shard AS by_its_name;
+ALTER SCHEMA renamed_old RENAME TO renamed_again;
+SELECT pg_temp.refusal($$SELECT idgen.instagram_id(77)$$);
+\set VERBOSITY terse
+SELECT idgen.instagram_id(77);
+\set VERBOSITY default
+SELECT pg_temp.refusal($$SELECT idgen.bind_instagram_shard('renamed', 77)$$);
+SELECT idgen.bind_instagram_shard('renamed_again', 77);
+SELECT schema_name, schema_oid = 'renamed_again'::regnamespace AS by_its_oid_again FROM idgen.instagram_shard_schemas WHERE shard = 77;
+SELECT (idgen.instagram_parse(idgen.instagram_id(77))).shard AS bound_again;
+-- A bound schema whose marks table was dropped lost what keeps the shard's IDs above the ones made
+-- before: refused (55000), as the trigger on its tables is, until it is bound again.
+DROP TABLE renamed_again.idgen_instagram_shard;
+SELECT pg_temp.refusal($$SELECT idgen.instagram_id(77)$$);
+SELECT pg_temp.refusal($$SELECT idgen.bind_instagram_shard('renamed', 77)$$);
+SELECT idgen.bind_instagram_shard('renamed_again', 77);
+SELECT (idgen.instagram_parse(idgen.instagram_id(77))).shard AS bound_again;
+-- Dropped, the schema binds nothing any more: the shard is free.
+DROP SCHEMA renamed_again CASCADE;
+SELECT (idgen.instagram_parse(idgen.instagram_id(77))).shard AS free;
+SELECT idgen.bind_instagram_shard('renamed', 77);
+SELECT schema_name, schema_oid = 'renamed'::regnamespace AS by_its_oid FROM idgen.instagram_shard_schemas WHERE shard = 77;
+DROP SCHEMA renamed CASCADE;
+
+-- A shard out of range is 22023 wherever it is named, as the generator says it.
+SELECT pg_temp.refusal($$SELECT idgen.instagram_id(8192)$$);
+SELECT pg_temp.refusal($$SELECT idgen.instagram_id(-1)$$);
+SELECT pg_temp.refusal($$SELECT idgen.instagram_id(8192, now() + interval '1 hour')$$);
+SELECT pg_temp.refusal($$SELECT idgen.bind_instagram_shard('shard_0042', 8192)$$);
+CREATE TABLE app.wide (shard bigint, id bigint);
+CREATE TRIGGER id BEFORE INSERT ON app.wide FOR EACH ROW EXECUTE FUNCTION idgen.instagram_shard_id('id', 'shard');
+SELECT pg_temp.refusal($$INSERT INTO app.wide (shard) VALUES (8192)$$);
+SELECT pg_temp.refusal($$INSERT INTO app.wide (shard) VALUES (-1)$$);
+SELECT pg_temp.refusal($$INSERT INTO app.wide (shard) VALUES (1099511627776)$$);
+CREATE TABLE app.texts (shard text, id bigint);
+CREATE TRIGGER id BEFORE INSERT ON app.texts FOR EACH ROW EXECUTE FUNCTION idgen.instagram_shard_id('id', 'shard');
+SELECT pg_temp.refusal($$INSERT INTO app.texts (shard) VALUES ('99999999999')$$);
+SELECT pg_temp.refusal($$INSERT INTO app.texts (shard) VALUES ('99999999999999999999999')$$);
+SELECT pg_temp.refusal($$INSERT INTO app.texts (shard) VALUES ('-3')$$);
+SELECT pg_temp.refusal($$INSERT INTO app.texts (shard) VALUES ('x')$$);
+INSERT INTO app.texts (shard) VALUES (' 007 ');
+SELECT (idgen.instagram_parse(id)).shard FROM app.texts;
+\set VERBOSITY terse
+INSERT INTO app.wide (shard) VALUES (8192);
+\set VERBOSITY default
+DROP TABLE app.wide, app.texts;
 
 -- idgen.instagram_id(shard) of a bound shard: made on the node that holds its schema (on one server,
 -- here), under its marks, as the trigger makes them. (On another Citus node it is refused: 55000,
@@ -228,7 +296,7 @@ SELECT count(*) AS made, count(DISTINCT id) AS distinct_ids,
        max((idgen.instagram_parse(id)).ts) < (SELECT max(mark) FROM legacy.idgen_instagram_shard) AS below_the_mark,
        (SELECT count(*) FROM legacy.idgen_instagram_shard) AS mark_rows
 FROM legacy.t;
-SELECT * FROM idgen.instagram_shard_schemas WHERE shard = 107;
+SELECT shard, schema_name FROM idgen.instagram_shard_schemas WHERE shard = 107;
 DROP SCHEMA legacy CASCADE;
 DROP OWNED BY idgen_shard_inserter;
 DROP ROLE idgen_shard_inserter;

@@ -301,6 +301,44 @@ is( $coordinator->safe_psql('postgres', q{
 		FROM legacy.posts}),
 	'300,300,true,PRIMARY KEY (shard, id),legacy', '... bound again, undistributed: converted, registered, 300 rows through the three nodes');
 
+# A bound schema renamed keeps its shard: the coordinator's registry knows it by its OID, so a new
+# schema under the old name, or any other, is refused the shard (55000). A worker reads the
+# coordinator's row, whose OID means nothing there: it goes by the name, and where the old name is
+# gone (or is another schema's now) idgen.instagram_id(shard) is refused (55000), never made as if the
+# shard were unbound. Bound again on the coordinator under its new name, the schema's row says it on
+# every node, and the shard's IDs are made where it lives.
+$coordinator->safe_psql('postgres', q{
+	ALTER SCHEMA shard_0003 RENAME TO shard_0003_old;
+	CREATE SCHEMA shard_0003;
+	CREATE SCHEMA other_0003;
+});
+for my $schema (qw(shard_0003 other_0003))
+{
+	($state, $message) = sqlstate_of($coordinator, "SELECT idgen.bind_instagram_shard('$schema', 3)");
+	is($state, '55000', "the renamed schema keeps shard 3: binding $schema to it is refused (55000)");
+	like($message, qr/bound to schema shard_0003_old/, '... naming the schema by its name now');
+}
+for my $node ($worker1, $worker2)
+{
+	($state, $message) = sqlstate_of($node, 'SELECT idgen.instagram_id(3)');
+	is($state, '55000', $node->name . ': idgen.instagram_id(3) of the renamed schema\'s shard is refused (55000)');
+}
+$coordinator->safe_psql('postgres', q{SELECT idgen.bind_instagram_shard('shard_0003_old', 3)});
+is($_->safe_psql('postgres', 'SELECT schema_name FROM idgen.instagram_shard_schemas WHERE shard = 3'),
+	'shard_0003_old', $_->name . ': bound again on the coordinator, the binding names the schema by its name now')
+  for @nodes;
+my $made = 0;
+for my $node ($worker1, $worker2)
+{
+	($state, $message) = sqlstate_of($node, 'SELECT idgen.instagram_id(3)');
+	$made++ if $state eq '';
+	like($message, qr/^$|lives on/, $node->name . ': idgen.instagram_id(3) is made where the schema lives, refused elsewhere');
+}
+is($made, 1, '... on one worker');
+$_->safe_psql('postgres', "INSERT INTO shard_0003_old.posts (via) SELECT $group{$_->name} FROM generate_series(1, 10)") for @nodes;
+is($coordinator->safe_psql('postgres', q{SELECT count(*) - count(DISTINCT id) FROM shard_0003_old.posts}),
+	'0', 'the renamed schema\'s trigger makes its IDs through every node');
+
 note(sprintf('the Citus shards test took %.1f s after the servers started', Time::HiRes::time() - $started));
 $_->stop for @nodes;
 done_testing();

@@ -119,5 +119,19 @@ for my $shard (1, 2)
 my $waits = () = slurp_file($node->logfile) =~ /still waiting for|deadlock detected|could not serialize/g;
 is($waits, 0, 'no session waited for a lock, deadlocked or failed to serialize (log_lock_waits)');
 
+# A bound schema renamed keeps its shard (the registry keeps the schema's OID): a new schema under
+# the old name is refused the shard (55000), and idgen.instagram_id(shard) is made under the
+# renamed schema's marks.
+$node->safe_psql('postgres', q{
+	CREATE SCHEMA kept; SELECT idgen.bind_instagram_shard('kept', 7001);
+	ALTER SCHEMA kept RENAME TO kept_old; CREATE SCHEMA kept;
+});
+my ($state) = sqlstate_of($node, q{SELECT idgen.bind_instagram_shard('kept', 7001)});
+is($state, '55000', 'a renamed schema keeps its shard: another schema under its old name is refused it (55000)');
+is($node->safe_psql('postgres', q{
+		SELECT (idgen.instagram_parse(idgen.instagram_id(7001))).shard || ',' ||
+		       (SELECT schema_oid = 'kept_old'::regnamespace FROM idgen.instagram_shard_schemas WHERE shard = 7001)}),
+	'7001,true', '... and idgen.instagram_id(7001) is made under its marks, bound by its OID');
+
 $node->stop;
 done_testing();
