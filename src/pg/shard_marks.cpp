@@ -251,7 +251,11 @@ int64_t MarkUs(Datum mark) {
   const TimestampTz ts = DatumGetTimestampTz(mark);
   if (TIMESTAMP_IS_NOBEGIN(ts)) return INT64_MIN / 2;
   if (TIMESTAMP_IS_NOEND(ts)) return INT64_MAX / 2;
-  return ts + kUnixToPostgresUs;
+  // A mark near the end of timestamptz's range (year 294,276) lies beyond every ID: it saturates
+  // as infinity does, never wrapping to a mark far in the past.
+  int64_t unix_us = 0;
+  if (__builtin_add_overflow(ts, kUnixToPostgresUs, &unix_us) || unix_us > INT64_MAX / 2) return INT64_MAX / 2;
+  return unix_us;
 }
 
 int64 Instance() { return static_cast<int64>(GeneratorState().state.instance); }

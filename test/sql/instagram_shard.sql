@@ -69,6 +69,13 @@ FROM shard_0042.photos p, before b WHERE p.body = 'after the move';
 UPDATE shard_0042.idgen_instagram_shard SET mark = clock_timestamp() + interval '1 hour', mark_server = 1;
 SELECT pg_temp.refusal($$INSERT INTO shard_0042.photos (body) VALUES ('refused')$$);
 SELECT pg_temp.refusal($$SELECT idgen.instagram_id(42, clock_timestamp() + interval '1 hour')$$);
+-- Near the end of timestamptz's range, and at its end: refused as an hour is, never wrapping.
+UPDATE shard_0042.idgen_instagram_shard SET mark = '294000-01-01', mark_server = 1;
+SELECT pg_temp.refusal($$INSERT INTO shard_0042.photos (body) VALUES ('refused')$$);
+UPDATE shard_0042.idgen_instagram_shard SET mark = '294250-01-01', mark_server = 1;
+SELECT pg_temp.refusal($$INSERT INTO shard_0042.photos (body) VALUES ('refused')$$);
+UPDATE shard_0042.idgen_instagram_shard SET mark = 'infinity', mark_server = 1;
+SELECT pg_temp.refusal($$INSERT INTO shard_0042.photos (body) VALUES ('refused')$$);
 -- This server's own mark ahead of the clock does not hold its IDs back: its state covers them.
 UPDATE shard_0042.idgen_instagram_shard SET mark = clock_timestamp() + interval '1 hour', mark_server = idgen.server_instance();
 INSERT INTO shard_0042.photos (body) VALUES ('own mark ahead');
