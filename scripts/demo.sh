@@ -32,7 +32,9 @@ INSERT INTO posts (id, body) VALUES (idgen.instagram_id(shard => 1234567 % 2000)
 SELECT p.id, p.body, d.ts, d.shard, d.seq FROM posts p, idgen.instagram_parse(p.id) d ORDER BY p.id;
 
 \echo '== Snowflake with idgen.node_id = 33: CREATE TABLE orders (id bigint PRIMARY KEY DEFAULT idgen.snowflake_id())'
-SET idgen.node_id = 33;
+-- (the node id is the server's configuration: ALTER SYSTEM, then a reload)
+ALTER SYSTEM SET idgen.node_id = 33;
+SELECT pg_reload_conf(), pg_sleep(0.3) \g /dev/null
 CREATE TABLE orders (id bigint PRIMARY KEY DEFAULT idgen.snowflake_id(), item text);
 INSERT INTO orders (item) SELECT 'item ' || n FROM generate_series(1, 3) AS n;
 SELECT o.id, o.item, d.ts, d.node, d.seq FROM orders o, idgen.snowflake_parse(o.id) d ORDER BY o.id;
@@ -55,9 +57,10 @@ INSERT INTO docs (id, body) VALUES ('507f191e810c19729de860ea', '{"title": "from
 SELECT id, body, idgen.objectid_time(id) AS created, pg_column_size(id) AS bytes FROM docs ORDER BY id;
 
 \echo '== More schemes: JS-safe, DecimalId, 20-digit UIDs, nanosecond base36 IDs'
-SET idgen.node_id = 7;
+ALTER SYSTEM SET idgen.node_id = 7;
+ALTER SYSTEM SET idgen.uid20_server = 3;
+SELECT pg_reload_conf(), pg_sleep(0.3) \g /dev/null
 SET idgen.launch_id = 65;
-SET idgen.uid20_server = 3;
 SELECT idgen.js_id() AS js_id, idgen.decimal_id() AS decimal_id, idgen.uid20() AS uid20, idgen.uid20_sec() AS uid20_sec,
        idgen.ns_id() AS ns_id;
 SELECT (idgen.js_parse(idgen.js_id())).*;

@@ -49,7 +49,8 @@ for my $preload (1, 0) {
 		is($state, '55000', "$how: a misspelt setting makes $call refuse");
 		like($message, qr/^"idgen\.nodeid" is not an idgen setting/, "$how: and names it");
 	}
-	is(($node->psql('postgres', 'SELECT idgen.uuidv7() IS NOT NULL'))[1], 't', "$how: UUIDv7 still works");
+	# (a misspelt name could be any setting, idgen.max_clock_lead, which UUIDv7 reads, among them)
+	is((sqlstate_of($node, 'SELECT idgen.uuidv7()'))[0], '55000', "$how: UUIDv7 refuses too");
 
 	# Corrected, the next start (or, where idgen is not preloaded, the next session) uses it.
 	remove_conf($node, 'idgen.nodeid');
@@ -98,8 +99,13 @@ my ($source_state, $source_message) = sqlstate_of($source, 'SELECT idgen.snowfla
 is($source_state, '55000', "node_id_source 'citus' without Citus: snowflake refuses");
 like($source_message, qr/Citus is not installed in database "postgres"/, "... saying Citus is not installed");
 is($source->safe_psql('postgres', 'SELECT idgen.uuidv7() IS NOT NULL'), 't', "... and uuidv7 works");
-is($source->safe_psql('postgres', "SET idgen.node_id_source = 'setting'; SELECT (idgen.snowflake_parse(idgen.snowflake_id())).node"),
-	'0', "node_id_source 'setting': idgen.node_id again");
+is((sqlstate_of($source, "SET idgen.node_id_source = 'setting'"))[0], '55P02',
+	"node_id_source is the server's configuration: a session cannot set it, a superuser's neither");
+$source->safe_psql('postgres', "ALTER SYSTEM SET idgen.node_id_source = 'setting'; SELECT pg_reload_conf()");
+$source->poll_query_until('postgres', "SELECT current_setting('idgen.node_id_source') = 'setting'");
+is($source->safe_psql('postgres', "SELECT (idgen.snowflake_parse(idgen.snowflake_id())).node"),
+	'0', "node_id_source 'setting' in the configuration: idgen.node_id again");
+$source->safe_psql('postgres', "ALTER SYSTEM RESET idgen.node_id_source");
 $source->append_conf('postgresql.conf', "idgen.node_id_source = 'citus_group'");
 $source->restart;
 ($source_state, $source_message) = sqlstate_of($source, 'SELECT idgen.sonyflake_id()');
