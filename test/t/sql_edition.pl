@@ -225,7 +225,7 @@ for my $v (@vectors) {
 
 # ---- the three doors, and the mutual refusal -----------------------------------------------------------
 my ($ret, $out, $err) = $node->psql('ed', 'CREATE EXTENSION idgen');
-like($err, qr/schema "idgen" already exists|idgen_sql/, 'idgen refuses a database that has the edition');
+like($err, qr/the SQL edition of idgen \(idgen_sql\) is installed in this database/, 'idgen refuses a database that has the edition, and says so');
 ($ret, $out, $err) = $node->psql('ref', 'CREATE EXTENSION idgen_sql');
 like($err, qr/idgen is installed in this database/, 'the edition refuses a database that has idgen, and says so');
 like($err, qr/HINT:.*docs\/managed\.md/, '... with the way to move between them');
