@@ -259,8 +259,10 @@ SKIP: {
 	skip 'no pg_tle for this major (IDGEN_PG_TLE: scripts/pg_tle-build.sh)', 4 unless $tle;
 	# pg_tle installs no extension whose control file the server has: as on a managed service,
 	# this server has none of the edition's files from here on.
+	# (set aside, and put back for the tests after this one)
 	my $share = $node->config_data('--sharedir');
-	unlink glob("$share/extension/idgen_sql*") or die "cannot remove idgen_sql's files from $share/extension";
+	my $aside = PostgreSQL::Test::Utils::tempdir();
+	system("mv '$share'/extension/idgen_sql* '$aside/'") == 0 or die "cannot move idgen_sql's files from $share/extension";
 	$node->safe_psql('postgres', 'CREATE ROLE tle_admin LOGIN; CREATE DATABASE tle OWNER tle_admin');
 	$node->safe_psql('tle', 'CREATE EXTENSION pg_tle; GRANT pgtle_admin TO tle_admin');
 	is($node->safe_psql('tle', 'SELECT rolsuper FROM pg_roles WHERE rolname = current_user', extra_params => [ '-U', 'tle_admin' ]), 'f', 'the pg_tle role is no superuser');
@@ -272,6 +274,7 @@ SKIP: {
 	$node->safe_psql('postgres', 'CREATE ROLE someone LOGIN');
 	is($node->safe_psql('tle', "SELECT idgen.instagram_id(1) > 0 AND idgen.uuidv7() IS NOT NULL", extra_params => [ '-U', 'someone' ]), 't',
 		'another role without privileges makes IDs');
+	system("mv '$aside'/idgen_sql* '$share/extension/'") == 0 or die "cannot put idgen_sql's files back";
 }
 
 $node->stop;

@@ -22,7 +22,7 @@ my $table = 'CREATE TABLE r (n bigserial, ' . join(', ', map { "$_ $type{$_} UNI
 my $primary = PostgreSQL::Test::Cluster->new('primary');
 $primary->init(allows_streaming => 1);
 # (idgen preloaded for the move to idgen below, which on 15 and 16 needs it; the edition needs nothing)
-$primary->append_conf('postgresql.conf', "shared_preload_libraries = 'idgen'");
+$primary->append_conf('postgresql.conf', "shared_preload_libraries = 'idgen'\nmax_connections = 40");
 $primary->start;
 $primary->safe_psql('postgres', 'CREATE EXTENSION idgen_sql');
 $primary->safe_psql('postgres', $table);
