@@ -190,6 +190,20 @@ idgen--1.0--1.3.sql: sql/released/idgen--1.0--1.2.sql sql/idgen--1.2--1.3.sql sc
 	$(SRC)scripts/chain-scripts.sh --update 1.0 $(filter %.sql,$^) >$@
 idgen--1.1--1.3.sql: sql/idgen--1.1--1.3.prologue.sql sql/released/idgen--1.1--1.2.sql sql/idgen--1.2--1.3.sql scripts/chain-scripts.sh
 	$(SRC)scripts/chain-scripts.sh --update 1.1 --prologue $(filter %.sql,$^) >$@
+# idgen_sql, the SQL edition (edition/): an extension of its own, SQL and PL/pgSQL only, installed
+# beside idgen's files (one database has one of the two). edition/build.sh wraps its body as the
+# extension script, and as the plain script and pg_tle installer built here for the other two doors.
+EDITION_VERSION := $(shell sed -n "s/^default_version = '\(.*\)'/\1/p" $(SRC)edition/idgen_sql.control)
+DATA      += edition/idgen_sql.control
+DATA_built += idgen_sql--$(EDITION_VERSION).sql
+EXTRA_CLEAN = idgen_sql.sql idgen_sql.pg_tle.sql
+idgen_sql--$(EDITION_VERSION).sql: edition/idgen_sql.body.sql edition/idgen_sql.control edition/build.sh
+	$(SRC)edition/build.sh extension >$@
+idgen_sql.sql: edition/idgen_sql.body.sql edition/idgen_sql.control edition/build.sh
+	$(SRC)edition/build.sh script >$@
+idgen_sql.pg_tle.sql: edition/idgen_sql.body.sql edition/idgen_sql.control edition/build.sh
+	$(SRC)edition/build.sh pg_tle >$@
+all: idgen_sql.sql idgen_sql.pg_tle.sql
 OBJS       = $(patsubst $(SRC)%.cpp,%.o,$(sort $(wildcard $(SRC)src/core/*.cpp $(SRC)src/pg/*.cpp)))
 # ... and an install over an earlier release takes them away (found by the adversarial pass: left in
 # the extension directory, they let an owner install 1.0 and update to 1.1 through them).

@@ -13,7 +13,7 @@ installed() { dpkg-query -W -f='${Status}' "$1" 2>/dev/null | grep -q 'install o
 packages=(postgresql-server-dev-15 g++ make)
 if [ "${1:-}" = --test ]; then
   shift
-  packages+=(libgtest-dev clang libclang-rt-14-dev faketime libipc-run-perl clang-format-14 liblz4-dev libzstd-dev ccache valgrind)
+  packages+=(libgtest-dev clang libclang-rt-14-dev faketime libipc-run-perl clang-format-14 liblz4-dev libzstd-dev ccache valgrind libkrb5-dev)
 fi
 need=()
 for pkg in "${packages[@]}" "$@"; do

@@ -5,6 +5,12 @@
 -- call of idgen.* would run (an explicit transaction, a prepared one, a session connected meanwhile).
 DO $prologue$
 BEGIN
+  IF EXISTS (SELECT FROM pg_catalog.pg_extension e WHERE e.extname OPERATOR(pg_catalog.=) 'idgen_sql'::pg_catalog.name) THEN
+    RAISE EXCEPTION 'the SQL edition of idgen (idgen_sql) is installed in this database'
+      USING ERRCODE = 'duplicate_object',
+            DETAIL = 'idgen and its SQL edition use the same schema and names; one database has one of them.',
+            HINT = 'To move a database from the SQL edition to idgen, restore a dump of it into a database where CREATE EXTENSION idgen has run first, without the edition (docs/managed.md).';
+  END IF;
   IF EXISTS (SELECT FROM pg_catalog.pg_namespace n WHERE n.nspname OPERATOR(pg_catalog.=) 'idgen'::pg_catalog.name) THEN
     RAISE EXCEPTION 'schema "idgen" already exists'
       USING ERRCODE = 'duplicate_schema',

@@ -187,11 +187,22 @@ for m in $MAJORS; do
         pg_upgrade:"${MAJORS##* }")
           if [ ${#installed[@]} -lt 2 ]; then not_run "PostgreSQL $m: TAP pg_upgrade: not run: needs 17 and 18 in this run"; continue; fi ;;
         pg_upgrade:*) not_run "PostgreSQL $m: TAP pg_upgrade: not run: the chain 17 -> 18 -> 19 runs with the newest major"; continue ;;
+        sql_edition:*) ;;  # (the SQL edition installs and compares on every major)
         *:18) [[ " $FULL " == *" 18 "* ]] || { not_run "PostgreSQL 18: TAP $name: not run: the whole TAP suite runs on $FULL"; continue; } ;;
         *) [[ " $FULL " == *" $m "* ]] || { not_run "PostgreSQL $m: TAP $name: not run: the whole TAP suite runs on $FULL"; continue; } ;;
       esac
       tests+=("$t")
     done
+    # pg_tle for t/sql_edition.pl's install by a role without superuser (scripts/pg_tle-build.sh)
+    unset IDGEN_PG_TLE
+    if [[ " ${tests[*]} " == *" test/t/sql_edition.pl "* ]]; then
+      tle=$(scripts/pg_tle-build.sh "$pg_config")
+      case $? in
+        0) export IDGEN_PG_TLE=$tle ;;
+        3) not_run "PostgreSQL $m: TAP sql_edition, the pg_tle install: not run: no pg_tle source (IDGEN_PG_TLE_SOURCE names one)" ;;
+        *) failed "PostgreSQL $m: could not build pg_tle" ;;
+      esac
+    fi
     [ "${IDGEN_TEST_FAULT:-}" = tap-skip ] && tests=(test/t/pg_upgrade.pl)  # (the harness test: it skips)
     IDGEN_UPGRADE_FROM="${installed[*]}" timed "PostgreSQL $m: TAP tests" tap "$m" "$pg_config" "${tests[@]}"
   fi

@@ -17,7 +17,8 @@ if [ "$(id -u)" -eq 0 ]; then
   chown -R postgres "$dir/tmp_check"
   # (a private copy of make prove_check: its extension directory is the tests' to write, for the
   # released scripts that the update tests install there)
-  case $pg_config in "$dir/tmp_install/"*) chown -R postgres "$("$pg_config" --sharedir)/extension" ;; esac
+  # and its library directory, where a test installs pg_tle (t/sql_edition.pl)
+  case $pg_config in "$dir/tmp_install/"*) chown -R postgres "$("$pg_config" --sharedir)/extension" "$("$pg_config" --pkglibdir)" ;; esac
   as=(runuser -u postgres --)
 fi
 major=$("$pg_config" --version | sed -E 's/^PostgreSQL ([0-9]+).*/\1/')  # (IDGEN_MAJOR: what a test does differs by major)
