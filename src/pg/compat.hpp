@@ -13,6 +13,7 @@ extern "C" {
 #include "access/tableam.h"
 #include "access/xlogdefs.h"
 #include "executor/executor.h"
+#include "parser/parser.h"
 #include "replication/origin.h"
 #include "replication/syncrep.h"
 #include "replication/walsender_private.h"
@@ -224,6 +225,16 @@ inline bool OwnsSchema(Oid schema, Oid role) {
   return object_ownercheck(NamespaceRelationId, schema, role);
 #else
   return pg_namespace_ownercheck(schema, role);
+#endif
+}
+
+// Whether '...' reads backslashes as text (19 reads them so always: standard_conforming_strings is
+// kept as a setting that is always on).
+inline bool StandardConformingStrings() {
+#if PG_VERSION_NUM >= 190000
+  return true;
+#else
+  return standard_conforming_strings;
 #endif
 }
 

@@ -1,14 +1,16 @@
 // The secrets of idgen: idgen.token_secret and idgen.public_id_key, each given inline or by a file
 // (idgen.token_secret_file, idgen.public_id_key_file). A secret is set only in the server's
 // configuration and never lives in the GUC machinery: the check hook keeps it as "extra" data and
-// stores an empty value, so that SHOW, pg_settings, pg_db_role_setting and the reload log
-// ("parameter ... changed to ...") never see it; its file form keeps it out of SQL text as well.
+// stores an empty value, so that pg_settings, pg_db_role_setting and the reload log ("parameter ...
+// changed to ...") never see it, and the show hook prints a mask; its file form keeps it out of SQL
+// text as well, and a log hook keeps the inline form's statements out of the server log.
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include <cerrno>
 #include <cstring>
 
+#include "core/sql_names.hpp"  // the core headers first (core/cpp_only.hpp)
 #include "pg/compat.hpp"
 #include "pg/guard.hpp"
 #include "pg/settings_parts.hpp"
@@ -95,11 +97,12 @@ void AssignSecret(const char*, void* extra) {
   ++s.generation;
 }
 
+// What SHOW, current_setting() and pg_settings print, to every role, superusers included: whether
+// the secret is set, never what it is (no screen, monitoring tool or support ticket gets it; the
+// file form shows its path instead, in its own setting).
 template <Secret which>
 const char* ShowSecret() {
-  const char* value = secrets[static_cast<int>(which)].value;
-  if (value == nullptr) return "";
-  return superuser() ? value : "********";
+  return secrets[static_cast<int>(which)].value != nullptr ? "********" : "";
 }
 
 // Reads the secret file at path into buffer (kMaxSecretFileBytes + 1 bytes), trailing whitespace
@@ -263,41 +266,79 @@ void DefineSecret(const char* title, const char* description, const char* long_d
                              CheckSecretFile<which>, AssignSecretFile<which>, nullptr);
 }
 
-// ---- the server log: a statement that sets a secret is never written there with an error --------
+// ---- the server log: no text that may hold an inline secret ---------------------------------
 //
-// PostgreSQL writes the statement of an error to the log (log_min_error_statement, ERROR by
-// default): an ALTER SYSTEM SET idgen.token_secret = '...' that the check hook rejects (too short),
-// or a SET, set_config() or ALTER DATABASE/ROLE ... SET that the context refuses (55P02), would put
-// the secret there. The log hook hides the statement of any report that names an inline secret
-// setting, or whose statement does. It runs inside error reporting: plain string tests only.
+// PostgreSQL writes statement text to the log in many places: log_statement ("statement: ..."),
+// log_min_duration_statement ("duration: ... statement: ..."), the STATEMENT line of an error
+// (log_min_error_statement), the parameters of the extended protocol (DETAIL), the context and
+// internal query of an error in a function, auto_explain, pgaudit. A statement that sets a secret
+// (ALTER SYSTEM SET idgen.token_secret = '...', or a SET, set_config() or ALTER DATABASE/ROLE
+// ... SET that PostgreSQL refuses) would put it there. So any report that names an inline secret
+// setting, in its statement or in any of its texts, under any spelling the lexer reads as that name
+// (sql_names.hpp):
+// - loses its STATEMENT line, its CONTEXT line (the client still gets the context) and its
+//   internal query;
+// - unless it comes from idgen or from PostgreSQL's settings code, which never quote a value (the
+//   check hook empties a rejected one), has its texts replaced (Redacted): its detail in the log
+//   only (detail_log); its message and hint, which go to the client too (there is no log-only field
+//   for them), only where they may hold the value: the statement, a name, or a quote.
+// It runs inside error reporting: no error, allocations in the error's context only.
 
 emit_log_hook_type previous_emit_log_hook = nullptr;
 
-// Whether text holds needle, ASCII letters compared without case (setting names are ASCII).
-bool ContainsNoCase(const char* text, const char* needle) {
-  if (text == nullptr) return false;
-  const size_t n = strlen(needle);
-  for (const char* p = text; *p != '\0'; ++p) {
-    if (pg_strncasecmp(p, needle, n) == 0) return true;
-  }
-  return false;
-}
+constexpr std::string_view kInlineSecretNames[] = {"idgen.token_secret", "idgen.public_id_key"};
+constexpr char kHidden[] = "(hidden by idgen: it names a secret setting, and may hold its value)";
 
 bool NamesInlineSecret(const char* text) {
-  return ContainsNoCase(text, "token_secret") || ContainsNoCase(text, "public_id_key");
+  return text != nullptr && sql_names::NamesAny(text, kInlineSecretNames, compat::StandardConformingStrings());
 }
 
-void HideSecretStatements(ErrorData* edata) {
-  if (!edata->hide_stmt && (NamesInlineSecret(edata->message) || NamesInlineSecret(debug_query_string) ||
-                            NamesInlineSecret(edata->context) || NamesInlineSecret(edata->internalquery))) {
+// Whether the report was made by idgen, or by PostgreSQL's code of the settings (guc.c,
+// guc_funcs.c, guc-file.l), whose texts name a setting and quote no value of a secret. PostgreSQL
+// keeps the base name of the file only: idgen's are its C++ files, PostgreSQL's are C.
+bool FromTrustedCode(const ErrorData* edata) {
+  const char* base = edata->filename;
+  if (base == nullptr) return false;
+  const size_t length = strlen(base);
+  if (length > 4 && strcmp(base + length - 4, ".cpp") == 0) return true;
+  return strncmp(base, "guc", 3) == 0 && (base[3] == '.' || base[3] == '_' || base[3] == '-');
+}
+
+// What the log gets of a text of a report that names a secret, made by code that may quote the
+// statement: what precedes the statement, when the text holds it (PostgreSQL's own log lines);
+// nothing of it, when the text names a secret itself or quotes anything (a token of the statement,
+// a value); the text as it is otherwise (permission denied for view pg_file_settings), or nullptr
+// where keep is false.
+char* Redacted(const char* text, bool keep) {
+  const char* statement = debug_query_string;
+  const char* at = statement != nullptr && *statement != '\0' ? strstr(text, statement) : nullptr;
+  if (at != nullptr) return psprintf("%.*s%s", static_cast<int>(at - text), text, kHidden);
+  if (!keep || NamesInlineSecret(text) || strpbrk(text, "\"'") != nullptr) return pstrdup(kHidden);
+  return nullptr;
+}
+
+void HideSecrets(ErrorData* edata) {
+  const bool statement = NamesInlineSecret(debug_query_string) || NamesInlineSecret(edata->internalquery);
+  if (statement || NamesInlineSecret(edata->message) || NamesInlineSecret(edata->detail) ||
+      NamesInlineSecret(edata->detail_log) || NamesInlineSecret(edata->hint) || NamesInlineSecret(edata->context)) {
     edata->hide_stmt = true;
-  }
-  // (a set_config() of a secret in a DO block: the statement is in the error's context and internal
-  // query, which the server log would print)
-  if (NamesInlineSecret(edata->context)) edata->context = pstrdup("(the context names a secret setting: not logged)");
-  if (NamesInlineSecret(edata->internalquery)) {
-    edata->internalquery = nullptr;
-    edata->internalpos = 0;
+    edata->hide_ctx = true;
+    if (edata->internalquery != nullptr) {
+      pfree(edata->internalquery);
+      edata->internalquery = nullptr;
+      edata->internalpos = 0;
+    }
+    if (!FromTrustedCode(edata)) {
+      // (the message and the hint go to the client too: they are kept where they may; the detail
+      // is replaced for the log only)
+      if (edata->message != nullptr) {
+        if (char* redacted = Redacted(edata->message, true)) edata->message = redacted;
+      }
+      if (edata->detail_log != nullptr || edata->detail != nullptr) {
+        edata->detail_log = Redacted(edata->detail_log != nullptr ? edata->detail_log : edata->detail, false);
+      }
+      if (NamesInlineSecret(edata->hint)) edata->hint = pstrdup(kHidden);
+    }
   }
   if (previous_emit_log_hook != nullptr) previous_emit_log_hook(edata);
 }
@@ -362,22 +403,22 @@ std::string_view RequireSecret(Secret which) {
 uint64_t SecretGeneration(Secret which) { return secrets[static_cast<int>(which)].generation; }
 
 void DefineSecrets() {
-  if (emit_log_hook != HideSecretStatements) {
+  if (emit_log_hook != HideSecrets) {
     previous_emit_log_hook = emit_log_hook;
-    emit_log_hook = HideSecretStatements;
+    emit_log_hook = HideSecrets;
   }
   DefineSecret<Secret::kTokenSecret>(
       "secret key of idgen.signed_token() and idgen.verify_token()",
       "Secret key of idgen.signed_token() and idgen.verify_token().",
-      "At least 32 bytes, set in the server configuration only; only superusers can see it. Changing it invalidates "
-      "every token signed before. Prefer idgen.token_secret_file: a value set with ALTER SYSTEM passes through SQL "
-      "text (pg_stat_statements, the statement log).");
+      "At least 32 bytes, set in the server configuration only; shown as ******** to everyone. Changing it "
+      "invalidates every token signed before. Prefer idgen.token_secret_file: a value set with ALTER SYSTEM passes "
+      "through SQL text (pg_stat_statements).");
   DefineSecret<Secret::kPublicIdKey>(
       "secret key of idgen.public_id() and idgen.private_id()",
       "Secret key of idgen.public_id() and idgen.private_id().",
-      "At least 32 bytes, set in the server configuration only; only superusers can see it. Changing it changes every "
-      "public ID. Prefer idgen.public_id_key_file: a value set with ALTER SYSTEM passes through SQL text "
-      "(pg_stat_statements, the statement log).");
+      "At least 32 bytes, set in the server configuration only; shown as ******** to everyone. Changing it "
+      "changes every public ID. Prefer idgen.public_id_key_file: a value set with ALTER SYSTEM passes through SQL "
+      "text (pg_stat_statements).");
 }
 
 }  // namespace idgen::pg::settings

@@ -197,3 +197,18 @@ for i, (a, b) in enumerate([('a_00000000000000000000000000', 'ab_000000000000000
                             ('00000000000000000000000000', 'a_00000000000000000000000000'),
                             ('post_036twi214qwj7mgsvq83nm8wf', 'post_01fwhe4ydgfk1shh6w1g60eecf')]):
     write('type_id', f'pair-{i}', bytes([4]) + a.encode() + b'\n' + b.encode())
+
+# sql_names: statements and log lines that name a secret setting, in each spelling
+for name, text in {
+    'plain': "ALTER SYSTEM SET idgen.token_secret = 'x'",
+    'quoted': 'ALTER SYSTEM SET "IDGEN"."TOKEN_SECRET" = \'x\'',
+    'unicode': 'ALTER SYSTEM SET U&"idgen.token_\\0073ecret" = \'x\'',
+    'uescape': "ALTER SYSTEM SET U&\"idgen.public_id_!006Bey\" UESCAPE '!' = 'x'",
+    'escape-string': "SELECT set_config(E'idgen.token\\x5fsecret', 'x', false)",
+    'continued': "SELECT set_config('idgen.token_'\n'secret', 'x', false)",
+    'dollar': "DO $a$BEGIN PERFORM set_config($$idgen.token_secret$$, 'x', false); END$a$",
+    'comments': 'SET idgen/* a /* nested */ comment */ -- and a line\n.token_secret = 1',
+    'parameters': "parameters: $1 = 'idgen.token_secret', $2 = 'x'",
+    'unterminated': "SELECT U&'idgen.token_\\",
+}.items():
+    write('sql_names', name, text)

@@ -41,7 +41,7 @@ SELECT idgen.private_id_text('AzL8n0Y58m8');
 SELECT idgen.private_id_text('0000000000!');
 \echo :LAST_ERROR_SQLSTATE
 
--- The key is a secret held like the token secret: server configuration only, masked to others.
+-- The key is a secret held like the token secret: server configuration only, masked to everyone.
 SET idgen.public_id_key = 'a session''s own key, at least thirty-two bytes';
 \echo :LAST_ERROR_SQLSTATE
 CREATE ROLE idgen_public_monitor IN ROLE pg_monitor;

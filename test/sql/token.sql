@@ -1,5 +1,6 @@
 -- Signed tokens: HMAC-SHA256 under idgen.token_secret, verified in constant time. The secret is set
--- in the server's configuration only, and nobody but a superuser reads it, by any route.
+-- in the server's configuration only, and no one reads it: SHOW and pg_settings print ******** even to a
+-- superuser.
 CREATE EXTENSION idgen;
 \set SHOW_CONTEXT never
 -- A reload reaches this session between two statements: these run up to 250 short statements

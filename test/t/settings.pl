@@ -67,11 +67,17 @@ my $node = idgen_node('secrets', conf => "log_min_messages = debug2\nlog_stateme
 $node->start;
 $node->safe_psql('postgres', 'CREATE EXTENSION idgen');
 my @secrets = ('first-secret-0123456789abcdef0123456789', 'second-secret-0123456789abcdef012345678');
+my @tokens;
 for my $secret (@secrets) {
 	$node->safe_psql('postgres', "ALTER SYSTEM SET idgen.token_secret = '$secret'");
+	my $before = $node->safe_psql('postgres', 'SELECT pg_conf_load_time()');
 	$node->reload;
-	$node->poll_query_until('postgres', "SELECT current_setting('idgen.token_secret') = '$secret'");
+	$node->poll_query_until('postgres', "SELECT pg_conf_load_time() > '$before'");
+	is($node->safe_psql('postgres', 'SHOW idgen.token_secret'), '********', 'set, the secret shows as ********');
+	push @tokens, $node->safe_psql('postgres', "SELECT idgen.signed_token('x')");
 }
+is($node->safe_psql('postgres', "SELECT idgen.verify_token('$tokens[0]'), idgen.verify_token('$tokens[1]')"), 'f|t',
+	'the second secret replaced the first');
 my ($ret, $out, $err) = $node->psql('postgres', "ALTER SYSTEM SET idgen.token_secret = 'short-and-secret'");
 like($err, qr/must be at least 32 bytes/, 'a short secret is refused when set');
 unlike($err, qr/short-and-secret/, 'and the error does not echo it');
