@@ -349,16 +349,19 @@ struct Unbound {
 Unbound unbound;
 uint64 xact_count = 1;
 bool xact_callback = false;
-bool bound_in_xact = false;  // this transaction bound a shard
+// The counter of bindings that this transaction bumps when it commits (it bound a shard), found
+// when it bound: a commit callback runs after the commit record, where nothing may fail (finding
+// the shared state may attach a segment, which can).
+std::atomic<uint64>* bound_in_xact = nullptr;
 
 void NextXact(XactEvent event, void*) {
-  if (event == XACT_EVENT_COMMIT && bound_in_xact) {
-    GeneratorState().state.shard_bindings.fetch_add(1, std::memory_order_acq_rel);
+  if (event == XACT_EVENT_COMMIT && bound_in_xact != nullptr) {
+    bound_in_xact->fetch_add(1, std::memory_order_acq_rel);
   }
   if (event == XACT_EVENT_COMMIT || event == XACT_EVENT_ABORT || event == XACT_EVENT_PREPARE ||
       event == XACT_EVENT_PARALLEL_COMMIT || event == XACT_EVENT_PARALLEL_ABORT) {
     ++xact_count;
-    bound_in_xact = false;
+    bound_in_xact = nullptr;
   }
 }
 
@@ -755,7 +758,7 @@ void Register(int32 shard, Oid schema, const char* schema_name, bool held_before
     Execute("SELECT pg_catalog.create_reference_table('idgen.instagram_shard_schemas'::pg_catalog.regclass)");
   }
   Setup();
-  bound_in_xact = true;
+  bound_in_xact = &GeneratorState().state.shard_bindings;
   Oid types[4] = {INT4OID, NAMEOID, OIDOID, INT8OID};
   NameData name;
   namestrcpy(&name, schema_name);
