@@ -43,7 +43,7 @@ Oid InCatalog(const char* name) { return get_relname_relid(name, PG_CATALOG_NAME
 
 const Catalogs& Find() {
   if (!callback_registered) {
-    CacheRegisterRelcacheCallback(Forget, 0);
+    OnRelationChange(Forget);
     callback_registered = true;
   }
   if (catalogs.found) return catalogs;

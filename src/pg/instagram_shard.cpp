@@ -108,7 +108,7 @@ void Watch() {
   ctl.keysize = sizeof(Oid);
   ctl.entrysize = sizeof(Table);
   tables = hash_create("idgen instagram_shard_id tables", 16, &ctl, HASH_ELEM | HASH_BLOBS);
-  CacheRegisterRelcacheCallback(ForgetTables, 0);
+  OnRelationChange(ForgetTables);
 }
 
 [[noreturn]] void RaiseKind() {
@@ -953,6 +953,15 @@ IDGEN_FUNCTION(idgen_bind_instagram_shard) {
         errmsg("schema %s cannot hold an Instagram shard", quote_identifier(name)),
         errdetail("A shard is bound to a schema of the application: not to a schema of PostgreSQL's or of idgen's."),
         errhint("Bind a schema that holds the shard's tables."));
+  }
+  // One writer of the bindings in a Citus cluster: the coordinator, whose registry rows name its
+  // schemas by its OIDs. A worker's bind would write its own (its OIDs, its marks table), and a
+  // shard could be bound on two nodes at once.
+  if (citus::Installed() && citus::LocalGroup() != 0) {
+    Raise(ErrorKind::kPrerequisite, "Instagram shards are bound on the Citus coordinator",
+          "The bindings are a reference table that the coordinator writes and Citus copies to every node; a "
+          "worker's binding could bind a shard on two nodes.",
+          "Run idgen.bind_instagram_shard on the coordinator.");
   }
   char table[2 * NAMEDATALEN + 8];
   strlcpy(table, quote_qualified_identifier(name, shard_marks::kTable), sizeof table);

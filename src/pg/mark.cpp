@@ -386,7 +386,7 @@ bool Covered(const SharedState& state, Group group, uint64_t copy_ms, int64 tag)
 void CheckDatabaseCopy(const StateRef& ref) {
   if (!copy_callbacks) {
     RegisterXactCallback(ForgetCopyAtXactEnd, nullptr);
-    CacheRegisterRelcacheCallback(ForgetCopy, 0);
+    OnRelationChange(ForgetCopy);
     copy_callbacks = true;
   }
   me = Backend{};

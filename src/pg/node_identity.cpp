@@ -79,7 +79,7 @@ bool ScanGroups(Oid relid, int attno, Each each) {
 
 const CitusIdentity& ReadCitus() {
   if (!callback_registered) {
-    CacheRegisterRelcacheCallback(Invalidate, 0);
+    OnRelationChange(Invalidate);
     callback_registered = true;
   }
   if (cached.valid) return cached;

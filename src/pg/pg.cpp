@@ -5,6 +5,7 @@ extern "C" {
 #include "access/htup_details.h"
 #include "common/cryptohash.h"
 #include "common/hmac.h"
+#include "utils/inval.h"
 }
 
 namespace idgen::pg {
@@ -30,6 +31,28 @@ void HmacSha256(std::string_view key, std::string_view message, uint8_t (&out)[3
     ereport(ERROR, errcode(ERRCODE_INTERNAL_ERROR), errmsg("could not compute HMAC-SHA256: %s", reason));
   }
   pg_hmac_free(ctx);
+}
+
+namespace {
+
+// idgen's caches that follow the relcache: few, fixed in number (one per cache).
+constexpr int kMaxRelationCallbacks = 8;
+void (*relation_callbacks[kMaxRelationCallbacks])(Datum, Oid);
+int relation_callback_count = 0;
+
+void RelationChanged(Datum arg, Oid relid) {
+  for (int i = 0; i < relation_callback_count; ++i) relation_callbacks[i](arg, relid);
+}
+
+}  // namespace
+
+void OnRelationChange(void (*callback)(Datum arg, Oid relid)) {
+  for (int i = 0; i < relation_callback_count; ++i) {
+    if (relation_callbacks[i] == callback) return;
+  }
+  if (relation_callback_count == kMaxRelationCallbacks) elog(ERROR, "idgen has too many relcache callbacks");
+  if (relation_callback_count == 0) CacheRegisterRelcacheCallback(RelationChanged, 0);
+  relation_callbacks[relation_callback_count++] = callback;
 }
 
 }  // namespace idgen::pg

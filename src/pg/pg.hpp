@@ -95,4 +95,10 @@ Datum RowDatum(FunctionCallInfo fcinfo, const Datum* values, int count);
 // HMAC-SHA256 with PostgreSQL's pg_hmac. C zone (it may raise errors).
 void HmacSha256(std::string_view key, std::string_view message, uint8_t (&out)[32]);
 
+// Calls callback(arg, relid) on every relcache invalidation in this backend, as
+// CacheRegisterRelcacheCallback does. PostgreSQL has room for ten such callbacks per backend, which
+// every extension shares (Citus takes several): idgen takes one slot, and calls each of its own
+// caches' callbacks from it. Registering the same callback again does nothing.
+void OnRelationChange(void (*callback)(Datum arg, Oid relid));
+
 }  // namespace idgen::pg

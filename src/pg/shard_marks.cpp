@@ -119,7 +119,7 @@ void Setup() {
   states = hash_create("idgen shard marks", 64, &ctl, HASH_ELEM | HASH_BLOBS);
   RegisterXactCallback(NewGeneration, nullptr);
   RegisterSubXactCallback(NewGenerationAtSubAbort, nullptr);
-  CacheRegisterRelcacheCallback(ForgetRelation, 0);
+  OnRelationChange(ForgetRelation);
   callbacks_registered = true;
 }
 

@@ -339,6 +339,35 @@ $_->safe_psql('postgres', "INSERT INTO shard_0003_old.posts (via) SELECT $group{
 is($coordinator->safe_psql('postgres', q{SELECT count(*) - count(DISTINCT id) FROM shard_0003_old.posts}),
 	'0', 'the renamed schema\'s trigger makes its IDs through every node');
 
+# Bindings are written on the coordinator only: a worker's bind, of a new schema or of one the
+# coordinator bound, is refused (55000), so that no shard is bound on two nodes.
+$coordinator->safe_psql('postgres', 'CREATE SCHEMA on_worker');
+for my $node ($worker1, $worker2)
+{
+	for my $bind (q{'on_worker', 500}, q{'shard_0003_old', 3})
+	{
+		($state, $message) = sqlstate_of($node, "SELECT idgen.bind_instagram_shard($bind)");
+		is($state, '55000', $node->name . ": bind_instagram_shard($bind) on a worker is refused (55000)");
+	}
+}
+is($coordinator->safe_psql('postgres', 'SELECT count(*) FROM idgen.instagram_shard_schemas WHERE shard = 500'), '0',
+	'... and writes nothing');
+
+# Every cache of idgen in one session (the trigger, a bind, idgen.instagram_id of a bound shard,
+# the durable mark's copy, the Citus catalogs), then DDL that Citus runs its own relcache callbacks
+# for: idgen takes one of the backend's ten relcache callback slots, not one per cache (a session
+# with all of them died with "out of relcache_callback_list slots").
+like($coordinator->safe_psql('postgres', q{
+	CREATE SCHEMA slots;
+	SELECT idgen.bind_instagram_shard('slots', 501);
+	SELECT idgen.instagram_id(501) > 0;
+	CREATE TABLE slots.t (id bigint PRIMARY KEY, v int);
+	CREATE TRIGGER id BEFORE INSERT ON slots.t FOR EACH ROW EXECUTE FUNCTION idgen.instagram_shard_id('id');
+	INSERT INTO slots.t (v) VALUES (1);
+	SELECT idgen.snowflake_id() > 0, idgen.uuidv7() IS NOT NULL;
+	DROP TABLE slots.t;
+	SELECT 'alive'}), qr/t\nt\|t\nalive$/, 'every cache of idgen in one session, then DROP TABLE: the session lives');
+
 note(sprintf('the Citus shards test took %.1f s after the servers started', Time::HiRes::time() - $started));
 $_->stop for @nodes;
 done_testing();
