@@ -335,16 +335,16 @@ struct Bound {
   char where[200];
 };
 HTAB* bound = nullptr;  // the shards this backend found bound
-// The shards it found unbound: a bit per shard, good under one value of the counter (and, on
+// The shards it found unbound: a byte per shard, good under one value of the counter (and, on
 // Citus, in one transaction); a new value clears them all. What idgen.instagram_id(shard) of an
-// unbound shard checks on every call: three loads and a bit. (1 kB, where a word per shard would
-// hold 64 kB in every backend that ever called it.)
+// unbound shard checks on every call: three loads. (8 kB, where the counter per shard it once
+// kept held 196 kB in every backend that ever called it.)
 struct Unbound {
-  uint64 bindings;  // the counter + 1 the bits were read under (0: none read)
+  uint64 bindings;  // the counter + 1 the bytes were read under (0: none read)
   uint64 xact;
   bool citus;  // read on a Citus node: good for its transaction only (making the registry a Citus
                // table invalidates it on every node, which changes `bindings`)
-  uint64 bits[(kMaxShard + 1) / 64];
+  uint8 known[kMaxShard + 1];  // 1: read as bound to no schema
 };
 Unbound unbound;
 uint64 xact_count = 1;
@@ -513,23 +513,18 @@ void LockCitusShard(int64 shard, Oid owner) {
 Oid SchemaTablesOwner(Oid schema);
 
 bool KnownUnbound(int32 shard, uint64 bindings) {
-  return unbound.bindings == bindings + 1 && (!unbound.citus || unbound.xact == xact_count) &&
-         ((unbound.bits[shard >> 6] >> (shard & 63)) & 1) != 0;
+  return unbound.bindings == bindings + 1 && unbound.known[shard] != 0 && (!unbound.citus || unbound.xact == xact_count);
 }
 
 // Remembers whether a shard is bound (under this counter and transaction).
 void SetUnbound(int32 shard, uint64 bindings, bool citus, bool is_unbound) {
   if (unbound.bindings != bindings + 1 || unbound.citus != citus || (citus && unbound.xact != xact_count)) {
-    memset(unbound.bits, 0, sizeof unbound.bits);
+    memset(unbound.known, 0, sizeof unbound.known);
     unbound.bindings = bindings + 1;
     unbound.xact = xact_count;
     unbound.citus = citus;
   }
-  const uint64 bit = UINT64CONST(1) << (shard & 63);
-  if (is_unbound)
-    unbound.bits[shard >> 6] |= bit;
-  else
-    unbound.bits[shard >> 6] &= ~bit;
+  unbound.known[shard] = is_unbound ? 1 : 0;
 }
 
 // The binding of a shard: nullptr when it is bound to no schema.
