@@ -40,7 +40,8 @@ extern "C" {
 namespace idgen::pg::marks {
 
 uint64_t Pack(uint64_t lease_ms) {
-  return ((lease_ms + 9) / 10) << kIdentityBits | (settings::IdentityHash() & kIdentityMask);
+  return kPartsFormat | std::min((lease_ms + 9) / 10, kMaxLeaseMs / 10) << kIdentityBits |
+         (settings::IdentityHash() & kIdentityMask);
 }
 
 uint64_t NowMs() { return static_cast<uint64_t>(std::max<int64_t>(WallClock().NowNs() / 1000000, 0)); }
@@ -365,8 +366,10 @@ void DropIdentityLease(SharedState& state) {
 // Whether the copy (copy_ms, written by tag) is covered for the families of a group: every value
 // they make from now on lies above every value it records. This run wrote it; or it lies at or
 // below what this run raised the words to; or (the families with an identity) it was written under
-// another node identity than this server's, whose IDs theirs cannot repeat (a copy of this server's
-// made before restart_at_clock gave it a new one, or another server's).
+// an identity that differs from this server's in every part (node, UID20 digit, shards), whose IDs
+// theirs cannot repeat in any family (a copy of this server's made before restart_at_clock gave it
+// a new one, or another server's). A copy of a server that shares one part with this one holds the
+// families of that part as any copy does.
 bool Covered(const SharedState& state, Group group, uint64_t copy_ms, int64 tag) {
   const auto bits = static_cast<uint64_t>(tag);
   if ((bits & kTagged) != 0 && (bits >> kIdentityBits & kRunMask) == RunBits(state)) return true;
@@ -374,7 +377,9 @@ bool Covered(const SharedState& state, Group group, uint64_t copy_ms, int64 tag)
                                                 : state.mark.floor_ms.load(std::memory_order_acquire);
   if (copy_ms <= floor) return true;
   if (group != kWithIdentity) return false;
-  if ((bits & kTagged) != 0) return (bits & kIdentityMask) != (settings::IdentityHash() & kIdentityMask);
+  if ((bits & kTagged) != 0) {
+    return EveryPartDiffers(static_cast<uint32_t>(bits & kIdentityMask), settings::IdentityHash() & kIdentityMask);
+  }
   // A copy of idgen 1.2 (the system identifier), from before this server's restart_at_clock: only
   // 1.3 writes the identity lease, so it predates it, and the identity it was written under.
   return tag == static_cast<int64>(GetSystemIdentifier()) &&
@@ -527,6 +532,11 @@ bool Cover(Family family, const StateRef& ref, uint64_t ms) {
   const uint64_t copy_ms = identity ? me.copy_identity_ms : me.copy_ms;
   if (ms >= lease || ms >= identity_lease) {
     const uint64_t next = std::max(ms, NowMs()) + kLeaseMs;
+    if (next > kMaxLeaseMs) {
+      Raise(ErrorKind::kPrerequisite, "the durable mark cannot hold a lease past the year 2144",
+            "A value of this family lies, or the system clock is, beyond the last lease the mark can write.",
+            "Check the system clock.");
+    }
     if (!RenewLeases(state, ms >= lease ? next : 0, ms >= identity_lease ? next : 0, generation)) {
       hot = Hot{};
       return false;
@@ -624,7 +634,8 @@ void CheckDropKeepsNothing(const StateRef& ref) {
         identity_raw != 0 && same_identity ? std::min(LeaseMsOf(identity_raw), stored_ms) : stored_ms;
     const bool other_identity =
         (static_cast<uint64_t>(tag) & kTagged) != 0 &&
-        (static_cast<uint64_t>(tag) & kIdentityMask) != (settings::IdentityHash() & kIdentityMask);
+        EveryPartDiffers(static_cast<uint32_t>(static_cast<uint64_t>(tag) & kIdentityMask),
+                         settings::IdentityHash() & kIdentityMask);
     kept = copy_ms <= stored_ms && (identity_ms <= identity_lease_ms || other_identity);
   }
   char detail[400];
@@ -744,16 +755,38 @@ IDGEN_FUNCTION(idgen_restart_at_clock) {
              FormatUtc(static_cast<int64_t>(old_ms)).c_str());
     return TextDatum(text);
   }
-  if (last_identity == (settings::IdentityHash() & marks::kIdentityMask)) {
+  const uint32_t current = settings::IdentityHash() & marks::kIdentityMask;
+  if (last_identity == marks::kUnknownIdentity) {
     char detail[400];
     snprintf(detail, sizeof detail,
-             "The durable mark lies %s ahead of the clock, under the idgen.node_id, idgen.uid20_server and "
-             "idgen.instagram_shards this server has now: IDs made from the clock under them could repeat those "
-             "made while the clock was ahead.",
+             "The durable mark lies %s ahead of the clock, written by idgen 1.2, which recorded the identity as a "
+             "whole: whether each of idgen.node_id, idgen.uid20_server and idgen.instagram_shards is new cannot be "
+             "told, and a family whose setting is not new would repeat the IDs made while the clock was ahead.",
              FormatDuration(static_cast<int64_t>(old_ms - now_ms)).c_str());
-    Raise(ErrorKind::kPrerequisite, "this server still has the identity under which its last IDs were made", detail,
+    Raise(ErrorKind::kPrerequisite, "the identity of this server's last IDs is not known setting by setting",
+          detail, "Wait for the clock to pass the mark (the families resume by themselves).");
+  }
+  if (!marks::EveryPartDiffers(last_identity, current)) {
+    const uint32_t same = ~(last_identity ^ current);
+    char names[200] = "";
+    const auto add = [&](uint32_t part, const char* name) {
+      if ((same & part) != part) return;
+      if (names[0] != '\0') strlcat(names, ", ", sizeof names);
+      strlcat(names, name, sizeof names);
+    };
+    add(settings::kNodePart, "idgen.node_id");
+    add(settings::kUid20Part, "idgen.uid20_server");
+    add(settings::kShardsPart, "idgen.instagram_shards");
+    char message[300], detail[400];
+    snprintf(message, sizeof message, "this server still has the %s under which its last IDs were made", names);
+    snprintf(detail, sizeof detail,
+             "The durable mark lies %s ahead of the clock: IDs made from the clock under a setting that is not new "
+             "could repeat those made while the clock was ahead, in the families that carry it.",
+             FormatDuration(static_cast<int64_t>(old_ms - now_ms)).c_str());
+    Raise(ErrorKind::kPrerequisite, message, detail,
           "Give this server an idgen.node_id, an idgen.uid20_server and idgen.instagram_shards that no server has "
-          "used (ALTER SYSTEM, then SELECT pg_reload_conf()), then call idgen.restart_at_clock() again.");
+          "used, each of the three (ALTER SYSTEM, then SELECT pg_reload_conf()), then call idgen.restart_at_clock() "
+          "again.");
   }
   const uint64_t lease_ms = now_ms + marks::kLeaseMs;
   LWLock* lock = &state.mark_lock.lock;

@@ -42,13 +42,28 @@ namespace idgen::pg::marks {
 // How long a lease runs ahead of the values it covers: one flush per second of generating.
 inline constexpr uint64_t kLeaseMs = 1000;
 
-// The value of idgen_mark: the lease end in 10 ms (40 bits, to 2318) above a 24-bit hash of the
-// identity settings it was written under (what idgen.restart_at_clock() checks).
+// The value of idgen_mark (and of idgen_mark_identity): the top bit set, the lease end in 10 ms (39
+// bits, to 2144), and the identity it was written under (24 bits: settings::IdentityHash, one part
+// per setting, so that a check can tell which of them changed). idgen 1.2 wrote the lease in 40 bits
+// above a hash of the identity as a whole (top bit clear): its lease reads as it was, its identity as
+// kUnknownIdentity, which no identity equals and which no part differs from.
 inline constexpr unsigned kIdentityBits = 24;
 inline constexpr uint64_t kIdentityMask = (uint64_t{1} << kIdentityBits) - 1;
+inline constexpr uint64_t kPartsFormat = uint64_t{1} << 63;
+inline constexpr uint64_t kMaxLeaseMs = ((uint64_t{1} << (63 - kIdentityBits)) - 1) * 10;
+inline constexpr uint32_t kUnknownIdentity = ~uint32_t{0};
 uint64_t Pack(uint64_t lease_ms);
-inline uint64_t LeaseMsOf(uint64_t packed) { return (packed >> kIdentityBits) * 10; }
-inline uint32_t IdentityOf(uint64_t packed) { return static_cast<uint32_t>(packed & kIdentityMask); }
+inline uint64_t LeaseMsOf(uint64_t packed) { return ((packed & ~kPartsFormat) >> kIdentityBits) * 10; }
+inline uint32_t IdentityOf(uint64_t packed) {
+  return (packed & kPartsFormat) != 0 ? static_cast<uint32_t>(packed & kIdentityMask) : kUnknownIdentity;
+}
+// Whether every part of two identities differs (settings::IdentityParts): IDs made under one cannot
+// repeat IDs made under the other in any family. An unknown identity differs in no part.
+inline bool EveryPartDiffers(uint32_t a, uint32_t b) {
+  if (a == kUnknownIdentity || b == kUnknownIdentity) return false;
+  return ((a ^ b) & settings::kNodePart) != 0 && ((a ^ b) & settings::kUid20Part) != 0 &&
+         ((a ^ b) & settings::kShardsPart) != 0;
+}
 
 uint64_t NowMs();
 

@@ -160,10 +160,9 @@ void CheckGiven(const Given* given, int count) {
 TimestampTz checked_load = 0;
 
 // After a reload: the idgen.* lines of the configuration files, as the reload read them (the last
-// line of each name wins, postgresql.auto.conf after postgresql.conf), against what the settings
-// hold now. A line that the reload applied left its file and line as the setting's source; one it
-// rejected did not. The problems of the files are replaced; those of other sources (a database's
-// or a role's, given before the library loaded) stay.
+// line of each name wins, postgresql.auto.conf after postgresql.conf), each checked as the reload
+// checked it. The problems of the files are replaced; those of other sources (a database's or a
+// role's, given before the library loaded) stay.
 void RecheckFiles() {
   ConfigVariable* head = nullptr;
   ConfigVariable* tail = nullptr;
@@ -209,10 +208,12 @@ void RecheckFiles() {
       AddProblem(kEveryConsumer, given, true);
       continue;
     }
-    const config_generic* defined = Defined(reader->name);
-    const bool applied = defined != nullptr && defined->sourcefile != nullptr &&
-                         strcmp(defined->sourcefile, item->filename) == 0 && defined->sourceline == item->sourceline;
-    if (!applied && reader->consumers != 0) AddProblem(reader->consumers, given, false);
+    // Checked as the reload checked it (the value parsed, its range, its check hook), without
+    // applying it: a line edited in place keeps the file and line of the value it replaced, so
+    // where the setting came from cannot tell a rejected line from an applied one.
+    const bool valid = set_config_option(reader->name, item->value != nullptr ? item->value : "", PGC_SIGHUP,
+                                         PGC_S_FILE, GUC_ACTION_SET, false, DEBUG5, true) != 0;
+    if (!valid && reader->consumers != 0) AddProblem(reader->consumers, given, false);
   }
   FreeConfigVariables(head);
 }

@@ -174,17 +174,18 @@ const char* InstagramShards() { return shards_text != nullptr ? shards_text : ""
 uint32_t IdentityHash() {
   static uint32_t known = 0;
   if (identity_hash_known) return known;
-  // FNV-1a over the node id, the server digit and the owned shards (the set, not its spelling).
+  // The node: its id, folded into 12 bits (exact below 4096), the source mixed into the fold (the
+  // default source mixes nothing).
+  uint32_t node = static_cast<uint32_t>(node_id);
+  if (node_id_source != kNodeIdFromSetting) node ^= 0x800u | static_cast<uint32_t>(node_id_source) << 12;
+  node = (node ^ (node >> 12)) & 0xFFF;
+  // The shards: FNV-1a over the set (not its spelling), folded into 8 bits.
   uint32_t hash = 2166136261u;
-  const auto mix = [&hash](uint8_t byte) { hash = (hash ^ byte) * 16777619u; };
-  for (int shift = 0; shift < 32; shift += 8) mix(static_cast<uint8_t>(node_id >> shift));
-  // (the default source mixes nothing: a durable mark made before idgen.node_id_source keeps its identity)
-  if (node_id_source != kNodeIdFromSetting) mix(static_cast<uint8_t>(0x80 | node_id_source));
-  mix(static_cast<uint8_t>(uid20_server));
-  for (int i = 0; i < kShards / 8; ++i) mix(owned_shards != nullptr ? owned_shards->bits[i] : 0xFF);
-  known = hash;
+  for (int i = 0; i < kShards / 8; ++i) hash = (hash ^ (owned_shards != nullptr ? owned_shards->bits[i] : 0xFF)) * 16777619u;
+  const uint32_t shards = (hash ^ hash >> 8 ^ hash >> 16 ^ hash >> 24) & 0xFF;
+  known = node << 12 | static_cast<uint32_t>(uid20_server & 0xF) << 8 | shards;
   identity_hash_known = true;
-  return hash;
+  return known;
 }
 
 namespace {

@@ -67,8 +67,13 @@ inline bool OwnsShard(int64_t shard) {
 }
 const char* InstagramShards();
 
-// A hash of the settings that make this server's IDs its own (idgen.node_id, idgen.uid20_server,
-// idgen.instagram_shards): what idgen.restart_at_clock() checks has changed.
+// The settings that make this server's IDs its own, in 24 bits, a part each: idgen.node_id with
+// idgen.node_id_source (12 bits: node ids below 4096 exactly), idgen.uid20_server (4 bits,
+// exactly) and a hash of idgen.instagram_shards (8 bits). What the durable mark records, and what
+// idgen.restart_at_clock() and a database's copy compare part by part.
+inline constexpr uint32_t kNodePart = 0xFFF000;
+inline constexpr uint32_t kUid20Part = 0x000F00;
+inline constexpr uint32_t kShardsPart = 0x0000FF;
 uint32_t IdentityHash();
 
 // The secrets (idgen.token_secret, idgen.public_id_key), given inline or, better, by a file that

@@ -33,7 +33,8 @@ $node->safe_psql('other', 'CREATE EXTENSION idgen');
 $node->safe_psql('postgres', 'INSERT INTO s SELECT 1, idgen.snowflake_id() FROM generate_series(1, 1000)');
 $node->stop;
 $node->start;
-reload_until($node, 'ALTER SYSTEM SET idgen.node_id = 2', 'idgen.node_id', '2');
+reload_until($node, q{ALTER SYSTEM SET idgen.node_id = 2; ALTER SYSTEM SET idgen.uid20_server = 2; ALTER SYSTEM SET idgen.instagram_shards = '100-199'},
+	'idgen.node_id', '2');
 like($node->safe_psql('postgres', 'SELECT idgen.restart_at_clock()'), qr/carry on from the clock/, 'node 2: restart_at_clock');
 $node->safe_psql('postgres', 'INSERT INTO s SELECT 2, idgen.snowflake_id() FROM generate_series(1, 1000)');
 reload_until($node, 'ALTER SYSTEM SET idgen.node_id = 1', 'idgen.node_id', '1');
@@ -93,6 +94,25 @@ $flight->append_conf('postgresql.conf', 'idgen.node_id = 9');
 reload_until($flight, 'SELECT 1', 'idgen.node_id', '9');
 is($flight->safe_psql('postgres', 'SELECT (idgen.snowflake_parse(idgen.snowflake_id())).node'), '9',
 	'corrected and reloaded: Snowflake makes IDs of node 9');
+# The same line edited in place (its file and line are those of the value it replaces).
+my $conf = $flight->data_dir . '/postgresql.conf';
+my $text = PostgreSQL::Test::Utils::slurp_file($conf);
+$text =~ s/^idgen\.node_id = 9$/idgen.node_id = 70000/m or die 'no line to edit';
+open(my $fh, '>', $conf) or die $!;
+print $fh $text;
+close $fh;
+$flight->reload;
+$flight->poll_query_until('postgres', q{SELECT count(*) > 0 FROM pg_file_settings WHERE name = 'idgen.node_id' AND error IS NOT NULL});
+($state, $message) = sqlstate_of($flight, 'SELECT idgen.snowflake_id()');
+is($state, '55000', "the line edited in place to 70000: Snowflake refuses ($message)");
+$text =~ s/^idgen\.node_id = 70000$/idgen.node_id = 9/m;
+open($fh, '>', $conf) or die $!;
+print $fh $text;
+close $fh;
+$flight->reload;
+$flight->poll_query_until('postgres', q{SELECT count(*) = 0 FROM pg_file_settings WHERE name = 'idgen.node_id' AND error IS NOT NULL});
+$flight->poll_query_until('postgres', 'SELECT idgen.snowflake_id() IS NOT NULL');
+is($flight->safe_psql('postgres', 'SELECT (idgen.snowflake_parse(idgen.snowflake_id())).node'), '9', 'edited back: node 9');
 $flight->append_conf('postgresql.conf', 'idgen.max_clock_leed = 1000');
 $flight->reload;
 $flight->poll_query_until('postgres', q{SELECT count(*) > 0 FROM pg_file_settings WHERE name = 'idgen.max_clock_leed'});
@@ -128,6 +148,17 @@ $connected->query('SELECT idgen.decimal_id()');
 like($connected->{stderr}, qr/DecimalIds of launch id 11 that this server could repeat/,
 	'and DecimalId honors the restored generator copy');
 $connected->quit;
+# A copy of a server whose identity differs from this one's in one part only (the UID20 digit):
+# Snowflake, whose node id is the same, honors it as a copy of its own (before: another identity
+# as a whole, whose copy it ignored).
+$restore->safe_psql('postgres', 'CREATE DATABASE partly');
+$restore->safe_psql('partly', 'CREATE EXTENSION idgen; SELECT idgen.snowflake_id()');
+$ahead = clock_ms($restore) + 60000;
+$restore->safe_psql('partly',
+	"SELECT setval('idgen.mark', $ahead), setval('idgen.mark_identity', $ahead), "
+	  . "setval('idgen.mark_server', (((SELECT last_value FROM idgen.mark_server) & 16777215) # 256) | (12345::bigint << 24) | (-9223372036854775807 - 1))");
+($state, $message) = sqlstate_of($restore, 'SELECT idgen.snowflake_id()', db => 'partly');
+is($state, '55000', "a restored copy of a server with another UID20 digit only: Snowflake honors it ($message)");
 
 # ---- DROP and CREATE EXTENSION in one transaction ------------------------------------------------
 

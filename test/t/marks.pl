@@ -104,7 +104,14 @@ $jump->safe_psql('postgres',
 $jump->stop;
 $jump->start;    # the clock right again, 2 minutes behind the marks
 is((sqlstate_of($jump, 'SELECT idgen.snowflake_id()'))[0], '55000', 'the clock 2 min behind: Snowflake refuses');
-$jump->safe_psql('postgres', 'ALTER SYSTEM SET idgen.node_id = 2; SELECT pg_reload_conf()');
+# A new UID20 server digit alone is not a new identity for Snowflake (its node id is the same):
+# refused, naming what is not new.
+$jump->safe_psql('postgres', 'ALTER SYSTEM SET idgen.uid20_server = 3; SELECT pg_reload_conf()');
+$jump->poll_query_until('postgres', "SELECT current_setting('idgen.uid20_server') = '3'");
+($state, $message) = sqlstate_of($jump, 'SELECT idgen.restart_at_clock()');
+is($state, '55000', "only idgen.uid20_server new: restart_at_clock refuses ($message)");
+like($message, qr/idgen\.node_id, idgen\.instagram_shards under which/, '... naming the settings that are not new');
+$jump->safe_psql('postgres', q{ALTER SYSTEM SET idgen.node_id = 2; ALTER SYSTEM SET idgen.instagram_shards = '100-199'; SELECT pg_reload_conf()});
 ($state, $message) = sqlstate_of($jump, 'ALTER DATABASE other SET idgen.node_id = 1');
 is($state, '55P02', "an identity per database cannot be set: it is the server's configuration ($message)");
 $jump->poll_query_until('postgres', "SELECT current_setting('idgen.node_id') = '2'");
