@@ -342,8 +342,8 @@ HTAB* bound = nullptr;  // the shards this backend found bound
 struct Unbound {
   uint64 bindings;  // the counter + 1 the bytes were read under (0: none read)
   uint64 xact;
-  bool citus;  // read on a Citus node: good for its transaction only (making the registry a Citus
-               // table invalidates it on every node, which changes `bindings`)
+  bool citus;                  // read on a Citus node: good for its transaction only (making the registry a Citus
+                               // table invalidates it on every node, which changes `bindings`)
   uint8 known[kMaxShard + 1];  // 1: read as bound to no schema
 };
 Unbound unbound;
@@ -513,7 +513,8 @@ void LockCitusShard(int64 shard, Oid owner) {
 Oid SchemaTablesOwner(Oid schema);
 
 bool KnownUnbound(int32 shard, uint64 bindings) {
-  return unbound.bindings == bindings + 1 && unbound.known[shard] != 0 && (!unbound.citus || unbound.xact == xact_count);
+  return unbound.bindings == bindings + 1 && unbound.known[shard] != 0 &&
+         (!unbound.citus || unbound.xact == xact_count);
 }
 
 // Remembers whether a shard is bound (under this counter and transaction).

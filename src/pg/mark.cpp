@@ -271,7 +271,10 @@ bool RenewLeases(SharedState& state, uint64_t lease_ms, uint64_t identity_lease_
     return false;
   }
   XLogRecPtr lsn = 0;
-  if (lease_ms != 0) lsn = origin::Advance(mark, Pack(lease_ms), false);
+  if (lease_ms != 0) {
+    lsn = origin::Advance(mark, Pack(lease_ms), false);
+    state.mark.lease_identity.store(settings::IdentityHash() & kIdentityMask, std::memory_order_release);
+  }
   if (identity_lease_ms != 0) lsn = std::max(lsn, origin::Advance(identity, Pack(identity_lease_ms), false));
   LWLockRelease(lock);
   origin::FlushAndConfirm(lsn);
@@ -302,7 +305,8 @@ void LoadServerMark(SharedState& state) {
   }
   const bool promoted = PromoteIsTriggered();
   const uint64_t margin_ms = promoted ? static_cast<uint64_t>(settings::failover_margin_ms) : 0;
-  const uint64_t stored_ms = LeaseMsOf(origin::Read(mark));
+  const uint64_t mark_raw = origin::Read(mark);
+  const uint64_t stored_ms = LeaseMsOf(mark_raw);
   // The identity lease counts while the server has the identity it was written under (another
   // identity since: the families with one lie below the server's lease, as before restart_at_clock).
   const uint64_t identity_raw = origin::Read(identity);
@@ -317,13 +321,18 @@ void LoadServerMark(SharedState& state) {
   state.mark.decimal_id_next.store(decimal_next, std::memory_order_release);
   state.mark.decimal_id_floor.store(decimal_next, std::memory_order_release);
   state.mark.lease_end_ms.store(stored_ms, std::memory_order_release);
+  state.mark.lease_identity.store(IdentityOf(mark_raw), std::memory_order_release);
   state.mark.identity_lease_hash.store(IdentityOf(identity_raw), std::memory_order_release);
+  // An identity lease of another identity than the server's counts no more: retired on disk before
+  // any value, so that nothing (a restart, restart_at_clock) reads it again as the last one.
+  const XLogRecPtr retired = identity_raw != 0 && !identity_valid ? origin::Advance(identity, 0, true) : 0;
   state.mark.identity_lease_end_ms.store(identity_valid ? LeaseMsOf(identity_raw) : kNoLease,
                                          std::memory_order_release);
   state.mark.floor_ms.store(floor_ms, std::memory_order_release);
   state.mark.identity_floor_ms.store(identity_floor_ms, std::memory_order_release);
   state.mark.loaded.store(true, std::memory_order_release);
   LWLockRelease(lock);
+  if (retired != 0) origin::FlushAndConfirm(retired);
   if (promoted && stored_ms != 0) {
     // Before any value: the floors with their margin are this server's own now, so that a crash
     // before its first lease does not forget the margin.
@@ -430,13 +439,20 @@ void WriteDatabaseCopy(SharedState& state) {
   // (0 while restart_at_clock() moves the identity lease: the server's lease bounds them then)
   const uint64_t identity_lease = state.mark.identity_lease_end_ms.load(std::memory_order_acquire);
   const uint64_t identity_ms = identity_lease == 0 ? lease_ms : std::min(lease_ms, identity_lease);
+  // The copy becomes this run's (which covers both groups) only once neither group has a wait left
+  // for the copy another writer left: until then it is only raised, and keeps its writer, so that
+  // the group that has not waited yet still honors it.
+  const bool settled = me.tag_is_ours || (me.wait_ms[kTimeOnly] == 0 && me.wait_ms[kWithIdentity] == 0);
   XLogRecPtr lsn = WriteCopy("mark", static_cast<int64>(lease_ms));
-  if (me.has_identity_copy) lsn = std::max(lsn, WriteCopy("mark_identity", static_cast<int64>(identity_ms), true));
-  if (!me.tag_is_ours) lsn = std::max(lsn, WriteCopy("mark_server", OwnTag(state), true));
+  if (me.has_identity_copy) {
+    lsn = std::max(lsn, WriteCopy("mark_identity", static_cast<int64>(identity_ms), settled));
+  }
+  if (!me.tag_is_ours && settled) lsn = std::max(lsn, WriteCopy("mark_server", OwnTag(state), true));
   if (lsn != 0) origin::FlushAndConfirm(lsn);
   me.copy_ms = std::max(me.copy_ms, lease_ms);
-  me.copy_identity_ms = me.has_identity_copy ? identity_ms : me.copy_ms;
-  me.tag_is_ours = true;
+  me.copy_identity_ms =
+      me.has_identity_copy ? (settled ? identity_ms : std::max(me.copy_identity_ms, identity_ms)) : me.copy_ms;
+  me.tag_is_ours = settled;
 }
 
 // Values of a family whose group may repeat what the database's copy records wait for the clock to
@@ -530,14 +546,18 @@ bool Cover(Family family, const StateRef& ref, uint64_t ms) {
   const uint64_t identity_lease =
       identity ? state.mark.identity_lease_end_ms.load(std::memory_order_acquire) : kNoLease;
   const uint64_t copy_ms = identity ? me.copy_identity_ms : me.copy_ms;
-  if (ms >= lease || ms >= identity_lease) {
-    const uint64_t next = std::max(ms, NowMs()) + kLeaseMs;
+  // A value of a family with an identity is returned only under the identity the server's lease
+  // was written under: a new identity writes it again first (restart_at_clock compares it).
+  const bool new_identity = identity && state.mark.lease_identity.load(std::memory_order_acquire) !=
+                                            (settings::IdentityHash() & kIdentityMask);
+  if (ms >= lease || ms >= identity_lease || new_identity) {
+    const uint64_t next = std::max({ms, NowMs(), new_identity ? lease : 0}) + kLeaseMs;
     if (next > kMaxLeaseMs) {
       Raise(ErrorKind::kPrerequisite, "the durable mark cannot hold a lease past the year 2144",
             "A value of this family lies, or the system clock is, beyond the last lease the mark can write.",
             "Check the system clock.");
     }
-    if (!RenewLeases(state, ms >= lease ? next : 0, ms >= identity_lease ? next : 0, generation)) {
+    if (!RenewLeases(state, ms >= lease || new_identity ? next : 0, ms >= identity_lease ? next : 0, generation)) {
       hot = Hot{};
       return false;
     }
@@ -632,10 +652,9 @@ void CheckDropKeepsNothing(const StateRef& ref) {
     const bool same_identity = IdentityOf(identity_raw) == (settings::IdentityHash() & kIdentityMask);
     const uint64_t identity_lease_ms =
         identity_raw != 0 && same_identity ? std::min(LeaseMsOf(identity_raw), stored_ms) : stored_ms;
-    const bool other_identity =
-        (static_cast<uint64_t>(tag) & kTagged) != 0 &&
-        EveryPartDiffers(static_cast<uint32_t>(static_cast<uint64_t>(tag) & kIdentityMask),
-                         settings::IdentityHash() & kIdentityMask);
+    const bool other_identity = (static_cast<uint64_t>(tag) & kTagged) != 0 &&
+                                EveryPartDiffers(static_cast<uint32_t>(static_cast<uint64_t>(tag) & kIdentityMask),
+                                                 settings::IdentityHash() & kIdentityMask);
     kept = copy_ms <= stored_ms && (identity_ms <= identity_lease_ms || other_identity);
   }
   char detail[400];
@@ -747,7 +766,9 @@ IDGEN_FUNCTION(idgen_restart_at_clock) {
   // The lease that the families with an identity lie below, and the identity of their last values.
   const uint64_t active = state.mark.identity_lease_end_ms.load(std::memory_order_acquire);
   const uint64_t old_ms = active != marks::kNoLease ? active : marks::LeaseMsOf(mark_raw);
-  const uint32_t last_identity = marks::IdentityOf(identity_raw != 0 ? identity_raw : mark_raw);
+  // (the identity lease in force, or else the server's lease: what the last values were made under)
+  const uint32_t last_identity =
+      marks::IdentityOf(active != marks::kNoLease && identity_raw != 0 ? identity_raw : mark_raw);
   const uint64_t now_ms = marks::NowMs();
   char text[400];
   if (old_ms <= now_ms + marks::kLeaseMs) {
@@ -763,8 +784,8 @@ IDGEN_FUNCTION(idgen_restart_at_clock) {
              "whole: whether each of idgen.node_id, idgen.uid20_server and idgen.instagram_shards is new cannot be "
              "told, and a family whose setting is not new would repeat the IDs made while the clock was ahead.",
              FormatDuration(static_cast<int64_t>(old_ms - now_ms)).c_str());
-    Raise(ErrorKind::kPrerequisite, "the identity of this server's last IDs is not known setting by setting",
-          detail, "Wait for the clock to pass the mark (the families resume by themselves).");
+    Raise(ErrorKind::kPrerequisite, "the identity of this server's last IDs is not known setting by setting", detail,
+          "Wait for the clock to pass the mark (the families resume by themselves).");
   }
   if (!marks::EveryPartDiffers(last_identity, current)) {
     const uint32_t same = ~(last_identity ^ current);

@@ -181,7 +181,8 @@ uint32_t IdentityHash() {
   node = (node ^ (node >> 12)) & 0xFFF;
   // The shards: FNV-1a over the set (not its spelling), folded into 8 bits.
   uint32_t hash = 2166136261u;
-  for (int i = 0; i < kShards / 8; ++i) hash = (hash ^ (owned_shards != nullptr ? owned_shards->bits[i] : 0xFF)) * 16777619u;
+  for (int i = 0; i < kShards / 8; ++i)
+    hash = (hash ^ (owned_shards != nullptr ? owned_shards->bits[i] : 0xFF)) * 16777619u;
   const uint32_t shards = (hash ^ hash >> 8 ^ hash >> 16 ^ hash >> 24) & 0xFF;
   known = node << 12 | static_cast<uint32_t>(uid20_server & 0xF) << 8 | shards;
   identity_hash_known = true;

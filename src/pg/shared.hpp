@@ -23,6 +23,10 @@ struct SharedMark {
   // milliseconds), which the replication origin idgen_mark holds, flushed (and confirmed by
   // synchronous standbys). Never lowered. 0: not read since the state was created.
   std::atomic<uint64_t> lease_end_ms{0};
+  // The identity (settings::IdentityHash) that lease_end_ms was last written under: a value of a
+  // family with an identity is returned only under it, so a new identity writes the lease again
+  // before its first value (idgen.restart_at_clock() reads what the last values were made under).
+  std::atomic<uint32_t> lease_identity{0};
   // The families with a node identity (mark.hpp: HasIdentity) after idgen.restart_at_clock() moved
   // them back to the clock under a new identity: their values lie below this lease too, which the
   // origin idgen_mark_identity holds. kNoLease while there is none.

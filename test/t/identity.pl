@@ -105,7 +105,7 @@ $flight->reload;
 $flight->poll_query_until('postgres', q{SELECT count(*) > 0 FROM pg_file_settings WHERE name = 'idgen.node_id' AND error IS NOT NULL});
 ($state, $message) = sqlstate_of($flight, 'SELECT idgen.snowflake_id()');
 is($state, '55000', "the line edited in place to 70000: Snowflake refuses ($message)");
-$text =~ s/^idgen\.node_id = 70000$/idgen.node_id = 9/m;
+$text =~ s/^idgen\.node_id = 70000$/idgen.node_id = 9/mg;
 open($fh, '>', $conf) or die $!;
 print $fh $text;
 close $fh;
@@ -159,6 +159,20 @@ $restore->safe_psql('partly',
 	  . "setval('idgen.mark_server', (((SELECT last_value FROM idgen.mark_server) & 16777215) # 256) | (12345::bigint << 24) | (-9223372036854775807 - 1))");
 ($state, $message) = sqlstate_of($restore, 'SELECT idgen.snowflake_id()', db => 'partly');
 is($state, '55000', "a restored copy of a server with another UID20 digit only: Snowflake honors it ($message)");
+
+# A restored copy whose two parts lie apart (the families with a node identity at the clock, the
+# others 2 s ahead): Snowflake, which needs no wait, must not make the copy this run's before
+# UUIDv7 has waited for its part (before: the next transaction's UUIDv7 lay below the copy).
+$restore->safe_psql('postgres', 'CREATE DATABASE parts');
+$restore->safe_psql('parts', 'CREATE EXTENSION idgen; SELECT idgen.snowflake_id()');
+$ahead = clock_ms($restore) + 2000;
+$restore->safe_psql('parts',
+	"SELECT setval('idgen.mark', $ahead), setval('idgen.mark_identity', " . clock_ms($restore) . "), "
+	  . "setval('idgen.mark_server', ((SELECT last_value FROM idgen.mark_server) & 16777215) | (12345::bigint << 24) | (-9223372036854775807 - 1))");
+my $uuid_ms = $restore->safe_psql('parts',
+	"SELECT idgen.snowflake_id();\nSELECT (extract(epoch FROM idgen.uuidv7_time(idgen.uuidv7())) * 1000)::bigint");
+$uuid_ms = (split /\n/, $uuid_ms)[-1];
+cmp_ok($uuid_ms, '>=', $ahead, 'UUIDv7 in the next transaction lies at or above the restored copy');
 
 # ---- DROP and CREATE EXTENSION in one transaction ------------------------------------------------
 
