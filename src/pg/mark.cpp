@@ -425,8 +425,13 @@ void CheckDatabaseCopy(const StateRef& ref) {
                               ? static_cast<uint64_t>(std::max<int64>(ReadCopy("mark_identity"), 0))
                               : me.copy_ms;
     me.tag_is_ours = tag == OwnTag(ref.state);
-    me.wait_ms[kTimeOnly] = Covered(ref.state, kTimeOnly, me.copy_ms, tag) ? 0 : me.copy_ms;
-    me.wait_ms[kWithIdentity] = Covered(ref.state, kWithIdentity, me.copy_identity_ms, tag) ? 0 : me.copy_identity_ms;
+    // (a copy the clock has passed needs no wait: every value from now on lies above it)
+    const uint64_t now_ms = NowMs();
+    me.wait_ms[kTimeOnly] =
+        Covered(ref.state, kTimeOnly, me.copy_ms, tag) || me.copy_ms <= now_ms ? 0 : me.copy_ms;
+    me.wait_ms[kWithIdentity] =
+        Covered(ref.state, kWithIdentity, me.copy_identity_ms, tag) || me.copy_identity_ms <= now_ms ? 0
+                                                                                                      : me.copy_identity_ms;
   }
   me.database = MyDatabaseId;
 }
@@ -442,7 +447,8 @@ void WriteDatabaseCopy(SharedState& state) {
   // The copy becomes this run's (which covers both groups) only once neither group has a wait left
   // for the copy another writer left: until then it is only raised, and keeps its writer, so that
   // the group that has not waited yet still honors it.
-  const bool settled = me.tag_is_ours || (me.wait_ms[kTimeOnly] == 0 && me.wait_ms[kWithIdentity] == 0);
+  const uint64_t now_ms = NowMs();
+  const bool settled = me.tag_is_ours || (me.wait_ms[kTimeOnly] <= now_ms && me.wait_ms[kWithIdentity] <= now_ms);
   XLogRecPtr lsn = WriteCopy("mark", static_cast<int64>(lease_ms));
   if (me.has_identity_copy) {
     lsn = std::max(lsn, WriteCopy("mark_identity", static_cast<int64>(identity_ms), settled));
