@@ -234,7 +234,6 @@ override with_llvm := no
 SERVER_STATE = $(shell '$(bindir)/psql' -XAtc "SELECT current_setting('shared_preload_libraries') ~ '(^|[ ,])idgen($$|[ ,])', current_setting('server_version_num')::int >= 170000" postgres 2>/dev/null)
 REGRESS = $(REGRESS_ANY) $(if $(IDGEN_DEBUG),$(REGRESS_DEBUG)) \
   $(if $(filter f|f,$(SERVER_STATE)),,$(REGRESS_SHARED)) $(if $(filter t|%,$(SERVER_STATE)),,$(REGRESS_NOT_PRELOADED))
-installcheck: export PGOPTIONS += -c idgen.launch_id=-1
 REGRESS_OPTS = --inputdir=$(SRC)test
 # The tests name their database (GRANT ... ON DATABASE idgen_regression), as test/run.sh does.
 override CONTRIB_TESTDB = idgen_regression

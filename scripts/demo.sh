@@ -59,8 +59,8 @@ SELECT id, body, idgen.objectid_time(id) AS created, pg_column_size(id) AS bytes
 \echo '== More schemes: JS-safe, DecimalId, 20-digit UIDs, nanosecond base36 IDs'
 ALTER SYSTEM SET idgen.node_id = 7;
 ALTER SYSTEM SET idgen.uid20_server = 3;
+ALTER SYSTEM SET idgen.launch_id = 65;
 SELECT pg_reload_conf(), pg_sleep(0.3) \g /dev/null
-SET idgen.launch_id = 65;
 SELECT idgen.js_id() AS js_id, idgen.decimal_id() AS decimal_id, idgen.uid20() AS uid20, idgen.uid20_sec() AS uid20_sec,
        idgen.ns_id() AS ns_id;
 SELECT (idgen.js_parse(idgen.js_id())).*;

@@ -240,7 +240,7 @@ void DefineAll() {
   DefineCustomIntVariable("idgen.launch_id", "The launch id of this deployment's DecimalIds (1 to 99999).",
                           "The last five digits of idgen.decimal_id(); -1, the default, means not set: DecimalIds are "
                           "refused until it is. 0 is for tests.",
-                          &launch_id, -1, -1, decimal_id::kMaxLaunch, PGC_SUSET, 0, nullptr, nullptr, nullptr);
+                          &launch_id, -1, -1, decimal_id::kMaxLaunch, PGC_SIGHUP, 0, nullptr, nullptr, nullptr);
   DefineCustomStringVariable("idgen.instagram_shards", "The Instagram shards this server owns, such as 0-2047.",
                              "idgen.instagram_id(shard) refuses any other shard. Give every server its own range.",
                              &shards_text, "0-8191", PGC_SIGHUP, 0, CheckShards, AssignShards, nullptr);

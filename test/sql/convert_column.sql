@@ -26,7 +26,8 @@ SELECT idgen.convert_column('big', 'id', 'snowflake');  -- (the message names to
 \set VERBOSITY default
 INSERT INTO big VALUES (20000000000);
 DELETE FROM big WHERE id = 9000000000000000000;
-SET idgen.launch_id = 1;
+ALTER SYSTEM SET idgen.launch_id = 1;
+SELECT pg_reload_conf(), pg_sleep(0.3);
 SELECT idgen.convert_column('big', 'id', 'decimal_id');
 \echo :LAST_ERROR_SQLSTATE
 SELECT pg_get_expr(d.adbin, d.adrelid) IS NULL AS default_unchanged
@@ -112,4 +113,6 @@ DROP TABLE parted;
 DROP VIEW first_orders;
 DROP TABLE lines, orders, big, small, hidden;
 DROP ROLE idgen_convert_owner;
+ALTER SYSTEM RESET idgen.launch_id;
+SELECT pg_reload_conf(), pg_sleep(0.3);
 DROP EXTENSION idgen;

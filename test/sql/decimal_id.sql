@@ -12,7 +12,11 @@ SHOW idgen.launch_id;
 SELECT idgen.decimal_id();
 \echo :LAST_ERROR_SQLSTATE
 
+-- (the launch id is the server's configuration, as the node identity is: no session has its own)
 SET idgen.launch_id = 65;
+\echo :LAST_ERROR_SQLSTATE
+ALTER SYSTEM SET idgen.launch_id = 65;
+SELECT pg_reload_conf(), pg_sleep(0.3);
 -- One generator per server and start of the server, shared by every database: its counter goes up
 -- by one per ID; its id is the server's (durable, in replication origin idgen_decimal_id).
 CREATE TEMP TABLE gen AS SELECT n, idgen.decimal_id() AS id FROM generate_series(1, 10000) AS n;
@@ -25,10 +29,11 @@ SELECT (SELECT last_value % 10000000000 FROM idgen.decimal_id_generator) = (SELE
        (SELECT last_value / 10000000000 > 0 FROM idgen.decimal_id_generator) AS with_its_writer;
 SELECT id::text ~ '^[0-9]{11,19}$' AS legible FROM gen LIMIT 1;
 
--- Launch ids: 0 only for tests, 1 to 99999; the setting is the superuser's.
-SET idgen.launch_id = 100000;
+-- Launch ids: 0 only for tests, 1 to 99999; the setting is the server's.
+ALTER SYSTEM SET idgen.launch_id = 100000;
 \echo :LAST_ERROR_SQLSTATE
-SET idgen.launch_id = 0;
+ALTER SYSTEM SET idgen.launch_id = 0;
+SELECT pg_reload_conf(), pg_sleep(0.3);
 SELECT (idgen.decimal_parse(idgen.decimal_id())).launch_id;
 CREATE ROLE idgen_decimal_user;
 SET ROLE idgen_decimal_user;
@@ -42,14 +47,19 @@ DROP ROLE idgen_decimal_user;
 -- next session on, and DROP EXTENSION (dropped, idgen would forget them); it moves nothing of the
 -- server's (issue 29.5: it used to move the server's generator ids, for every database).
 SELECT setval('idgen.decimal_id_generator', 65 * 100000 + 99999) > 0 AS set_by_hand;
+ALTER SYSTEM SET idgen.launch_id = 65;
+SELECT pg_reload_conf(), pg_sleep(0.3);
 \c
-SET idgen.launch_id = 65;
 SELECT idgen.decimal_id();
 \echo :LAST_ERROR_SQLSTATE
 DROP EXTENSION idgen;
 \echo :LAST_ERROR_SQLSTATE
-SET idgen.launch_id = 66;
+ALTER SYSTEM SET idgen.launch_id = 66;
+SELECT pg_reload_conf(), pg_sleep(0.3);
+\c
 SELECT (idgen.decimal_parse(idgen.decimal_id())).launch_id AS another_launch_id_goes_on;
+ALTER SYSTEM RESET idgen.launch_id;
+SELECT pg_reload_conf(), pg_sleep(0.3);
 
 -- Bad IDs.
 SELECT * FROM idgen.decimal_parse(-1);

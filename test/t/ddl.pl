@@ -17,7 +17,8 @@ use IdgenTest;
 
 my $rounds = 15;
 for my $mode ('preloaded', 'not preloaded') {
-	my $node = idgen_node($mode =~ s/ /_/r, no_preload => $mode ne 'preloaded', conf => "synchronous_commit = off\nfull_page_writes = off");
+	my $node = idgen_node($mode =~ s/ /_/r, no_preload => $mode ne 'preloaded',
+		conf => "synchronous_commit = off\nfull_page_writes = off\nidgen.launch_id = 7");
 	$node->start;
 	if (!shared_state($node)) {
 		note("$mode: the 64-bit families refuse without shared state: not run here");
@@ -28,7 +29,6 @@ for my $mode ('preloaded', 'not preloaded') {
 	# ---- DROP and CREATE EXTENSION under load (was test/multi/drop.sh) ----
 	my $db = fresh_db($node, 'drop');
 	$node->safe_psql($db, 'CREATE TABLE t (i bigint, s bigint, u uuid, d bigint)');
-	$node->safe_psql('postgres', "ALTER DATABASE $db SET idgen.launch_id = 7");
 	my $gen = 'INSERT INTO t SELECT idgen.instagram_id(3), idgen.snowflake_id(), idgen.uuidv7(), idgen.decimal_id() FROM generate_series(1, 20);';
 	my ($h, $out) = bench_start($node, $db, '-c 4 -j 2 -T ' . ($rounds + 4), $gen);
 	sleep 1;
@@ -111,7 +111,7 @@ for my $mode ('preloaded', 'not preloaded') {
 		$node->safe_psql('postgres', 'CREATE TABLE made (n int, s bigint, i bigint, d bigint)');
 		my $loop = join('', map {
 			my $d = 'db_' . $_ % 7;
-			"CREATE DATABASE $d TEMPLATE tpl;\n\\c $d\nSET idgen.launch_id = 9;\n"
+			"CREATE DATABASE $d TEMPLATE tpl;\n\\c $d\n"
 			  . "SELECT idgen.snowflake_id() AS s, idgen.instagram_id(5) AS i, idgen.decimal_id() AS d \\gset r_\n"
 			  . "\\c postgres\nDROP DATABASE $d;\nINSERT INTO made VALUES ($_, :r_s, :r_i, :r_d);\n"
 		} 1 .. $count);

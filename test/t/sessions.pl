@@ -37,7 +37,7 @@ sub control {
 
 for my $mode ('preloaded', 'not preloaded') {
 	$node->stop if $node;
-	$node = idgen_node($mode =~ s/ /_/r, no_preload => $mode ne 'preloaded');
+	$node = idgen_node($mode =~ s/ /_/r, no_preload => $mode ne 'preloaded', conf => 'idgen.launch_id = 65');
 	$node->start;
 	$major = $node->safe_psql('postgres', "SELECT current_setting('server_version_num')::int / 10000");
 	my $shared = shared_state($node);
@@ -213,7 +213,6 @@ for my $mode ('preloaded', 'not preloaded') {
 
 	# ---- DecimalId (was test/multi/decimal_id.sh): one generator, one counter, for the server ----
 	$db = fresh_db($node, 'decimal_id');
-	$s->('postgres', "ALTER DATABASE $db SET idgen.launch_id = 65");
 	bench($node, $db, "-c 16 -t $per", witness_table($node, $db, 't', 'bigint PRIMARY KEY DEFAULT idgen.decimal_id()'), 'decimal_id');
 	ordered($db, 't', $total, 1, "$mode: decimal_id");
 	is($s->($db, q{SELECT count(DISTINCT (idgen.decimal_parse(id)).generator_id), string_agg(DISTINCT (idgen.decimal_parse(id)).launch_id::text, ','),
@@ -224,7 +223,6 @@ for my $mode ('preloaded', 'not preloaded') {
 	my @h;
 	for my $d (qw(a b c)) {
 		fresh_db($node, "decimal_$d");
-		$s->('postgres', "ALTER DATABASE decimal_$d SET idgen.launch_id = 65");
 		$s->("decimal_$d", 'CREATE TABLE t (id bigint PRIMARY KEY DEFAULT idgen.decimal_id(), n int)');
 		push @h, [ bench_start($node, "decimal_$d", "-c 4 -j 2 -t $per_db", 'INSERT INTO t (n) VALUES (1);') ];
 	}
