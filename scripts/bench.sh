@@ -84,7 +84,7 @@ export PGDATABASE=idgen_bench
 q -d postgres -c "CREATE DATABASE idgen_bench"
 # (only the settings this build of idgen has: bench-releases.sh measures earlier releases too)
 if [ -n "$(q -d postgres -c "SELECT 1 FROM pg_settings WHERE name = 'idgen.launch_id'")" ]; then
-  q -d postgres -c "ALTER DATABASE idgen_bench SET idgen.launch_id = 1"
+  q -d postgres -c "ALTER SYSTEM SET idgen.launch_id = 1" -c "SELECT pg_reload_conf(), pg_sleep(0.3)"
 fi
 if [ -n "$(q -d postgres -c "SELECT 1 FROM pg_settings WHERE name = 'idgen.public_id_key'")" ]; then
   q -d postgres -c "ALTER SYSTEM SET idgen.public_id_key = 'the bench''s public-id key, thirty-two bytes or more'" \
