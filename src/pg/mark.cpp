@@ -427,11 +427,11 @@ void CheckDatabaseCopy(const StateRef& ref) {
     me.tag_is_ours = tag == OwnTag(ref.state);
     // (a copy the clock has passed needs no wait: every value from now on lies above it)
     const uint64_t now_ms = NowMs();
-    me.wait_ms[kTimeOnly] =
-        Covered(ref.state, kTimeOnly, me.copy_ms, tag) || me.copy_ms <= now_ms ? 0 : me.copy_ms;
+    me.wait_ms[kTimeOnly] = Covered(ref.state, kTimeOnly, me.copy_ms, tag) || me.copy_ms <= now_ms ? 0 : me.copy_ms;
     me.wait_ms[kWithIdentity] =
-        Covered(ref.state, kWithIdentity, me.copy_identity_ms, tag) || me.copy_identity_ms <= now_ms ? 0
-                                                                                                      : me.copy_identity_ms;
+        Covered(ref.state, kWithIdentity, me.copy_identity_ms, tag) || me.copy_identity_ms <= now_ms
+            ? 0
+            : me.copy_identity_ms;
   }
   me.database = MyDatabaseId;
 }
