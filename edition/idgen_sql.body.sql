@@ -318,21 +318,18 @@ DECLARE
   n pg_catalog.numeric;
   body pg_catalog.text := value;
 BEGIN
-  IF value OPERATOR(pg_catalog.=) '' THEN
-    RAISE EXCEPTION 'invalid base32hex text for uuid: "%"', value
+  -- As PostgreSQL 19's decode(..., 'base32hex') reads it, and idgen: spaces, tabs and line ends
+  -- anywhere, then the digits, then any number of '=' to the end.
+  body := pg_catalog.regexp_replace(value, '[ \t\r\n]', '', 'g');
+  IF body OPERATOR(pg_catalog.=) '' THEN
+    RAISE EXCEPTION 'invalid base32hex text for uuid: "%"', pg_catalog."left"(value, 100)
       USING ERRCODE = 'invalid_text_representation', DETAIL = 'The text is empty.';
   END IF;
-  IF pg_catalog.octet_length(value) OPERATOR(pg_catalog.<>) 26 AND pg_catalog.octet_length(value) OPERATOR(pg_catalog.<>) 32 THEN
+  body := (pg_catalog.regexp_match(body, '^([0-9A-Va-v]*)=*$'))[1];
+  IF body IS NULL OR pg_catalog.octet_length(body) OPERATOR(pg_catalog.<>) 26 THEN
     RAISE EXCEPTION 'invalid base32hex text for uuid: "%"', pg_catalog."left"(value, 100)
       USING ERRCODE = 'invalid_text_representation',
-            DETAIL = pg_catalog.format('It has %s characters; a uuid has 26, then none or all of its ''='' padding.', pg_catalog.octet_length(value));
-  END IF;
-  IF pg_catalog.octet_length(value) OPERATOR(pg_catalog.=) 32 THEN
-    IF pg_catalog.substr(value, 27) OPERATOR(pg_catalog.<>) '======' THEN
-      RAISE EXCEPTION 'invalid base32hex text for uuid: "%"', value
-        USING ERRCODE = 'invalid_text_representation', DETAIL = 'Its padding is not six ''=''.';
-    END IF;
-    body := pg_catalog.substr(value, 1, 26);
+            DETAIL = 'A uuid is 26 base32hex digits, then any ''='' padding.';
   END IF;
   n := idgen.edition_value(pg_catalog.translate(body, 'abcdefghijklmnopqrstuv', 'ABCDEFGHIJKLMNOPQRSTUV'), '0123456789ABCDEFGHIJKLMNOPQRSTUV');
   IF n IS NULL THEN
@@ -650,7 +647,8 @@ BEGIN
   END IF;
   IF problem IS NULL THEN
     IF pg_catalog.octet_length(body) OPERATOR(pg_catalog.=) 25 THEN
-      n := idgen.edition_value(pg_catalog.translate(body, 'ABCDEFGHIJKLMNOPQRSTUVWXYZ', 'abcdefghijklmnopqrstuvwxyz'), idgen.edition_alphabet('base36'));
+      -- (lowercase only, as idgen reads it: one spelling per ID)
+      n := idgen.edition_value(body, idgen.edition_alphabet('base36'));
     ELSIF pg_catalog.octet_length(body) OPERATOR(pg_catalog.=) 26 THEN
       n := idgen.edition_value(body, idgen.edition_alphabet('base32'));
     ELSE
@@ -662,7 +660,6 @@ BEGIN
   END IF;
   IF problem IS NULL AND n OPERATOR(pg_catalog.>=) 340282366920938463463374607431768211456::pg_catalog.numeric THEN
     problem := 'Its body is larger than 128 bits.';
-    code := 'numeric_value_out_of_range';
   END IF;
   IF problem IS NOT NULL THEN
     prefix := NULL;

@@ -87,7 +87,7 @@ same('ULID text, uuid, time, bounds', "SELECT idgen.ulid_from_uuid(u(i)), idgen.
 # ---- typeid ----------------------------------------------------------------------------------------
 my $prefix = q{(ARRAY['user', 'a', 'post_comment', 'x_y_z', repeat('ab', 31) || 'c', 'order'])[i % 6 + 1]};
 same('typeid from uuid, parse, uuid, time, valid, min', "SELECT p, idgen.typeid_from_uuid(p, u(i)), idgen.typeid_from_uuid(p, u(i), 'base32'),
-  idgen.typeid_parse(idgen.typeid_from_uuid(p, u(i), 'base32')), idgen.typeid_parse(p || '_' || upper(idgen.base36_encode(u(i)))),
+  idgen.typeid_parse(idgen.typeid_from_uuid(p, u(i), 'base32')), idgen.typeid_parse(p || '_' || idgen.base36_encode(u(i))),
   idgen.typeid_uuid(idgen.typeid_from_uuid(p, u(i)), p), idgen.typeid_time(idgen.typeid_from_uuid(p, v7(u(i)), 'base32')),
   idgen.typeid_is_valid(idgen.typeid_from_uuid(p, u(i)), p), idgen.typeid_is_valid(idgen.typeid_from_uuid(p, u(i)), 'other'),
   idgen.typeid_is_valid(idgen.base32hex_encode(u(i)), ''), idgen.typeid_parse(lower(idgen.ulid_from_uuid(u(i)))),
