@@ -557,7 +557,9 @@ bool Cover(Family family, const StateRef& ref, uint64_t ms) {
   const bool new_identity = identity && state.mark.lease_identity.load(std::memory_order_acquire) !=
                                             (settings::IdentityHash() & kIdentityMask);
   if (ms >= lease || ms >= identity_lease || new_identity) {
-    const uint64_t next = std::max({ms, NowMs(), new_identity ? lease : 0}) + kLeaseMs;
+    // (a new identity alone moves the lease one unit, 10 ms, beyond itself: enough to write it under
+    // the new identity, not a second more per change)
+    const uint64_t next = std::max(std::max(ms, NowMs()) + kLeaseMs, new_identity ? lease + 10 : 0);
     if (next > kMaxLeaseMs) {
       Raise(ErrorKind::kPrerequisite, "the durable mark cannot hold a lease past the year 2144",
             "A value of this family lies, or the system clock is, beyond the last lease the mark can write.",
