@@ -344,13 +344,13 @@ is($coordinator->safe_psql('postgres', q{SELECT count(*) - count(DISTINCT id) FR
 $coordinator->safe_psql('postgres', 'CREATE SCHEMA on_worker');
 for my $node ($worker1, $worker2)
 {
-	for my $bind (q{'on_worker', 500}, q{'shard_0003_old', 3})
+	for my $bind (q{'on_worker', 8100}, q{'shard_0003_old', 3})
 	{
 		($state, $message) = sqlstate_of($node, "SELECT idgen.bind_instagram_shard($bind)");
 		is($state, '55000', $node->name . ": bind_instagram_shard($bind) on a worker is refused (55000)");
 	}
 }
-is($coordinator->safe_psql('postgres', 'SELECT count(*) FROM idgen.instagram_shard_schemas WHERE shard = 500'), '0',
+is($coordinator->safe_psql('postgres', 'SELECT count(*) FROM idgen.instagram_shard_schemas WHERE shard = 8100'), '0',
 	'... and writes nothing');
 
 # Every cache of idgen in one session (the trigger, a bind, idgen.instagram_id of a bound shard,
@@ -359,8 +359,8 @@ is($coordinator->safe_psql('postgres', 'SELECT count(*) FROM idgen.instagram_sha
 # with all of them died with "out of relcache_callback_list slots").
 like($coordinator->safe_psql('postgres', q{
 	CREATE SCHEMA slots;
-	SELECT idgen.bind_instagram_shard('slots', 501);
-	SELECT idgen.instagram_id(501) > 0;
+	SELECT idgen.bind_instagram_shard('slots', 8101);
+	SELECT idgen.instagram_id(8101) > 0;
 	CREATE TABLE slots.t (id bigint PRIMARY KEY, v int);
 	CREATE TRIGGER id BEFORE INSERT ON slots.t FOR EACH ROW EXECUTE FUNCTION idgen.instagram_shard_id('id');
 	INSERT INTO slots.t (v) VALUES (1);
