@@ -36,7 +36,7 @@ OBJDIR := build/pg$(PG_MAJOR)$(if $(IDGEN_SANITIZE),-sanitized)$(if $(IDGEN_DEBU
 # The objects build in parallel, one job per core (JOBS= builds one at a time).
 JOBS ?= -j$(shell nproc 2>/dev/null || echo 1)
 
-.PHONY: all install uninstall installcheck prove_installcheck prove_check clean deps test-deps unit demo test bench bench-instructions bench-scaling bench-contention fuzz fuzz-build reference format-check deb dist distclean
+.PHONY: all install uninstall installcheck prove_installcheck prove_check clean deps test-deps unit demo test bench bench-instructions bench-scaling bench-edition bench-contention fuzz fuzz-build reference format-check deb dist distclean
 all install uninstall installcheck prove_installcheck prove_check:
 	@test -n "$(PG_MAJOR)" || { echo "no PostgreSQL at PG_CONFIG=$(PG_CONFIG) (make deps installs one)" >&2; exit 1; }
 	@mkdir -p $(OBJDIR)
@@ -125,12 +125,14 @@ format-check: test-deps
 
 # make bench: every generator against its peers, per call (times and callgrind's instructions), bulk
 # and pgbench; make bench-instructions: the instructions alone (deterministic); make bench-scaling:
-# 1 to 32 clients (up to the cores present) on batch, single-ID and insert workloads. Each writes
+# 1 to 32 clients (up to the cores present) on batch, single-ID and insert workloads; make bench-edition:
+# the SQL edition beside idgen and core, per call and per row inserted (make bench runs it too). Each writes
 # build/bench/ (docs/bench-results.md says how to read them). PG_CONFIG= measures another server.
 BENCH_MODE_bench =
 BENCH_MODE_bench-instructions = --instructions
 BENCH_MODE_bench-scaling = --scaling
-bench bench-instructions bench-scaling:
+BENCH_MODE_bench-edition = --edition
+bench bench-instructions bench-scaling bench-edition:
 	@scripts/deps.sh gnuplot-nox valgrind
 	@$(MAKE) --no-print-directory install
 	@PG_CONFIG=$(PG_CONFIG) scripts/bench.sh $(BENCH_MODE_$@)

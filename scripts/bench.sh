@@ -12,13 +12,17 @@
 #                                     4, 8, 16 and 32 clients, up to the cores present, idgen's
 #                                     coordinated families beside their peers (make bench-scaling);
 #                                     build/bench/scaling.md, .tsv and .png
+#   scripts/bench.sh --edition        the SQL edition (edition/, idgen_sql) beside idgen and core's
+#                                     generators alone, per call and per row inserted (make bench-edition;
+#                                     the full bench runs it too, a few seconds)
 #   scripts/bench.sh --smoke          tiny sizes, every mode, no chart: what make test runs, so that the
 #                                     bench cannot rot
 #
 # Variables: PG_CONFIG (the server to measure: its idgen is the one installed there); OUT (where the
 # results go); INSTR_CALLS (200000), SCALE_SECONDS (3, per point of the scaling mode), SCALE_ROUNDS
 # (1: the median of that many rounds), SCALE_CLIENTS (the client counts, before the cap),
-# SCALE_SUBJECTS (a regular expression: only those subjects);
+# SCALE_SUBJECTS (a regular expression: only those subjects); EDITION_CALLS (5000: calls and rows a
+# run of the edition's section), EDITION_RUNS (3: the median of that many);
 # IDGEN_PEERS (a directory that holds the sources of pg_uuidv7 and of pgEdge's snowflake: built
 # into this server and measured beside idgen; never downloaded by the bench); FLOOR_SO (a floor
 # library built ahead, for a machine without a compiler or server headers).
@@ -32,16 +36,19 @@ case "${1:-}" in
   --smoke) SMOKE=1 ;;
   --instructions) MODE=instructions ;;
   --scaling) MODE=scaling ;;
-  *) echo "usage: scripts/bench.sh [--smoke|--instructions|--scaling]" >&2; exit 2 ;;
+  --edition) MODE=edition ;;
+  *) echo "usage: scripts/bench.sh [--smoke|--instructions|--scaling|--edition]" >&2; exit 2 ;;
 esac
 if [ "$SMOKE" = 1 ]; then
   CALLS=2000 RUNS=2 ROWS=2000 BULK_RUNS=1 PGBENCH_ROUNDS=1 PGBENCH_LENGTH=(-t 100)
   INSTR_CALLS=${INSTR_CALLS:-2000} INSTR_WARM=500 SCALE_LENGTH=(-t 20) SCALE_CLIENTS=${SCALE_CLIENTS:-"1 2"}
+  EDITION_CALLS=${EDITION_CALLS:-300} EDITION_RUNS=${EDITION_RUNS:-1}
   OUT=${OUT:-build/bench-smoke}
 else
   CALLS=2000000 RUNS=5 ROWS=1000000 BULK_RUNS=3 PGBENCH_ROUNDS=3 PGBENCH_LENGTH=(-T 3)
   INSTR_CALLS=${INSTR_CALLS:-200000} INSTR_WARM=10000 SCALE_LENGTH=(-T "${SCALE_SECONDS:-3}")
   SCALE_CLIENTS=${SCALE_CLIENTS:-"1 2 4 8 16 32"}
+  EDITION_CALLS=${EDITION_CALLS:-5000} EDITION_RUNS=${EDITION_RUNS:-3}
   OUT=${OUT:-build/bench}
 fi
 mkdir -p "$OUT"
@@ -312,11 +319,81 @@ SQL
   say "Results: $OUT/scaling.md, $OUT/scaling.tsv"
 }
 
+# ---- the SQL edition beside idgen and core: per call, and per row of an insert ---------------------
+# The edition (idgen_sql) and idgen refuse to share a database, so the edition gets a second database
+# of the same server: the same calls and the same inserts, timed the same way, in each. Its generators
+# run tens of microseconds where idgen's run under one, so EDITION_CALLS is small (a few seconds in
+# all). Each line: family|per-call expression (g is generate_series's value)|key type|column default.
+EDITION_SUBJECTS=(
+  "UUIDv7|idgen.uuidv7()|uuid|idgen.uuidv7()"
+  "ULID|idgen.ulid()|text|idgen.ulid()"
+  "typeid|idgen.typeid('user')|text|idgen.typeid('user')"
+  "Snowflake|idgen.snowflake_id()|bigint|idgen.snowflake_id()"
+  "Instagram|idgen.instagram_id(g % 2000)|bigint|idgen.instagram_id(5)"
+  "ObjectId|idgen.objectid()|idgen.objectid|idgen.objectid()"
+)
+edition_time_ms() {  # edition_time_ms <database> <statement>: one timed statement, in milliseconds
+  sql "SELECT bench.time_ms(:'query')" -d "$1" -v query="$2"
+}
+edition() {
+  if [ -z "$(q -d postgres -c "SELECT 1 FROM pg_available_extensions WHERE name = 'idgen_sql'")" ]; then
+    say "idgen_sql (the SQL edition) is not installed in this server: make install installs it with idgen"
+    exit 1
+  fi
+  say "The SQL edition beside idgen: $EDITION_CALLS calls and rows, median of $EDITION_RUNS runs (run 0 warms up)..."
+  local db=idgen_bench_sql
+  q -d postgres -c "DROP DATABASE IF EXISTS $db" -c "CREATE DATABASE $db"
+  q -d "$db" -c "CREATE EXTENSION idgen_sql" -c "CREATE SCHEMA bench"
+  q -d "$db" -c "CREATE FUNCTION bench.time_ms(query text) RETURNS float8 LANGUAGE plpgsql AS \$\$
+DECLARE t0 timestamptz := clock_timestamp(); BEGIN EXECUTE query; RETURN extract(epoch FROM clock_timestamp() - t0) * 1000; END \$\$"
+  q -c "DROP TABLE IF EXISTS bench.edition" \
+    -c "CREATE TABLE bench.edition (ord int, family text, call text, edition text, workload text, run int, ms float8)"
+  local subjects=("${EDITION_SUBJECTS[@]}" "gen_random_uuid() (core)|gen_random_uuid()|uuid|gen_random_uuid()")
+  if [ -n "$(q -c "SELECT 1 WHERE to_regprocedure('pg_catalog.uuidv7()') IS NOT NULL")" ]; then
+    subjects+=("uuidv7() (core, PostgreSQL 18 and later)|pg_catalog.uuidv7()|uuid|pg_catalog.uuidv7()")
+  fi
+  subjects+=("no generator: the key from generate_series||bigint|")
+  local run i family call key default ed database ms insert
+  for run in $(seq 0 "$EDITION_RUNS"); do
+    for i in "${!subjects[@]}"; do
+      IFS='|' read -r family call key default <<<"${subjects[$i]}"
+      for ed in idgen edition; do
+        # core's functions and the floor are the same in both databases: measured once, in idgen's
+        if [ "$ed" = edition ] && [[ $call != idgen.* ]]; then continue; fi
+        database=$PGDATABASE
+        [ "$ed" = edition ] && database=$db
+        if [ -n "$call" ]; then
+          ms=$(edition_time_ms "$database" "SELECT count($call) FROM generate_series(1, $EDITION_CALLS) AS g")
+          sql "INSERT INTO bench.edition VALUES ($i, :'family', :'call', :'ed', 'call', $run, $ms)" -v family="$family" -v call="$call" -v ed="$ed"
+        fi
+        q -d "$database" -c "DROP TABLE IF EXISTS bench.edition_t"
+        if [ -n "$default" ]; then
+          q -d "$database" -c "CREATE TABLE bench.edition_t (id $key PRIMARY KEY DEFAULT $default, n int)"
+          insert="INSERT INTO bench.edition_t (n) SELECT g FROM generate_series(1, $EDITION_CALLS) AS g"
+        else
+          q -d "$database" -c "CREATE TABLE bench.edition_t (id $key PRIMARY KEY, n int)"
+          insert="INSERT INTO bench.edition_t (id, n) SELECT g, g FROM generate_series(1, $EDITION_CALLS) AS g"
+        fi
+        ms=$(edition_time_ms "$database" "$insert")
+        sql "INSERT INTO bench.edition VALUES ($i, :'family', :'call', :'ed', 'insert', $run, $ms)" -v family="$family" -v call="$default" -v ed="$ed"
+        q -d "$database" -c "DROP TABLE bench.edition_t"
+      done
+    done
+    say "  run $run done"
+  done
+  q -v machine="$(machine)" -v calls="$EDITION_CALLS" -v runs="$EDITION_RUNS" -f bench/report-edition.sql >"$OUT/edition.md"
+  say "Results: $OUT/edition.md"
+}
+
 # ---- the run ------------------------------------------------------------------------------------
 case $MODE in
   scaling)
     scaling
     [ "$SMOKE" = 0 ] && exit 0 ;;
+  edition)
+    edition
+    cat "$OUT/edition.md"
+    exit 0 ;;
   instructions)
     instructions
     q -v machine="$(machine)" -v calls="$INSTR_CALLS" -f bench/report-instructions.sql >"$OUT/instructions.md"
@@ -328,6 +405,7 @@ esac
 per_call
 bulk
 pgbench_clients
+edition
 
 # ---- idgen.type_id against a text typeid and uuid: sizes at 10 M rows, instructions a call ------
 say "idgen.type_id (bench/type_id.sh)..."
@@ -340,7 +418,7 @@ else
 fi
 q -v calls="$CALLS" -v rows="$ROWS" -v machine="$(machine)" -f bench/report.sql >"$OUT/results.md"
 q -v machine="$(machine)" -v calls="$INSTR_CALLS" -f bench/report-instructions.sql >>"$OUT/results.md"
-cat "$OUT/type_id.md" >>"$OUT/results.md"
+cat "$OUT/type_id.md" "$OUT/edition.md" >>"$OUT/results.md"
 cat "$OUT/results.md"
 
 # ---- Instagram's logical shards: a row through the trigger (bench/instagram_shard.sh: clusters of its own)

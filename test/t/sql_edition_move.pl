@@ -1,0 +1,155 @@
+# Moving a database between idgen and its SQL edition in place (edition/idgen_move.sql, as
+# docs/managed.md says), as the database's owner, no superuser: rows, column defaults and
+# idgen.objectid columns kept, new IDs above the old, a lead of the old IDs over the clock waited out
+# or refused (55000), and a move that cannot carry everything refused with nothing changed.
+use strict;
+use warnings;
+use IPC::Run;
+use PostgreSQL::Test::Cluster;
+use PostgreSQL::Test::Utils;
+use Test::More;
+use IdgenTest;
+
+my $script = 'edition/idgen_move.sql';
+my $node = idgen_node('move');
+$node->start;
+$node->safe_psql('postgres', 'CREATE ROLE app LOGIN; CREATE DATABASE app OWNER app');
+# (a search_path that would find what the owner plants in public, were the script to look there)
+$node->safe_psql('postgres', 'ALTER ROLE app SET search_path = public, pg_catalog');
+sub as_app { my ($sql) = @_; return $node->safe_psql('app', $sql, extra_params => [ '-U', 'app' ]); }
+
+as_app('CREATE EXTENSION idgen_sql');
+# Functions planted by the owner where an unqualified name would find them, each more specific
+# than pg_catalog's for the arguments the script passes: calling one fails the move.
+as_app(q{
+CREATE FUNCTION public.regexp_replace(name, text, text) RETURNS text LANGUAGE plpgsql AS $$BEGIN RAISE EXCEPTION 'planted'; END$$;
+CREATE FUNCTION public.jsonb_array_length(jsonb) RETURNS int LANGUAGE plpgsql AS $$BEGIN RAISE EXCEPTION 'planted'; END$$;
+CREATE FUNCTION public.format(text, text, text, text) RETURNS text LANGUAGE plpgsql AS $$BEGIN RAISE EXCEPTION 'planted'; END$$;
+CREATE FUNCTION public.max(bigint) RETURNS bigint LANGUAGE plpgsql AS $$BEGIN RAISE EXCEPTION 'planted'; END$$;
+});
+
+my %family = (ig => 'instagram', sf => 'snowflake', sy => 'sonyflake', tr => 'trace', js => 'js');
+as_app(q{
+CREATE TABLE post (sf bigint PRIMARY KEY DEFAULT idgen.snowflake_id(), ig bigint DEFAULT idgen.instagram_id(3),
+  sy bigint DEFAULT idgen.sonyflake_id(), tr bigint DEFAULT idgen.trace_id(), js bigint DEFAULT idgen.js_id(),
+  n int, made text DEFAULT 'edition');
+CREATE TABLE doc (id idgen.objectid PRIMARY KEY DEFAULT idgen.objectid(), u uuid DEFAULT idgen.uuidv7(),
+  ul text DEFAULT idgen.ulid(), t text DEFAULT idgen.typeid('doc'), made text DEFAULT 'edition');
+CREATE TABLE ev (id bigint DEFAULT idgen.snowflake_id(), k int, at idgen.objectid) PARTITION BY RANGE (k);
+CREATE TABLE ev_1 PARTITION OF ev FOR VALUES FROM (0) TO (1000);
+ALTER TABLE ONLY ev_1 ALTER COLUMN id SET DEFAULT idgen.js_id();
+CREATE SCHEMA "Odd Schema";
+CREATE TABLE "Odd Schema"."Odd ""Table""" ("Id" bigint DEFAULT idgen.trace_id(), plain int DEFAULT 7);
+INSERT INTO post (n) SELECT g FROM generate_series(1, 1000) g;
+INSERT INTO doc SELECT FROM generate_series(1, 1000);
+INSERT INTO ev (k, at) SELECT g % 1000, idgen.objectid() FROM generate_series(1, 500) g;
+INSERT INTO "Odd Schema"."Odd ""Table""" SELECT FROM generate_series(1, 10);
+});
+
+# Every column default of the database's own tables, and the type of each objectid column: what
+# must come through each move unchanged.
+my $defaults_sql = q{SELECT string_agg(x, E'\n' ORDER BY x) FROM (
+SELECT format('%s.%s=%s', a.attrelid::regclass, a.attname, pg_get_expr(d.adbin, d.adrelid)) AS x
+FROM pg_attrdef d JOIN pg_attribute a ON a.attrelid = d.adrelid AND a.attnum = d.adnum JOIN pg_class c ON c.oid = d.adrelid
+WHERE c.relnamespace NOT IN ('pg_catalog'::regnamespace, 'information_schema'::regnamespace)) s};
+my $types_sql = q{SELECT string_agg(x, ', ' ORDER BY x) FROM (
+SELECT format('%s.%s:%s:%s', a.attrelid::regclass, a.attname, format_type(a.atttypid, a.atttypmod),
+  (SELECT e.extname FROM pg_depend x JOIN pg_extension e ON e.oid = x.refobjid
+   WHERE x.classid = 'pg_type'::regclass AND x.objid = a.atttypid AND x.deptype = 'e')) AS x
+FROM pg_attribute a JOIN pg_class c ON c.oid = a.attrelid
+WHERE c.relname IN ('doc', 'ev', 'ev_1') AND a.attname IN ('id', 'at') AND format_type(a.atttypid, a.atttypmod) <> 'bigint') s};
+my $rows_sql = q{SELECT md5(string_agg(format('%s|%s|%s|%s|%s|%s', sf, ig, sy, tr, js, n), ',' ORDER BY sf)) FROM post
+UNION ALL SELECT md5(string_agg(format('%s|%s|%s|%s', id, u, ul, t), ',' ORDER BY id::text)) FROM doc
+UNION ALL SELECT md5(string_agg(format('%s|%s|%s', id, k, at), ',' ORDER BY id, at::text)) FROM ev};
+my $defaults = $node->safe_psql('app', $defaults_sql);
+like($defaults, qr/post\.sf=idgen\.snowflake_id\(\)/, 'the defaults, under the edition');
+is(scalar(() = $defaults =~ /idgen\./g), 12, '... twelve of them call the edition');
+
+# move(to, max_wait): runs the script as the owner; its exit status and stderr
+sub move {
+	my ($to, $max_wait) = @_;
+	my ($out, $err);
+	IPC::Run::run([ 'psql', '-X', '-d', $node->connstr('app'), '-U', 'app', '-v', 'ON_ERROR_STOP=1', '-v', 'VERBOSITY=verbose',
+			'-v', "to=$to", $max_wait ? ('-v', "max_wait=$max_wait") : (), '-f', $script ], '>', \$out, '2>', \$err);
+	return ($? >> 8, $err);
+}
+sub extension { return $node->safe_psql('app', "SELECT string_agg(extname, ',' ORDER BY extname) FROM pg_extension WHERE extname LIKE 'idgen%'"); }
+sub maxima { return { map { $_ => $node->safe_psql('app', "SELECT max($_) FROM post") } keys %family }; }
+sub above {
+	my ($before, $made, $name) = @_;
+	for my $c (sort keys %family) {
+		is($node->safe_psql('app', "SELECT count(*) FILTER (WHERE $c <= $before->{$c}), count(*) FROM post WHERE made = '$made'"), '0|100',
+			"$name: every new $family{$c} ID is above the largest before");
+	}
+}
+
+# ---- refused, nothing changed: what the move does not carry, an ID ahead of the clock ------------
+as_app('CREATE VIEW v AS SELECT idgen.snowflake_id() AS id');
+my ($ret, $err) = move('idgen');
+isnt($ret, 0, 'a view calling the edition: the move refuses');
+like($err, qr/ERROR:  2BP01: .*HINT:  The move carries column defaults/s, '... 2BP01, with what to do');
+is(extension(), 'idgen_sql', '... and nothing changed: the edition');
+is($node->safe_psql('app', $defaults_sql), $defaults, '... every default');
+as_app('DROP VIEW v');
+
+# The edition's JS-safe word 3 s ahead of the clock (a clock stepped back, or a burst), a row with
+# such an ID: idgen's words start from the clock, so the move waits, up to max_wait.
+$node->safe_psql('app', q{SELECT setval('idgen.edition_js_seq',
+  (((extract(epoch FROM clock_timestamp()) * 1000)::bigint + 3000 - 1767225600000) / 10) << 10)});
+as_app("INSERT INTO post (n) VALUES (0)");
+($ret, $err) = move('idgen', '1s');
+isnt($ret, 0, 'JS-safe IDs 3 s ahead of the clock, max_wait 1 s: the move refuses');
+like($err, qr/ERROR:  55000: the IDs of idgen_sql run ahead of the clock.*DETAIL:  Ahead of the clock: js by \d+ ms.*HINT:  Run the move again after/s,
+	'... 55000, saying which family and until when') or diag $err;
+is(extension(), 'idgen_sql', '... and nothing changed');
+is($node->safe_psql('app', $defaults_sql), $defaults, '... every default');
+
+# ---- the edition to idgen -------------------------------------------------------------------------
+my $rows = $node->safe_psql('app', $rows_sql);
+my $before = maxima();
+my $t0 = $node->safe_psql('app', 'SELECT clock_timestamp()');
+($ret, $err) = move('idgen');
+is($ret, 0, 'the edition to idgen, in place') or diag $err;
+like($err, qr/moved to idgen: 12 column defaults, 2 idgen.objectid columns/, '... 12 defaults, 2 objectid columns (and the partition\'s)');
+cmp_ok($node->safe_psql('app', "SELECT extract(epoch FROM clock_timestamp() - '$t0')"), '>=', 1.5, '... having waited out the lead');
+is(extension(), 'idgen', '... idgen is installed, the edition is not');
+is($node->safe_psql('app', $defaults_sql), $defaults, '... every column default as it was, calling idgen');
+is($node->safe_psql('app', $types_sql), 'doc.id:idgen.objectid:idgen, ev.at:idgen.objectid:idgen, ev_1.at:idgen.objectid:idgen',
+	'... the objectid columns of idgen\'s type');
+is($node->safe_psql('app', $rows_sql), $rows, '... every row as it was');
+as_app(q{UPDATE post SET made = 'old'; UPDATE doc SET made = 'old';
+INSERT INTO post (n, made) SELECT g, 'idgen' FROM generate_series(1, 100) g;
+INSERT INTO doc (made) SELECT 'idgen' FROM generate_series(1, 100);
+INSERT INTO ev (k, at) VALUES (1, idgen.objectid())});
+above($before, 'idgen', 'idgen after the move');
+is($node->safe_psql('app', q{SELECT count(*) FROM doc WHERE made = 'idgen' AND u > ALL (SELECT u FROM doc WHERE made = 'old')}), '100',
+	'idgen after the move: UUIDv7 above the old');
+is($node->safe_psql('app', q{SELECT count(*), count(DISTINCT id) FROM doc}), '1100|1100', '... and ObjectIds from the default');
+
+# ---- a default the edition has no function for: refused, nothing changed --------------------------
+as_app('ALTER TABLE post ADD COLUMN d bigint; ALTER TABLE post ALTER COLUMN d SET DEFAULT idgen.decimal_id()');
+my $with_decimal = $node->safe_psql('app', $defaults_sql);
+($ret, $err) = move('idgen_sql');
+isnt($ret, 0, 'a default of idgen.decimal_id(): the move to the edition refuses');
+like($err, qr/ERROR:  0A000: the default of public\.post\.d cannot move to idgen_sql/, '... 0A000, naming the column');
+is(extension(), 'idgen', '... and nothing changed');
+is($node->safe_psql('app', $defaults_sql), $with_decimal, '... every default');
+as_app('ALTER TABLE post DROP COLUMN d');
+
+# ---- and back --------------------------------------------------------------------------------------
+$rows = $node->safe_psql('app', $rows_sql);
+$before = maxima();
+($ret, $err) = move('idgen_sql');
+is($ret, 0, 'idgen back to the edition, in place') or diag $err;
+is(extension(), 'idgen_sql', '... the edition is installed, idgen is not');
+is($node->safe_psql('app', $defaults_sql), $defaults, '... every column default as it was, calling the edition');
+is($node->safe_psql('app', $types_sql), 'doc.id:idgen.objectid:idgen_sql, ev.at:idgen.objectid:idgen_sql, ev_1.at:idgen.objectid:idgen_sql',
+	'... the objectid columns of the edition\'s type');
+is($node->safe_psql('app', $rows_sql), $rows, '... every row as it was');
+as_app(q{UPDATE post SET made = 'old'; INSERT INTO post (n, made) SELECT g, 'back' FROM generate_series(1, 100) g;
+INSERT INTO doc (made) SELECT 'back' FROM generate_series(1, 100)});
+above($before, 'back', 'the edition after the move back');
+is($node->safe_psql('app', q{SELECT count(*), count(DISTINCT id) FROM doc}), '1200|1200', '... and ObjectIds from the default');
+
+$node->stop;
+done_testing();
