@@ -1,0 +1,290 @@
+#include "core/protocol.hpp"
+
+#include <algorithm>
+
+namespace idgen::protocol {
+
+#ifdef IDGEN_SIM_ROUTES
+Route sim_route = kRouteNone;
+#endif
+
+// ---- the start of the server ------------------------------------------------------------------------
+
+// The origins' values, raised by the failover margin on a promoted server (an asynchronous standby
+// may have missed its primary's last leases), become the floors of the words. The identity lease
+// counts while the server has the identity it was written under; under another identity the
+// families with one lie below the server's lease, as before restart_at_clock().
+Load DecideLoad(uint64_t mark_raw, uint64_t identity_raw, uint64_t decimal_raw, uint32_t identity, bool promoted,
+                uint64_t margin_ms) {
+  Load load;
+  const uint64_t margin = promoted && !Reopened(kRouteAsyncFailover) ? margin_ms : 0;
+  const uint64_t stored_ms = LeaseMsOf(mark_raw);
+  load.identity_valid = identity_raw != 0 && IdentityOf(identity_raw) == (identity & kIdentityMask);
+  const uint64_t identity_ms = load.identity_valid ? std::min(LeaseMsOf(identity_raw), stored_ms) : stored_ms;
+  load.floor_ms = stored_ms == 0 ? 0 : stored_ms + margin;
+  load.identity_floor_ms = identity_ms == 0 ? 0 : identity_ms + margin;
+  if (Reopened(kRouteRestartClockBack)) load.floor_ms = load.identity_floor_ms = 0;
+  load.self_made_ms = kLeaseMs + margin;
+  load.decimal_next = decimal_raw + (promoted ? kDecimalFailoverSkip : 0);
+  load.renew = promoted && stored_ms != 0;
+  return load;
+}
+
+void ApplyLoad(ServerMark& mark, const Load& load, uint64_t mark_raw, uint64_t identity_raw) {
+  mark.decimal_id_next = load.decimal_next;
+  mark.decimal_id_floor = load.decimal_next;
+  mark.lease_end_ms = LeaseMsOf(mark_raw);
+  mark.identity_lease_hash = IdentityOf(identity_raw);
+  mark.identity_lease_end_ms = load.identity_valid ? LeaseMsOf(identity_raw) : kNoLease;
+  mark.floor_ms = load.floor_ms;
+  mark.identity_floor_ms = load.identity_floor_ms;
+  mark.loaded = true;
+}
+
+// ---- renewing the leases ---------------------------------------------------------------------------
+
+// A lease is written under the identity of the server's configuration, and a value is returned only
+// under the identity of the lease that covers it: a reload that changed the identity drops the
+// value. So does a generation moved since the session's checks (restart_at_clock(), a dropped
+// identity lease). A value at or past a lease renews it a second beyond the value or the clock; a
+// value at or past the database's copy writes the copy.
+CoverDecision DecideCover(const ServerMark& mark, Group group, uint64_t hot_generation, bool identity_changed,
+                          const CopyState& copy, uint64_t ms, uint64_t now_ms) {
+  CoverDecision decision;
+  if (identity_changed || mark.generation != hot_generation) {
+    decision.retake = true;
+    return decision;
+  }
+  const bool identity = group == kWithIdentity;
+  const uint64_t lease = mark.lease_end_ms;
+  const uint64_t identity_lease = identity ? mark.identity_lease_end_ms : kNoLease;
+  const uint64_t copy_ms = identity ? copy.copy_identity_ms : copy.copy_ms;
+  if (ms >= lease || ms >= identity_lease) {
+    const uint64_t next = std::max(ms, now_ms) + kLeaseMs;
+    decision.renew_lease_ms = ms >= lease ? next : 0;
+    decision.renew_identity_ms = ms >= identity_lease ? next : 0;
+  }
+  decision.write_copy = copy.has_copy && ms >= copy_ms;
+  return decision;
+}
+
+bool RenewalStillValid(const ServerMark& mark, uint64_t generation) { return mark.generation == generation; }
+
+void PublishRenewal(ServerMark& mark, uint64_t lease_ms, uint64_t identity_lease_ms) {
+  if (lease_ms != 0) mark.lease_end_ms = std::max(mark.lease_end_ms, lease_ms);
+  // (only a lease that exists is renewed, and only restart_at_clock() sets one)
+  if (identity_lease_ms != 0 && mark.identity_lease_end_ms != kNoLease &&
+      mark.identity_lease_end_ms < identity_lease_ms) {
+    mark.identity_lease_end_ms = identity_lease_ms;
+  }
+}
+
+// ---- the identity lease of another identity ------------------------------------------------------
+
+// Another identity than the lease's (one put back after restart_at_clock() gave the server a new
+// one, or any change without it) makes the families with an identity lie below the server's lease
+// again, which holds every value ever made here.
+bool MustDropIdentityLease(const ServerMark& mark, uint32_t identity) {
+  return mark.identity_lease_end_ms != kNoLease && mark.identity_lease_hash != (identity & kIdentityMask);
+}
+
+DropIdentity BeginDropIdentityLease(ServerMark& mark) {
+  DropIdentity drop;
+  mark.generation += 1;            // values taken meanwhile are taken again
+  mark.identity_lease_end_ms = 0;  // no value passes until it is retired
+  drop.raise_identity_words_to_ms = mark.lease_end_ms;
+  mark.identity_floor_ms = mark.floor_ms;
+  // Retired on disk before anything reads "no lease": a restart must not find the old lease under
+  // the identity it names (the server may have that identity again by then).
+  drop.retire_on_disk = !Reopened(kRouteRetiredInMemory);
+  return drop;
+}
+
+void FinishDropIdentityLease(ServerMark& mark) { mark.identity_lease_end_ms = kNoLease; }
+
+// ---- each database's copy --------------------------------------------------------------------------
+
+// Covered: this run wrote it; or it lies at or below what this run raised the words to; or (the
+// families with an identity) it was written under another identity than this server's, whose
+// values theirs cannot repeat. A copy of 1.2 (the system identifier) predates every identity
+// lease, and the identity it was written under.
+bool Covered(const ServerMark& mark, const Self& self, Group group, uint64_t copy_ms, int64_t tag) {
+  const auto bits = static_cast<uint64_t>(tag);
+  if ((bits & kTagged) != 0 && (bits >> kIdentityBits & kRunMask) == (self.run_bits & kRunMask)) return true;
+  if (Reopened(kRouteRestoreIntoClone) && tag == self.system_identifier) return true;
+  const uint64_t floor = group == kWithIdentity ? mark.identity_floor_ms : mark.floor_ms;
+  if (copy_ms <= floor) return true;
+  if (group != kWithIdentity) return false;
+  if ((bits & kTagged) != 0) return (bits & kIdentityMask) != (self.identity & kIdentityMask);
+  return tag == self.system_identifier && mark.identity_lease_end_ms != kNoLease;
+}
+
+CopyState DecideCopy(const ServerMark& mark, const Self& self, const CopyRead& read) {
+  CopyState copy;
+  copy.has_copy = read.has_mark && read.has_server;
+  copy.has_identity_copy = read.has_identity;
+  if (!copy.has_copy) return copy;
+  copy.copy_ms = static_cast<uint64_t>(std::max<int64_t>(read.mark, 0));
+  const int64_t tag = read.server;
+  // The families with an identity lie below idgen.mark_identity where a writer of 1.3 put it,
+  // below idgen.mark where 1.2 wrote it.
+  const bool tagged = (static_cast<uint64_t>(tag) & kTagged) != 0;
+  copy.copy_identity_ms =
+      tagged && copy.has_identity_copy ? static_cast<uint64_t>(std::max<int64_t>(read.mark_identity, 0)) : copy.copy_ms;
+  copy.tag_is_ours = tag == OwnTag(self.run_bits, self.identity);
+  if (Reopened(kRouteRestoreByOwner)) return copy;
+  copy.wait_ms[kTimeOnly] = Covered(mark, self, kTimeOnly, copy.copy_ms, tag) ? 0 : copy.copy_ms;
+  copy.wait_ms[kWithIdentity] =
+      Covered(mark, self, kWithIdentity, copy.copy_identity_ms, tag) ? 0 : copy.copy_identity_ms;
+  return copy;
+}
+
+// The copy is read again in each transaction: a restore (its setval) sends no invalidation, and a
+// session that connected before it must honor it before its next value.
+bool MustReadCopy(bool same_state_and_database, bool has_copy, bool fresh, uint64_t seen_generation,
+                  uint64_t generation) {
+  if (Reopened(kRouteSessionBeforeRestore)) fresh = true;
+  return !same_state_and_database || !has_copy || !fresh || seen_generation != generation;
+}
+
+// Values that may repeat what the copy records wait for the clock to pass it, or are refused when it
+// is further ahead than idgen.max_clock_regression.
+Wait DecideWait(uint64_t wait_ms, uint64_t now_ms, uint64_t max_clock_regression_ms) {
+  Wait wait;
+  if (wait_ms <= now_ms) return wait;
+  wait.gap_ms = wait_ms - now_ms;
+  wait.until_ms = wait_ms;
+  wait.kind = wait.gap_ms > max_clock_regression_ms ? Wait::kRefuse : Wait::kWait;
+  return wait;
+}
+
+// The server's lease, which lies above every value returned on this server, and the lease of the
+// families with an identity (set exactly: it drops only what older identities made, which no server
+// makes again), under this run's tag.
+CopyWrite DecideCopyWrite(const ServerMark& mark, const Self& self, const CopyState& copy) {
+  CopyWrite write;
+  const uint64_t lease_ms = mark.lease_end_ms;
+  // (0 while restart_at_clock() moves the identity lease: the server's lease bounds them then)
+  const uint64_t identity_lease = mark.identity_lease_end_ms;
+  const uint64_t identity_ms = identity_lease == 0 ? lease_ms : std::min(lease_ms, identity_lease);
+  write.mark = static_cast<int64_t>(lease_ms);
+  write.write_identity = copy.has_identity_copy;
+  write.mark_identity = static_cast<int64_t>(identity_ms);
+  write.write_tag = !copy.tag_is_ours;
+  write.tag = Reopened(kRouteRestoreIntoClone) ? self.system_identifier : OwnTag(self.run_bits, self.identity);
+  return write;
+}
+
+void AfterCopyWrite(CopyState& copy, const ServerMark& mark, const CopyWrite& write) {
+  copy.copy_ms = std::max(copy.copy_ms, mark.lease_end_ms);
+  copy.copy_identity_ms = copy.has_identity_copy ? static_cast<uint64_t>(write.mark_identity) : copy.copy_ms;
+  copy.tag_is_ours = true;
+}
+
+uint64_t CoveredMs(const ServerMark& mark, const CopyState& copy, Group group) {
+  const uint64_t lease = mark.lease_end_ms;
+  if (group == kTimeOnly) return copy.has_copy ? std::min(lease, copy.copy_ms) : lease;
+  const uint64_t with_identity = std::min(lease, mark.identity_lease_end_ms);
+  return copy.has_copy ? std::min(with_identity, copy.copy_identity_ms) : with_identity;
+}
+
+// ---- idgen.restart_at_clock() -----------------------------------------------------------------------
+
+Restart DecideRestart(const ServerMark& mark, const RestartInput& in) {
+  Restart restart;
+  if (!in.superuser) return restart.kind = Restart::kRefusePermission, restart;
+  if (!in.shared_primary) return restart.kind = Restart::kRefuseNotPrimary, restart;
+  // Sessions under an identity set per database or role would generate under it: this call could not
+  // see whether it is new.
+  if (in.identity_set_per_database_or_role && !Reopened(kRouteIdentityPerDatabase)) {
+    return restart.kind = Restart::kRefuseIdentityPerDatabase, restart;
+  }
+  if (in.node_id_from_citus) return restart.kind = Restart::kRefuseCitus, restart;
+  const uint64_t active = mark.identity_lease_end_ms;
+  restart.old_ms = active != kNoLease ? active : LeaseMsOf(in.mark_raw);
+  const uint32_t last_identity = IdentityOf(in.identity_raw != 0 ? in.identity_raw : in.mark_raw);
+  if (restart.old_ms <= in.now_ms + kLeaseMs) return restart.kind = Restart::kNothingToDo, restart;
+  if (last_identity == (in.identity & kIdentityMask) && !Reopened(kRouteRestartSameIdentity)) {
+    return restart.kind = Restart::kRefuseSameIdentity, restart;
+  }
+  restart.kind = Restart::kMove;
+  restart.lease_ms = in.now_ms + kLeaseMs;
+  restart.floor_ms = in.now_ms;
+  return restart;
+}
+
+void BeginRestart(ServerMark& mark, uint32_t identity) {
+  mark.generation += 1;
+  mark.identity_lease_end_ms = 0;  // no value passes until it is written
+  mark.identity_lease_hash = identity & kIdentityMask;
+}
+
+void FinishRestart(ServerMark& mark, const Restart& restart) {
+  mark.identity_lease_end_ms = restart.lease_ms;
+  mark.identity_floor_ms = restart.floor_ms;
+}
+
+// ---- DecimalId -------------------------------------------------------------------------------------
+
+int64_t DecimalCopyValue(int64_t decimal_run, int launch_id, int64_t id) {
+  return decimal_run * kDecimalRunUnit + static_cast<int64_t>(launch_id) * kDecimalUnit +
+         id / kDecimalUnit % kDecimalUnit;
+}
+
+// Whether this database's DecimalIds can be repeated by this server's from now on: not when this run
+// wrote it, nor under another launch id, nor when the server's next generator ids lie beyond its.
+bool DecimalIdCopyCovered(const ServerMark& mark, int64_t decimal_run, int64_t copy, int launch_id,
+                          int64_t* generator) {
+  const int64_t run = copy / kDecimalRunUnit;
+  const int64_t low = copy % kDecimalRunUnit;
+  *generator = low % kDecimalUnit;
+  if (copy <= 0 || run == decimal_run) return true;
+  if (low / kDecimalUnit != launch_id) return true;
+  return static_cast<uint64_t>(*generator) < mark.decimal_id_floor;
+}
+
+// ---- DROP EXTENSION --------------------------------------------------------------------------------
+
+bool DropKeepsNothing(const ServerMark& mark, const Self& self, const DropInput& in) {
+  if (!in.read.has_mark || !in.read.has_server) return true;
+  if (Reopened(kRouteDropCreate)) return true;
+  const uint64_t copy_ms = static_cast<uint64_t>(std::max<int64_t>(in.read.mark, 0));
+  const int64_t tag = in.read.server;
+  const bool tagged = (static_cast<uint64_t>(tag) & kTagged) != 0;
+  const uint64_t identity_ms =
+      tagged && in.read.has_identity ? static_cast<uint64_t>(std::max<int64_t>(in.read.mark_identity, 0)) : copy_ms;
+  if (copy_ms <= in.now_ms) return true;
+  if (in.recovery) return false;
+  if (in.shared) {
+    return Covered(mark, self, kTimeOnly, copy_ms, tag) && Covered(mark, self, kWithIdentity, identity_ms, tag);
+  }
+  // No shared state: the server's leases as its origins keep them, which a preloaded start loads.
+  const uint64_t stored_ms = LeaseMsOf(in.mark_raw);
+  const bool same_identity = IdentityOf(in.identity_raw) == (self.identity & kIdentityMask);
+  const uint64_t identity_lease_ms =
+      in.identity_raw != 0 && same_identity ? std::min(LeaseMsOf(in.identity_raw), stored_ms) : stored_ms;
+  const bool other_identity = tagged && (static_cast<uint64_t>(tag) & kIdentityMask) != (self.identity & kIdentityMask);
+  return copy_ms <= stored_ms && (identity_ms <= identity_lease_ms || other_identity);
+}
+
+// ---- who generates, under which identity ------------------------------------------------------------
+
+bool MayGenerate(bool recovery, bool shared) { return shared && (!recovery || Reopened(kRouteHotStandby)); }
+
+uint32_t SessionIdentity(uint32_t server_identity, bool database_sets_one, uint32_t database_identity,
+                         bool session_sets_one, uint32_t session_identity) {
+  if (session_sets_one && Reopened(kRouteSessionIdentity)) return session_identity;
+  if (database_sets_one && Reopened(kRouteIdentityPerDatabase)) return database_identity;
+  return server_identity;
+}
+
+bool ShardMarksApply(bool same_oid, bool same_name) {
+  return Reopened(kRouteRenamedShardSchema) ? same_name : same_oid;
+}
+
+Wait DecideShardWait(uint64_t mark_ms, bool written_by_this_run, uint64_t now_ms, uint64_t max_clock_regression_ms) {
+  if (written_by_this_run) return Wait{};
+  return DecideWait(mark_ms, now_ms, max_clock_regression_ms);
+}
+
+}  // namespace idgen::protocol
