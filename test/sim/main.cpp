@@ -37,7 +37,7 @@ struct Search {
 Search Explore(uint64_t seed, uint64_t budget) {
   Search search;
   for (uint64_t i = 0; search.steps < budget; ++i) {
-    const std::vector<Step> steps = idgen::sim::RandomSchedule(seed + i, kScheduleLength);
+    const std::vector<Step> steps = idgen::sim::RandomSchedule(seed * 1000003 + i, kScheduleLength);
     const idgen::sim::Outcome outcome = idgen::sim::Run(steps);
     ++search.schedules;
     search.values += outcome.values;
@@ -45,7 +45,7 @@ Search Explore(uint64_t seed, uint64_t budget) {
     if (outcome.violated) {
       search.steps += outcome.at_step + 1;
       search.found = true;
-      search.seed = seed + i;
+      search.seed = seed * 1000003 + i;
       search.failing = steps;
       search.what = outcome.what;
       return search;
@@ -106,6 +106,7 @@ int SelfTest(uint64_t seed, uint64_t budget) {
 
 int main(int argc, char** argv) {
   const uint64_t seed = EnvOr("SIM_SEED", 1);
+  idgen::sim::open_findings = EnvOr("SIM_OPEN_FINDINGS", 0) != 0;
   if (const char* replay = std::getenv("SIM_REPLAY"); replay != nullptr && *replay != '\0') {
     std::vector<uint8_t> bytes;
     for (size_t i = 0; replay[i] != '\0' && replay[i + 1] != '\0'; i += 2) {

