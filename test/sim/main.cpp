@@ -42,7 +42,17 @@ Search Explore(uint64_t seed, uint64_t budget) {
     ++search.schedules;
     search.values += outcome.values;
     search.refusals += outcome.refusals;
-    if (outcome.violated) {
+    bool attributable = outcome.violated;
+#ifdef IDGEN_SIM_ROUTES
+    // (under a reopened route, only a violation that the same schedule does not meet without it counts)
+    if (attributable && idgen::protocol::sim_route != idgen::protocol::kRouteNone) {
+      const auto route = idgen::protocol::sim_route;
+      idgen::protocol::sim_route = idgen::protocol::kRouteNone;
+      attributable = !idgen::sim::Run(steps).violated;
+      idgen::protocol::sim_route = route;
+    }
+#endif
+    if (attributable) {
       search.steps += outcome.at_step + 1;
       search.found = true;
       search.seed = seed * 1000003 + i;

@@ -639,6 +639,8 @@ class World {
     Server& server = servers_[t];
     server = Server{};
     server.config = from.config;
+    server.config_fresh = from.config_fresh;
+    server.past_identities = from.past_identities;
     server.disk = from.disk;
     for (Database& db : server.disk.db) {
       if (db.exists) db = CloneDb(db);
@@ -662,7 +664,8 @@ void World::Apply(const Step& step) {
   crash_countdown_ = step.c % 8 == 7 ? 1 + step.c / 8 % 6 : 0;
   switch (kind) {
     case kGenerate: {
-      const int k = step.b % kMaxSessions;
+      int k = step.b % kMaxSessions;
+      for (int i = 0; i < kMaxSessions && !server.sessions[k].exists; ++i) k = (k + 1) % kMaxSessions;
       if (!server.sessions[k].exists) return;
       const Fam fam = static_cast<Fam>(step.x % kFamCount);
       Say("server %d, session %d (database %d): SELECT a %s value%s\n", s, k, server.sessions[k].db,
@@ -806,6 +809,8 @@ void World::Apply(const Step& step) {
       const uint32_t config = old.config;
       server = Server{};
       server.config = config;
+      server.config_fresh = old.config_fresh;
+      server.past_identities = old.past_identities;
       server.lineage = old.lineage;
       for (int d = 0; d < kMaxDatabases; ++d) server.disk.db[d] = old.disk.db[d];
       // (open finding A, excluded unless SIM_OPEN_FINDINGS: pg_upgrade leaves the origins behind, and
@@ -813,6 +818,7 @@ void World::Apply(const Step& step) {
       if (!open_findings) {
         server.disk.mark_raw = old.disk.mark_raw;
         server.disk.identity_raw = old.disk.identity_raw;
+        server.promoted = old.promoted;
       }
       Start(s, old.clock);
       server.sessions[0].exists = true;
