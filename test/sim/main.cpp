@@ -123,7 +123,8 @@ int main(int argc, char** argv) {
       bytes.push_back(static_cast<uint8_t>(std::stoul(std::string(replay + i, 2), nullptr, 16)));
     }
     // (printed as kind a b c and x big-endian: back to the byte order FromBytes reads)
-    for (size_t i = 0; i + 8 <= bytes.size(); i += 8) std::swap(bytes[i + 4], bytes[i + 7]), std::swap(bytes[i + 5], bytes[i + 6]);
+    for (size_t i = 0; i + 8 <= bytes.size(); i += 8)
+      std::swap(bytes[i + 4], bytes[i + 7]), std::swap(bytes[i + 5], bytes[i + 6]);
     const auto steps = idgen::sim::FromBytes(bytes.data(), bytes.size());
     idgen::sim::Print(steps);
     return idgen::sim::Run(steps).violated ? 1 : 0;
@@ -133,11 +134,12 @@ int main(int argc, char** argv) {
   const auto start = std::chrono::steady_clock::now();
   const Search search = Explore(seed, budget);
   const double seconds = Seconds(start);
-  printf("sim: seed %llu, %llu schedules of up to %zu steps, %llu steps in %.1f s (%.0f steps/s), %llu values, %llu "
-         "refusals\n",
-         static_cast<unsigned long long>(seed), static_cast<unsigned long long>(search.schedules), kScheduleLength,
-         static_cast<unsigned long long>(search.steps), seconds, static_cast<double>(search.steps) / seconds,
-         static_cast<unsigned long long>(search.values), static_cast<unsigned long long>(search.refusals));
+  printf(
+      "sim: seed %llu, %llu schedules of up to %zu steps, %llu steps in %.1f s (%.0f steps/s), %llu values, %llu "
+      "refusals\n",
+      static_cast<unsigned long long>(seed), static_cast<unsigned long long>(search.schedules), kScheduleLength,
+      static_cast<unsigned long long>(search.steps), seconds, static_cast<double>(search.steps) / seconds,
+      static_cast<unsigned long long>(search.values), static_cast<unsigned long long>(search.refusals));
   if (!search.found) {
     printf("sim: no violation\n");
     return 0;

@@ -23,9 +23,9 @@ using namespace idgen::protocol;
 constexpr int kMaxServers = 6;
 constexpr int kMaxDatabases = 3;
 constexpr int kMaxSessions = 3;
-constexpr uint64_t kMaxRegressionMs = 5000;  // idgen.max_clock_regression's default
-constexpr uint64_t kMarginMs = 10000;        // idgen.failover_margin's default
-constexpr uint32_t kSeqMax = 7;              // values per millisecond before a layout waits for the next
+constexpr uint64_t kMaxRegressionMs = 5000;     // idgen.max_clock_regression's default
+constexpr uint64_t kMarginMs = 10000;           // idgen.failover_margin's default
+constexpr uint32_t kSeqMax = 7;                 // values per millisecond before a layout waits for the next
 constexpr uint64_t kOwnerAheadMs = 1000000000;  // how far ahead an owner sets her copy (about 11 days)
 constexpr int64_t kSystemIdentifier = 0x5157;   // shared by a server, its standbys and its clones
 
@@ -143,7 +143,7 @@ struct Server {
   Durable disk, mem;      // flushed, and as written
   ServerMark mark;
   Self self;
-  uint32_t config = 0;  // the identity in its configuration
+  uint32_t config = 0;       // the identity in its configuration
   bool config_fresh = true;  // one no server had before
   std::vector<uint32_t> past_identities;
   Word words[kFamCount];
@@ -272,8 +272,8 @@ class World {
 
   void LoadServerMark(int s) {
     Server& server = servers_[s];
-    const Load load = DecideLoad(server.mem.mark_raw, server.mem.identity_raw, 0, server.config, server.promoted,
-                                 kMarginMs);
+    const Load load =
+        DecideLoad(server.mem.mark_raw, server.mem.identity_raw, 0, server.config, server.promoted, kMarginMs);
     Raise(server, kTimeOnly, load.floor_ms);
     Raise(server, kWithIdentity, load.identity_floor_ms);
     ApplyLoad(server.mark, load, server.mem.mark_raw, server.mem.identity_raw);
@@ -378,8 +378,8 @@ class World {
     }
     for (int attempt = 0; attempt < 4; ++attempt) {
       uint32_t identity = IdentityOfSession(server, session);
-      const bool ready = (session.ready & (1u << fam)) != 0 &&
-                         (group == kTimeOnly || server.mark.identity_lease_end_ms == kNoLease);
+      const bool ready =
+          (session.ready & (1u << fam)) != 0 && (group == kTimeOnly || server.mark.identity_lease_end_ms == kNoLease);
       if (!ready) {
         if (MustReadCopy(session.checked, session.copy.has_copy, session.fresh, session.generation,
                          server.mark.generation)) {
@@ -541,13 +541,17 @@ class World {
     Database& db = server.mem.db[session.db];
     const Key key = MakeKey(fam, identity, ms, seq);
     ++outcome.values;
-    Say("  -> %s value (identity %u, %llu ms, seq %u)\n", fam == kT ? "uuidv7" : fam == kI ? "snowflake" : "instagram",
+    Say("  -> %s value (identity %u, %llu ms, seq %u)\n",
+        fam == kT   ? "uuidv7"
+        : fam == kI ? "snowflake"
+                    : "instagram",
         identity, static_cast<unsigned long long>(ms), seq);
     Lineage& lineage = *server.lineage;
     char text[200];
     if (!lineage.returned.insert(key).second) {
-      snprintf(text, sizeof text, "a value returned twice by one server's lineage (family %d, identity %u, %llu ms, seq %u)",
-               fam, identity, static_cast<unsigned long long>(ms), seq);
+      snprintf(text, sizeof text,
+               "a value returned twice by one server's lineage (family %d, identity %u, %llu ms, seq %u)", fam,
+               identity, static_cast<unsigned long long>(ms), seq);
       throw Violation{text};
     }
     const uint64_t order_key = uint64_t{fam} << 32 | identity;
@@ -650,7 +654,6 @@ class World {
     server.sessions[0].exists = true;
     server.sessions[0].db = std::max(0, ExistingDb(server, 0));
   }
-
 };
 
 void World::Crashed(int s) { CrashedImpl(s); }
@@ -669,7 +672,10 @@ void World::Apply(const Step& step) {
       if (!server.sessions[k].exists) return;
       const Fam fam = static_cast<Fam>(step.x % kFamCount);
       Say("server %d, session %d (database %d): SELECT a %s value%s\n", s, k, server.sessions[k].db,
-          fam == kT ? "uuidv7" : fam == kI ? "snowflake" : "instagram", step.x & 8 ? " (in an open transaction)" : "");
+          fam == kT   ? "uuidv7"
+          : fam == kI ? "snowflake"
+                      : "instagram",
+          step.x & 8 ? " (in an open transaction)" : "");
       Generate(s, k, fam, (step.x & 8) == 0);
       break;
     }
@@ -865,7 +871,8 @@ void World::Apply(const Step& step) {
         if (!server.sync && LeaseMsOf(primary.disk.mark_raw) > LeaseMsOf(server.disk.mark_raw) + kMarginMs / 2) {
           server.disk = primary.disk;
         }
-        if (!server.sync && LeaseMsOf(primary.disk.identity_raw) > LeaseMsOf(server.disk.identity_raw) + kMarginMs / 2) {
+        if (!server.sync &&
+            LeaseMsOf(primary.disk.identity_raw) > LeaseMsOf(server.disk.identity_raw) + kMarginMs / 2) {
           server.disk = primary.disk;
         }
         primary.alive = false;  // the failover: the old primary is gone
@@ -1002,7 +1009,8 @@ Outcome Run(const std::vector<Step>& steps, bool trace) {
 std::vector<Step> RandomSchedule(uint64_t seed, size_t length) {
   std::mt19937_64 rng(seed);
   // The weight of each event: values most, the rest now and then.
-  static constexpr uint8_t kWeights[kEventCount] = {60, 6, 4, 30, 3, 3, 3, 2, 2, 2, 1, 1, 1, 1, 1, 1, 2, 1, 1, 1, 1, 1, 1, 1};
+  static constexpr uint8_t kWeights[kEventCount] = {60, 6, 4, 30, 3, 3, 3, 2, 2, 2, 1, 1,
+                                                    1,  1, 1, 1,  2, 1, 1, 1, 1, 1, 1, 1};
   static const std::discrete_distribution<int> pick(std::begin(kWeights), std::end(kWeights));
   std::discrete_distribution<int> events = pick;
   std::vector<Step> steps(length);

@@ -23,9 +23,9 @@ struct Step {
 
 struct Outcome {
   bool violated = false;
-  std::string what;      // the invariant broken, and how
-  size_t at_step = 0;    // the step after which it was found
-  uint64_t values = 0;   // values returned
+  std::string what;     // the invariant broken, and how
+  size_t at_step = 0;   // the step after which it was found
+  uint64_t values = 0;  // values returned
   uint64_t refusals = 0;
 };
 
