@@ -20,13 +20,17 @@ Load DecideLoad(uint64_t mark_raw, uint64_t identity_raw, uint64_t decimal_raw, 
   const uint64_t margin = promoted && !Reopened(kRouteAsyncFailover) ? margin_ms : 0;
   const uint64_t stored_ms = LeaseMsOf(mark_raw);
   load.identity_valid = identity_raw != 0 && IdentityOf(identity_raw) == (identity & kIdentityMask);
+  load.retire_identity = identity_raw != 0 && !load.identity_valid && !Reopened(kRouteRetiredInMemory);
   const uint64_t identity_ms = load.identity_valid ? std::min(LeaseMsOf(identity_raw), stored_ms) : stored_ms;
   load.floor_ms = stored_ms == 0 ? 0 : stored_ms + margin;
   load.identity_floor_ms = identity_ms == 0 ? 0 : identity_ms + margin;
   if (Reopened(kRouteRestartClockBack)) load.floor_ms = load.identity_floor_ms = 0;
   load.self_made_ms = kLeaseMs + margin;
   load.decimal_next = decimal_raw + (promoted ? kDecimalFailoverSkip : 0);
+  // Before any value: the floors with their margin are this server's own now, so that a crash before
+  // its first lease does not forget the margin.
   load.renew = promoted && stored_ms != 0;
+  load.renew_identity_ms = load.renew && load.identity_valid ? load.identity_floor_ms : 0;
   return load;
 }
 
@@ -34,6 +38,7 @@ void ApplyLoad(ServerMark& mark, const Load& load, uint64_t mark_raw, uint64_t i
   mark.decimal_id_next = load.decimal_next;
   mark.decimal_id_floor = load.decimal_next;
   mark.lease_end_ms = LeaseMsOf(mark_raw);
+  mark.lease_identity = IdentityOf(mark_raw);
   mark.identity_lease_hash = IdentityOf(identity_raw);
   mark.identity_lease_end_ms = load.identity_valid ? LeaseMsOf(identity_raw) : kNoLease;
   mark.floor_ms = load.floor_ms;
@@ -47,21 +52,29 @@ void ApplyLoad(ServerMark& mark, const Load& load, uint64_t mark_raw, uint64_t i
 // under the identity of the lease that covers it: a reload that changed the identity drops the
 // value. So does a generation moved since the session's checks (restart_at_clock(), a dropped
 // identity lease). A value at or past a lease renews it a second beyond the value or the clock; a
-// value at or past the database's copy writes the copy.
+// value of a family with an identity under another identity than the server's lease was written
+// under writes the lease again first (restart_at_clock() compares that identity), one unit (10 ms)
+// beyond itself; a value at or past the database's copy writes the copy.
 CoverDecision DecideCover(const ServerMark& mark, Group group, uint64_t hot_generation, bool identity_changed,
-                          const CopyState& copy, uint64_t ms, uint64_t now_ms) {
+                          uint32_t identity, const CopyState& copy, uint64_t ms, uint64_t now_ms) {
   CoverDecision decision;
   if (identity_changed || mark.generation != hot_generation) {
     decision.retake = true;
     return decision;
   }
-  const bool identity = group == kWithIdentity;
+  const bool with_identity = group == kWithIdentity;
   const uint64_t lease = mark.lease_end_ms;
-  const uint64_t identity_lease = identity ? mark.identity_lease_end_ms : kNoLease;
-  const uint64_t copy_ms = identity ? copy.copy_identity_ms : copy.copy_ms;
-  if (ms >= lease || ms >= identity_lease) {
-    const uint64_t next = std::max(ms, now_ms) + kLeaseMs;
-    decision.renew_lease_ms = ms >= lease ? next : 0;
+  const uint64_t identity_lease = with_identity ? mark.identity_lease_end_ms : kNoLease;
+  const uint64_t copy_ms = with_identity ? copy.copy_identity_ms : copy.copy_ms;
+  const bool new_identity =
+      with_identity && mark.lease_identity != (identity & kIdentityMask) && !Reopened(kRouteLeaseOfOldIdentity);
+  if (ms >= lease || ms >= identity_lease || new_identity) {
+    const uint64_t next = std::max(std::max(ms, now_ms) + kLeaseMs, new_identity ? lease + 10 : 0);
+    if (next > kMaxLeaseMs) {
+      decision.beyond_max = true;
+      return decision;
+    }
+    decision.renew_lease_ms = ms >= lease || new_identity ? next : 0;
     decision.renew_identity_ms = ms >= identity_lease ? next : 0;
   }
   decision.write_copy = copy.has_copy && ms >= copy_ms;
@@ -70,12 +83,13 @@ CoverDecision DecideCover(const ServerMark& mark, Group group, uint64_t hot_gene
 
 bool RenewalStillValid(const ServerMark& mark, uint64_t generation) { return mark.generation == generation; }
 
-void PublishRenewal(ServerMark& mark, uint64_t lease_ms, uint64_t identity_lease_ms) {
-  if (lease_ms != 0) mark.lease_end_ms = std::max(mark.lease_end_ms, lease_ms);
-  // (only a lease that exists is renewed, and only restart_at_clock() sets one)
-  if (identity_lease_ms != 0 && mark.identity_lease_end_ms != kNoLease &&
-      mark.identity_lease_end_ms < identity_lease_ms) {
-    mark.identity_lease_end_ms = identity_lease_ms;
+void PublishRenewal(ServerMark& mark, uint64_t lease_ms, uint64_t identity_lease_ms, uint32_t identity) {
+  if (lease_ms != 0) {
+    mark.lease_identity = identity & kIdentityMask;
+    mark.lease_end_ms = std::max(mark.lease_end_ms, lease_ms);
+  }
+  if (identity_lease_ms != 0) {
+    mark.identity_lease_end_ms = RenewedIdentityLease(mark.identity_lease_end_ms, identity_lease_ms);
   }
 }
 
@@ -83,7 +97,9 @@ void PublishRenewal(ServerMark& mark, uint64_t lease_ms, uint64_t identity_lease
 
 // Another identity than the lease's (one put back after restart_at_clock() gave the server a new
 // one, or any change without it) makes the families with an identity lie below the server's lease
-// again, which holds every value ever made here.
+// again, which holds every value ever made here: their words go up to it, and they wait or refuse
+// until the clock passes it (else a node id put back after the recovery would repeat, in another
+// database, the IDs made under it while the clock was ahead).
 bool MustDropIdentityLease(const ServerMark& mark, uint32_t identity) {
   return mark.identity_lease_end_ms != kNoLease && mark.identity_lease_hash != (identity & kIdentityMask);
 }
@@ -105,9 +121,12 @@ void FinishDropIdentityLease(ServerMark& mark) { mark.identity_lease_end_ms = kN
 // ---- each database's copy --------------------------------------------------------------------------
 
 // Covered: this run wrote it; or it lies at or below what this run raised the words to; or (the
-// families with an identity) it was written under another identity than this server's, whose
-// values theirs cannot repeat. A copy of 1.2 (the system identifier) predates every identity
-// lease, and the identity it was written under.
+// families with an identity) it was written under an identity that differs from this server's in
+// every part (node, UID20 digit, shards), whose IDs theirs cannot repeat in any family (a copy of
+// this server's made before restart_at_clock gave it a new one, or another server's). A copy of a
+// server that shares one part with this one holds the families of that part as any copy does. A
+// copy of 1.2 (the system identifier) predates every identity lease, and the identity it was
+// written under.
 bool Covered(const ServerMark& mark, const Self& self, Group group, uint64_t copy_ms, int64_t tag) {
   const auto bits = static_cast<uint64_t>(tag);
   if ((bits & kTagged) != 0 && (bits >> kIdentityBits & kRunMask) == (self.run_bits & kRunMask)) return true;
@@ -115,35 +134,44 @@ bool Covered(const ServerMark& mark, const Self& self, Group group, uint64_t cop
   const uint64_t floor = group == kWithIdentity ? mark.identity_floor_ms : mark.floor_ms;
   if (copy_ms <= floor) return true;
   if (group != kWithIdentity) return false;
-  if ((bits & kTagged) != 0) return (bits & kIdentityMask) != (self.identity & kIdentityMask);
+  if ((bits & kTagged) != 0) {
+    return EveryPartDiffers(static_cast<uint32_t>(bits & kIdentityMask), self.identity & kIdentityMask);
+  }
   return tag == self.system_identifier && mark.identity_lease_end_ms != kNoLease;
 }
 
-CopyState DecideCopy(const ServerMark& mark, const Self& self, const CopyRead& read) {
+uint64_t CopyIdentityMs(const CopyRead& read) {
+  const bool tagged = (static_cast<uint64_t>(read.server) & kTagged) != 0;
+  return static_cast<uint64_t>(std::max<int64_t>(tagged && read.has_identity ? read.mark_identity : read.mark, 0));
+}
+
+// A copy the clock has passed needs no wait: every value from now on lies above it.
+CopyState DecideCopy(const ServerMark& mark, const Self& self, const CopyRead& read, uint64_t now_ms) {
   CopyState copy;
   copy.has_copy = read.has_mark && read.has_server;
   copy.has_identity_copy = read.has_identity;
   if (!copy.has_copy) return copy;
   copy.copy_ms = static_cast<uint64_t>(std::max<int64_t>(read.mark, 0));
   const int64_t tag = read.server;
-  // The families with an identity lie below idgen.mark_identity where a writer of 1.3 put it,
-  // below idgen.mark where 1.2 wrote it.
-  const bool tagged = (static_cast<uint64_t>(tag) & kTagged) != 0;
-  copy.copy_identity_ms =
-      tagged && copy.has_identity_copy ? static_cast<uint64_t>(std::max<int64_t>(read.mark_identity, 0)) : copy.copy_ms;
+  copy.copy_identity_ms = CopyIdentityMs(read);
   copy.tag_is_ours = tag == OwnTag(self.run_bits, self.identity);
   if (Reopened(kRouteRestoreByOwner)) return copy;
-  copy.wait_ms[kTimeOnly] = Covered(mark, self, kTimeOnly, copy.copy_ms, tag) ? 0 : copy.copy_ms;
+  copy.wait_ms[kTimeOnly] =
+      Covered(mark, self, kTimeOnly, copy.copy_ms, tag) || copy.copy_ms <= now_ms ? 0 : copy.copy_ms;
   copy.wait_ms[kWithIdentity] =
-      Covered(mark, self, kWithIdentity, copy.copy_identity_ms, tag) ? 0 : copy.copy_identity_ms;
+      Covered(mark, self, kWithIdentity, copy.copy_identity_ms, tag) || copy.copy_identity_ms <= now_ms
+          ? 0
+          : copy.copy_identity_ms;
   return copy;
 }
 
 // The copy is read again in each transaction: a restore (its setval) sends no invalidation, and a
-// session that connected before it must honor it before its next value.
+// session that connected before it must honor it before its next value. (A database without the
+// copy is read again at each call: the copy comes with ALTER EXTENSION idgen UPDATE, perhaps in
+// another session.)
 bool MustReadCopy(bool same_state_and_database, bool has_copy, bool fresh, uint64_t seen_generation,
                   uint64_t generation) {
-  if (Reopened(kRouteSessionBeforeRestore)) fresh = true;
+  if (Reopened(kRouteSessionBeforeRestore) && same_state_and_database && has_copy) fresh = true;
   return !same_state_and_database || !has_copy || !fresh || seen_generation != generation;
 }
 
@@ -160,36 +188,49 @@ Wait DecideWait(uint64_t wait_ms, uint64_t now_ms, uint64_t max_clock_regression
 
 // The server's lease, which lies above every value returned on this server, and the lease of the
 // families with an identity (set exactly: it drops only what older identities made, which no server
-// makes again), under this run's tag.
-CopyWrite DecideCopyWrite(const ServerMark& mark, const Self& self, const CopyState& copy) {
+// makes again), under this run's tag. The copy becomes this run's (which covers both groups) only
+// once neither group has a wait left for the copy another writer left: until then it is only
+// raised, and keeps its writer, so that the group that has not waited yet still honors it.
+CopyWrite DecideCopyWrite(const ServerMark& mark, const Self& self, const CopyState& copy, uint64_t now_ms) {
   CopyWrite write;
   const uint64_t lease_ms = mark.lease_end_ms;
   // (0 while restart_at_clock() moves the identity lease: the server's lease bounds them then)
   const uint64_t identity_lease = mark.identity_lease_end_ms;
   const uint64_t identity_ms = identity_lease == 0 ? lease_ms : std::min(lease_ms, identity_lease);
+  const bool settled = copy.tag_is_ours ||
+                       (copy.wait_ms[kTimeOnly] <= now_ms && copy.wait_ms[kWithIdentity] <= now_ms) ||
+                       Reopened(kRouteTagBeforeBothWaited);
   write.mark = static_cast<int64_t>(lease_ms);
   write.write_identity = copy.has_identity_copy;
   write.mark_identity = static_cast<int64_t>(identity_ms);
-  write.write_tag = !copy.tag_is_ours;
+  write.identity_exact = settled;
+  write.write_tag = !copy.tag_is_ours && settled;
   write.tag = Reopened(kRouteRestoreIntoClone) ? self.system_identifier : OwnTag(self.run_bits, self.identity);
   return write;
 }
 
-void AfterCopyWrite(CopyState& copy, const ServerMark& mark, const CopyWrite& write) {
-  copy.copy_ms = std::max(copy.copy_ms, mark.lease_end_ms);
-  copy.copy_identity_ms = copy.has_identity_copy ? static_cast<uint64_t>(write.mark_identity) : copy.copy_ms;
-  copy.tag_is_ours = true;
+void AfterCopyWrite(CopyState& copy, const CopyWrite& write) {
+  copy.copy_ms = std::max(copy.copy_ms, static_cast<uint64_t>(write.mark));
+  const auto identity_ms = static_cast<uint64_t>(write.mark_identity);
+  copy.copy_identity_ms = copy.has_identity_copy
+                              ? (write.identity_exact ? identity_ms : std::max(copy.copy_identity_ms, identity_ms))
+                              : copy.copy_ms;
+  copy.tag_is_ours = copy.tag_is_ours || write.write_tag;
 }
 
-uint64_t CoveredMs(const ServerMark& mark, const CopyState& copy, Group group) {
+uint64_t CoveredMs(const ServerMark& mark, const CopyState& copy, Group group, uint32_t identity) {
   const uint64_t lease = mark.lease_end_ms;
   if (group == kTimeOnly) return copy.has_copy ? std::min(lease, copy.copy_ms) : lease;
+  if (mark.lease_identity != (identity & kIdentityMask) && !Reopened(kRouteLeaseOfOldIdentity)) return 0;
   const uint64_t with_identity = std::min(lease, mark.identity_lease_end_ms);
   return copy.has_copy ? std::min(with_identity, copy.copy_identity_ms) : with_identity;
 }
 
 // ---- idgen.restart_at_clock() -----------------------------------------------------------------------
 
+// After a clock that jumped ahead and back, once the server has a new identity (every part new), the
+// families with a node identity carry on from the clock. The identity of their last values: the
+// identity lease in force, or else the server's lease.
 Restart DecideRestart(const ServerMark& mark, const RestartInput& in) {
   Restart restart;
   if (!in.superuser) return restart.kind = Restart::kRefusePermission, restart;
@@ -202,9 +243,13 @@ Restart DecideRestart(const ServerMark& mark, const RestartInput& in) {
   if (in.node_id_from_citus) return restart.kind = Restart::kRefuseCitus, restart;
   const uint64_t active = mark.identity_lease_end_ms;
   restart.old_ms = active != kNoLease ? active : LeaseMsOf(in.mark_raw);
-  const uint32_t last_identity = IdentityOf(in.identity_raw != 0 ? in.identity_raw : in.mark_raw);
+  const bool use_identity_lease = (active != kNoLease || Reopened(kRouteStaleIdentityLease)) && in.identity_raw != 0;
+  const uint32_t last_identity = IdentityOf(use_identity_lease ? in.identity_raw : in.mark_raw);
   if (restart.old_ms <= in.now_ms + kLeaseMs) return restart.kind = Restart::kNothingToDo, restart;
-  if (last_identity == (in.identity & kIdentityMask) && !Reopened(kRouteRestartSameIdentity)) {
+  if (last_identity == kUnknownIdentity) return restart.kind = Restart::kRefuseUnknownIdentity, restart;
+  const uint32_t current = in.identity & kIdentityMask;
+  if (!EveryPartDiffers(last_identity, current) && !Reopened(kRouteRestartSameIdentity)) {
+    restart.same_parts = ~(last_identity ^ current) & kIdentityMask;
     return restart.kind = Restart::kRefuseSameIdentity, restart;
   }
   restart.kind = Restart::kMove;
@@ -251,8 +296,7 @@ bool DropKeepsNothing(const ServerMark& mark, const Self& self, const DropInput&
   const uint64_t copy_ms = static_cast<uint64_t>(std::max<int64_t>(in.read.mark, 0));
   const int64_t tag = in.read.server;
   const bool tagged = (static_cast<uint64_t>(tag) & kTagged) != 0;
-  const uint64_t identity_ms =
-      tagged && in.read.has_identity ? static_cast<uint64_t>(std::max<int64_t>(in.read.mark_identity, 0)) : copy_ms;
+  const uint64_t identity_ms = CopyIdentityMs(in.read);
   if (copy_ms <= in.now_ms) return true;
   if (in.recovery) return false;
   if (in.shared) {
@@ -263,7 +307,9 @@ bool DropKeepsNothing(const ServerMark& mark, const Self& self, const DropInput&
   const bool same_identity = IdentityOf(in.identity_raw) == (self.identity & kIdentityMask);
   const uint64_t identity_lease_ms =
       in.identity_raw != 0 && same_identity ? std::min(LeaseMsOf(in.identity_raw), stored_ms) : stored_ms;
-  const bool other_identity = tagged && (static_cast<uint64_t>(tag) & kIdentityMask) != (self.identity & kIdentityMask);
+  const bool other_identity =
+      tagged && EveryPartDiffers(static_cast<uint32_t>(static_cast<uint64_t>(tag) & kIdentityMask),
+                                 self.identity & kIdentityMask);
   return copy_ms <= stored_ms && (identity_ms <= identity_lease_ms || other_identity);
 }
 
@@ -282,9 +328,8 @@ bool ShardMarksApply(bool same_oid, bool same_name) {
   return Reopened(kRouteRenamedShardSchema) ? same_name : same_oid;
 }
 
-Wait DecideShardWait(uint64_t mark_ms, bool written_by_this_run, uint64_t now_ms, uint64_t max_clock_regression_ms) {
-  if (written_by_this_run) return Wait{};
-  return DecideWait(mark_ms, now_ms, max_clock_regression_ms);
+Wait DecideShardWait(uint64_t mark_ms, uint64_t now_ms, uint64_t max_clock_regression_ms, uint64_t self_made_ms) {
+  return DecideWait(mark_ms, now_ms, max_clock_regression_ms + self_made_ms);
 }
 
 }  // namespace idgen::protocol

@@ -20,19 +20,73 @@
 
 namespace idgen::protocol {
 
+// ---- the routes of earlier releases, reopened in the simulator's build only ----------------------
+
+enum Route : uint8_t {
+  kRouteNone = 0,
+  kRouteRestartClockBack,      // 1.0: a start does not raise the words to the leases
+  kRouteHotStandby,            // 1.0: a standby generates from its own clock
+  kRouteRestoreByOwner,        // 1.1: a restored copy is not honored
+  kRouteDropCreate,            // 1.1: DROP EXTENSION forgets a copy the server has not passed
+  kRouteAsyncFailover,         // 1.1: no failover margin
+  kRouteIdentityPerDatabase,   // 1.2: restart_at_clock() ignores an identity set per database
+  kRouteRestartSameIdentity,   // 1.2: restart_at_clock() under the identity of the last values
+  kRouteRestoreIntoClone,      // 1.2: a copy is ours when the system identifier matches
+  kRouteSessionIdentity,       // 1.3: a session generates under its own identity snapshot
+  kRouteRetiredInMemory,       // 1.3: a retired identity lease is not written to disk
+  kRouteSessionBeforeRestore,  // 1.3: a session reads its copy once, never again
+  kRouteRenamedShardSchema,    // 1.3: a shard's marks are found by the schema's name
+  kRouteTagBeforeBothWaited,   // 1.3: a copy becomes this run's after one group alone waited for it
+  kRouteLeaseOfOldIdentity,    // 1.3: a new identity's values lie below a lease written under the old one
+  kRouteStaleIdentityLease,    // 1.3: an identity lease the start found invalid names the last identity
+  kRouteReloadKeepsCovered,    // 1.3: a reload inside a transaction keeps what its sessions had covered
+  kRouteCount
+};
+#ifdef IDGEN_SIM_ROUTES
+extern Route sim_route;
+inline bool Reopened(Route route) { return sim_route == route; }
+#else
+constexpr bool Reopened(Route) { return false; }
+#endif
+
 // How long a lease runs ahead of the values it covers: one flush per second of generating.
 inline constexpr uint64_t kLeaseMs = 1000;
 // The identity lease of a server that has none (restart_at_clock() has not moved its families).
 inline constexpr uint64_t kNoLease = ~uint64_t{0};
 
-// An origin's value: the lease end in 10 ms (40 bits) above a 24-bit hash of the identity.
+// The settings that make a server's IDs its own, in 24 bits, a part each: idgen.node_id with
+// idgen.node_id_source (12 bits), idgen.uid20_server (4 bits) and a hash of
+// idgen.instagram_shards (8 bits). The marks record it, and the decisions compare it part by part.
 inline constexpr unsigned kIdentityBits = 24;
 inline constexpr uint64_t kIdentityMask = (uint64_t{1} << kIdentityBits) - 1;
-constexpr uint64_t Pack(uint64_t lease_ms, uint32_t identity_hash) {
-  return ((lease_ms + 9) / 10) << kIdentityBits | (identity_hash & kIdentityMask);
+inline constexpr uint32_t kNodePart = 0xFFF000;
+inline constexpr uint32_t kUid20Part = 0x000F00;
+inline constexpr uint32_t kShardsPart = 0x0000FF;
+// The identity of a lease written by idgen 1.2, which hashed the identity as a whole: no identity
+// equals it, and no part differs from it.
+inline constexpr uint32_t kUnknownIdentity = ~uint32_t{0};
+
+// An origin's value (idgen_mark, idgen_mark_identity): the top bit set, the lease end in 10 ms (39
+// bits, to 2144), and the identity it was written under. idgen 1.2 wrote the lease in 40 bits above
+// a hash of the identity as a whole (top bit clear): its lease reads as it was, its identity as
+// kUnknownIdentity.
+inline constexpr uint64_t kPartsFormat = uint64_t{1} << 63;
+inline constexpr uint64_t kMaxLeaseMs = ((uint64_t{1} << (63 - kIdentityBits)) - 1) * 10;
+constexpr uint64_t Pack(uint64_t lease_ms, uint32_t identity) {
+  const uint64_t units = (lease_ms + 9) / 10;
+  return kPartsFormat | (units < kMaxLeaseMs / 10 ? units : kMaxLeaseMs / 10) << kIdentityBits |
+         (identity & kIdentityMask);
 }
-constexpr uint64_t LeaseMsOf(uint64_t packed) { return (packed >> kIdentityBits) * 10; }
-constexpr uint32_t IdentityOf(uint64_t packed) { return static_cast<uint32_t>(packed & kIdentityMask); }
+constexpr uint64_t LeaseMsOf(uint64_t packed) { return ((packed & ~kPartsFormat) >> kIdentityBits) * 10; }
+constexpr uint32_t IdentityOf(uint64_t packed) {
+  return (packed & kPartsFormat) != 0 ? static_cast<uint32_t>(packed & kIdentityMask) : kUnknownIdentity;
+}
+// Whether every part of two identities differs: IDs made under one cannot repeat IDs made under the
+// other in any family. An unknown identity differs in no part.
+constexpr bool EveryPartDiffers(uint32_t a, uint32_t b) {
+  if (a == kUnknownIdentity || b == kUnknownIdentity) return false;
+  return ((a ^ b) & kNodePart) != 0 && ((a ^ b) & kUid20Part) != 0 && ((a ^ b) & kShardsPart) != 0;
+}
 
 // idgen.mark_server from 1.3 on: the top bit, 39 bits of the writer's run, the 24-bit identity hash
 // (idgen 1.2 wrote the system identifier, whose top bit is clear).
@@ -52,8 +106,8 @@ inline constexpr uint64_t kDecimalFailoverSkip = 10;
 enum Group : uint8_t { kTimeOnly = 0, kWithIdentity = 1 };
 
 // What this server is, as the decisions compare it: the run (drawn at each start; a clone has its
-// own), the identity hash of the configuration (masked to 24 bits), the system identifier (which a
-// clone shares: only copies of 1.2 are compared with it), the DecimalId run.
+// own), the identity of its configuration (24 bits), the system identifier (which a clone shares:
+// only copies of 1.2 are compared with it), the DecimalId run.
 struct Self {
   uint64_t run_bits = 0;
   uint32_t identity = 0;
@@ -65,6 +119,7 @@ struct Self {
 struct ServerMark {
   bool loaded = false;
   uint64_t lease_end_ms = 0;                  // every value of every family lies below it
+  uint32_t lease_identity = 0;                // the identity lease_end_ms was last written under
   uint64_t identity_lease_end_ms = kNoLease;  // the families with an identity, after restart_at_clock
   uint32_t identity_lease_hash = 0;           // the identity it was written under
   uint64_t floor_ms = 0;                      // the words were raised to these at the start
@@ -81,10 +136,14 @@ struct Load {
   uint64_t identity_floor_ms = 0;  // ... and those with an identity to this
   uint64_t self_made_ms = 0;       // of the gap to the clock, how much the server made itself
   bool identity_valid = false;     // the identity lease counts (written under this identity)
+  // An identity lease of another identity counts no more: write 0 to idgen_mark_identity (flushed
+  // before any value), so that nothing (a restart, restart_at_clock) reads it again as the last one.
+  bool retire_identity = false;
   uint64_t decimal_next = 0;
   // A promoted server writes its floors (with the margin) as its leases, and the DecimalId origin,
   // flushed, before any value.
   bool renew = false;
+  uint64_t renew_identity_ms = 0;  // (the identity lease it writes then; 0: none)
 };
 // mark_raw, identity_raw, decimal_raw: what the origins hold; margin_ms: idgen.failover_margin.
 Load DecideLoad(uint64_t mark_raw, uint64_t identity_raw, uint64_t decimal_raw, uint32_t identity, bool promoted,
@@ -98,18 +157,24 @@ struct CopyState;
 
 struct CoverDecision {
   bool retake = false;          // drop the value, take another after Prepare
+  bool beyond_max = false;      // refuse: the lease would pass what the mark can hold (2144)
   uint64_t renew_lease_ms = 0;  // write, flush and confirm these (0: not this one), then publish
   uint64_t renew_identity_ms = 0;
   bool write_copy = false;  // then write this database's copy (DecideCopyWrite)
 };
 // A value of the family (group) whose last instant is ms, taken under hot_generation, by a session
-// whose identity a reload read now changed (identity_changed), at now_ms.
+// whose identity a reload read now changed (identity_changed), at now_ms, under identity.
 CoverDecision DecideCover(const ServerMark& mark, Group group, uint64_t hot_generation, bool identity_changed,
-                          const CopyState& copy, uint64_t ms, uint64_t now_ms);
-// After the leases were flushed: false when the generation moved meanwhile (retake; nothing was
-// published). Leases only grow; an identity lease only while one exists.
+                          uint32_t identity, const CopyState& copy, uint64_t ms, uint64_t now_ms);
+// After the leases were written, flushed and confirmed, unless the generation moved meanwhile
+// (retake; nothing is published). The server's lease records the identity it was written under.
 bool RenewalStillValid(const ServerMark& mark, uint64_t generation);
-void PublishRenewal(ServerMark& mark, uint64_t lease_ms, uint64_t identity_lease_ms);
+void PublishRenewal(ServerMark& mark, uint64_t lease_ms, uint64_t identity_lease_ms, uint32_t identity);
+// The identity lease after a renewal to proposed: leases only grow, and an identity lease only while
+// one exists (kNoLease: none; 0: restart_at_clock() or a retirement is writing it).
+constexpr uint64_t RenewedIdentityLease(uint64_t current, uint64_t proposed) {
+  return current != kNoLease && current < proposed ? proposed : current;
+}
 
 // ---- the identity lease of another identity (DropIdentityLease) ----------------------------------
 
@@ -141,7 +206,10 @@ struct CopyState {
 // Whether a copy written by tag up to copy_ms is covered for a group: every value the server makes
 // from now on lies above every value it records.
 bool Covered(const ServerMark& mark, const Self& self, Group group, uint64_t copy_ms, int64_t tag);
-CopyState DecideCopy(const ServerMark& mark, const Self& self, const CopyRead& read);
+// The copy's bound of the families with an identity: idgen.mark_identity where a writer of 1.3 put
+// it, idgen.mark where 1.2 wrote it.
+uint64_t CopyIdentityMs(const CopyRead& read);
+CopyState DecideCopy(const ServerMark& mark, const Self& self, const CopyRead& read, uint64_t now_ms);
 
 // Whether a session reads its database's copy again before a value: another database or state, no
 // copy yet, a new transaction or an invalidation (fresh false), or the generation moved.
@@ -160,15 +228,23 @@ Wait DecideWait(uint64_t wait_ms, uint64_t now_ms, uint64_t max_clock_regression
 struct CopyWrite {
   int64_t mark = 0;  // raised to (never lowered)
   bool write_identity = false;
-  int64_t mark_identity = 0;  // set exactly
+  int64_t mark_identity = 0;
+  bool identity_exact = false;  // set exactly (else raised)
   bool write_tag = false;
   int64_t tag = 0;  // set exactly
 };
-CopyWrite DecideCopyWrite(const ServerMark& mark, const Self& self, const CopyState& copy);
-void AfterCopyWrite(CopyState& copy, const ServerMark& mark, const CopyWrite& write);
+CopyWrite DecideCopyWrite(const ServerMark& mark, const Self& self, const CopyState& copy, uint64_t now_ms);
+void AfterCopyWrite(CopyState& copy, const CopyWrite& write);
 
-// What a value may lie below without Cover (Hot::covered_ms), per group.
-uint64_t CoveredMs(const ServerMark& mark, const CopyState& copy, Group group);
+// What a value may lie below without Cover (Hot::covered_ms), per group, for a session under
+// identity: nothing of the families with an identity while the server's lease was last written
+// under another (their next value writes it again, DecideCover).
+uint64_t CoveredMs(const ServerMark& mark, const CopyState& copy, Group group, uint32_t identity);
+
+// A reload that assigns an identity setting drops what each session had found covered (Hot): the
+// next value of a session in an open transaction goes through Prepare and Cover, which write the
+// server's lease under the new identity before the value is returned.
+inline bool ReloadDropsCovered() { return !Reopened(kRouteReloadKeepsCovered); }
 
 // ---- idgen.restart_at_clock() -----------------------------------------------------------------------
 
@@ -188,12 +264,14 @@ struct Restart {
     kRefuseIdentityPerDatabase,
     kRefuseCitus,
     kNothingToDo,
+    kRefuseUnknownIdentity,
     kRefuseSameIdentity,
     kMove
   } kind = kNothingToDo;
   uint64_t old_ms = 0;
-  uint64_t lease_ms = 0;  // kMove: the identity lease, written exactly under the identity
-  uint64_t floor_ms = 0;  // kMove: the words of the families with an identity are set to it
+  uint32_t same_parts = 0;  // kRefuseSameIdentity: the parts (kNodePart...) the identity still shares
+  uint64_t lease_ms = 0;    // kMove: the identity lease, written exactly under the identity
+  uint64_t floor_ms = 0;    // kMove: the words of the families with an identity are set to it
 };
 Restart DecideRestart(const ServerMark& mark, const RestartInput& in);
 // kMove, under the lock: the generation, no identity lease until Finish.
@@ -203,6 +281,7 @@ void FinishRestart(ServerMark& mark, const Restart& restart);
 // ---- DecimalId -------------------------------------------------------------------------------------
 
 int64_t DecimalCopyValue(int64_t decimal_run, int launch_id, int64_t id);
+// Whether this database's DecimalIds (its copy) can be repeated by this server's from now on.
 bool DecimalIdCopyCovered(const ServerMark& mark, int64_t decimal_run, int64_t copy, int launch_id, int64_t* generator);
 
 // ---- DROP EXTENSION (CheckDropKeepsNothing) ------------------------------------------------------
@@ -232,32 +311,9 @@ uint32_t SessionIdentity(uint32_t server_identity, bool database_sets_one, uint3
 // name_now, bound under name_bound).
 bool ShardMarksApply(bool same_oid, bool same_name);
 // A shard mark written by another run of a server (or another server) that lies ahead of now: wait
-// for it (up to max_clock_regression_ms) or refuse.
-Wait DecideShardWait(uint64_t mark_ms, bool written_by_this_run, uint64_t now_ms, uint64_t max_clock_regression_ms);
-
-// ---- the routes of earlier releases, reopened in the simulator's build only ----------------------
-
-enum Route : uint8_t {
-  kRouteNone = 0,
-  kRouteRestartClockBack,      // 1.0: a start does not raise the words to the leases
-  kRouteHotStandby,            // 1.0: a standby generates from its own clock
-  kRouteRestoreByOwner,        // 1.1: a restored copy is not honored
-  kRouteDropCreate,            // 1.1: DROP EXTENSION forgets a copy the server has not passed
-  kRouteAsyncFailover,         // 1.1: no failover margin
-  kRouteIdentityPerDatabase,   // 1.2: restart_at_clock() ignores an identity set per database
-  kRouteRestartSameIdentity,   // 1.2: restart_at_clock() under the identity of the last values
-  kRouteRestoreIntoClone,      // 1.2: a copy is ours when the system identifier matches
-  kRouteSessionIdentity,       // 1.3: a session generates under its own identity snapshot
-  kRouteRetiredInMemory,       // 1.3: a retired identity lease is not written to disk
-  kRouteSessionBeforeRestore,  // 1.3: a session reads its copy once, never again
-  kRouteRenamedShardSchema,    // 1.3: a shard's marks are found by the schema's name
-  kRouteCount
-};
-#ifdef IDGEN_SIM_ROUTES
-extern Route sim_route;
-inline bool Reopened(Route route) { return sim_route == route; }
-#else
-constexpr bool Reopened(Route) { return false; }
-#endif
+// for it, or refuse when it lies further ahead than idgen.max_clock_regression beyond what a server
+// puts its own marks ahead by itself (self_made_ms: the shard mark's lease, a burst's run ahead, the
+// failover margin of a promoted server).
+Wait DecideShardWait(uint64_t mark_ms, uint64_t now_ms, uint64_t max_clock_regression_ms, uint64_t self_made_ms);
 
 }  // namespace idgen::protocol

@@ -79,6 +79,10 @@ const char* kRouteNames[idgen::protocol::kRouteCount] = {
     "1.3: a retired lease kept in memory",
     "1.3: a session connected before a restore",
     "1.3: a renamed shard schema",
+    "1.3: a copy made this run's after one group waited",
+    "1.3: a new identity below the old identity's lease",
+    "1.3: a stale identity lease names the last identity",
+    "1.3: a reload inside a transaction keeps the cover",
 };
 
 int SelfTest(uint64_t seed, uint64_t budget) {

@@ -186,7 +186,13 @@ class World {
   int next_shard_ = 1;
   int crash_countdown_ = 0;
 
-  uint32_t NewIdentity() { return next_identity_++; }
+  // An identity of the configuration, a part each (node 12 bits, UID20 digit 4, shards 8): the first
+  // sixteen differ from each other in every part; later ones share a UID20 digit with an earlier one.
+  uint32_t NewIdentity() {
+    const uint32_t n = next_identity_++;
+    return (n & 0xFFF) << 12 | (n & 0xF) << 8 | (n & 0xFF);
+  }
+  bool EveryPartNew() const { return next_identity_ <= 16; }
 
   void Say(const char* format, ...) __attribute__((format(printf, 2, 3))) {
     if (!trace_) return;
@@ -277,9 +283,15 @@ class World {
     Raise(server, kTimeOnly, load.floor_ms);
     Raise(server, kWithIdentity, load.identity_floor_ms);
     ApplyLoad(server.mark, load, server.mem.mark_raw, server.mem.identity_raw);
+    if (load.retire_identity) {
+      server.mem.identity_raw = 0;
+      Point();
+      Flush(s);
+      Point();
+    }
     if (load.renew) {
       const uint64_t generation = server.mark.generation;
-      RenewLeases(s, load.floor_ms, load.identity_valid ? load.identity_floor_ms : 0, generation);
+      RenewLeases(s, load.floor_ms, load.renew_identity_ms, generation);
     }
     server.promoted = false;
   }
@@ -310,7 +322,7 @@ class World {
     }
     Flush(s);
     Point();
-    PublishRenewal(server.mark, lease_ms, identity_ms);
+    PublishRenewal(server.mark, lease_ms, identity_ms, server.config);
     return true;
   }
 
@@ -384,7 +396,7 @@ class World {
         if (MustReadCopy(session.checked, session.copy.has_copy, session.fresh, session.generation,
                          server.mark.generation)) {
           if (!server.mark.loaded) LoadServerMark(s);
-          session.copy = DecideCopy(server.mark, server.self, ReadCopyOf(db));
+          session.copy = DecideCopy(server.mark, server.self, ReadCopyOf(db), server.clock);
           Say("  -> reads its database's copy: %lld (waits for %llu / %llu)\n", static_cast<long long>(db.copy.mark),
               static_cast<unsigned long long>(session.copy.wait_ms[0]),
               static_cast<unsigned long long>(session.copy.wait_ms[1]));
@@ -424,7 +436,7 @@ class World {
           for (auto& [run, mark] : schema.marks) {
             if (run != server.self.run_bits) other = std::max(other, mark);
           }
-          const protocol::Wait wait = DecideShardWait(other, false, server.clock, kMaxRegressionMs);
+          const protocol::Wait wait = DecideShardWait(other, server.clock, kMaxRegressionMs, kLeaseMs + kMarginMs);
           if (wait.kind == protocol::Wait::kRefuse) {
             ++outcome.refusals;
             Aborted(session);
@@ -435,7 +447,7 @@ class World {
           not_before = other;
         }
         // (the shards are part of the identity: a new identity comes with new shards)
-        identity = static_cast<uint32_t>(schema.shard) << 12 | identity;
+        identity = static_cast<uint32_t>(schema.shard & 0xFF) << 24 | identity;
       }
       Word& w = fam == kInsta ? ShardWord(server, db.schema.shard) : server.words[fam];
       const uint64_t ms = Next(server, w, fam, db, not_before);
@@ -445,27 +457,20 @@ class World {
       }
       const uint32_t seq = w.seq;
       // CoverValue
-      bool covered = ms < session.covered_ms[group] && server.mark.generation == session.hot_generation;
-      if (!open_findings && group == kWithIdentity && server.mem.mark_raw != 0 &&
-          IdentityOf(server.mem.mark_raw) != (IdentityOfSession(server, session) & kIdentityMask)) {
-        covered = false;  // (open finding C)
-      }
+      const bool covered = ms < session.covered_ms[group] && server.mark.generation == session.hot_generation;
       if (!covered) {
         const uint32_t before = IdentityOfSession(server, session);
         session.snapshot = server.config;  // CatchUpWithReload
         const bool changed = IdentityOfSession(server, session) != before;
-        const CoverDecision d =
-            DecideCover(server.mark, group, session.hot_generation, changed, session.copy, ms, server.clock);
-        bool retake = d.retake;
-        uint64_t renew_lease_ms = d.renew_lease_ms;
-        // (open finding C, excluded unless SIM_OPEN_FINDINGS: a value under another identity than the
-        // lease's leaves the lease naming the old one, and restart_at_clock() moves the new one back)
-        if (!open_findings && !retake && group == kWithIdentity && renew_lease_ms == 0 &&
-            IdentityOf(server.mem.mark_raw) != (identity & kIdentityMask) && server.mem.mark_raw != 0) {
-          renew_lease_ms = std::max(LeaseMsOf(server.mem.mark_raw), server.mark.lease_end_ms) + 10;
+        const CoverDecision d = DecideCover(server.mark, group, session.hot_generation, changed,
+                                            IdentityOfSession(server, session), session.copy, ms, server.clock);
+        if (d.beyond_max) {
+          Aborted(session);
+          return;
         }
-        if (!retake && (renew_lease_ms != 0 || d.renew_identity_ms != 0)) {
-          retake = !RenewLeases(s, renew_lease_ms, d.renew_identity_ms, session.hot_generation);
+        bool retake = d.retake;
+        if (!retake && (d.renew_lease_ms != 0 || d.renew_identity_ms != 0)) {
+          retake = !RenewLeases(s, d.renew_lease_ms, d.renew_identity_ms, session.hot_generation);
         }
         if (retake) {
           session.ready = 0;
@@ -474,21 +479,22 @@ class World {
           continue;
         }
         if (d.write_copy) {
-          CopyWrite write = DecideCopyWrite(server.mark, server.self, session.copy);
-          // (open finding B, excluded unless SIM_OPEN_FINDINGS: the tag names this run while the
-          // other group has not passed the copy)
-          if (!open_findings && (session.copy.wait_ms[0] != 0 || session.copy.wait_ms[1] != 0)) write.write_tag = false;
+          const CopyWrite write = DecideCopyWrite(server.mark, server.self, session.copy, server.clock);
           if (!db.copy.exists) return;  // (RaiseMissing)
           db.copy.mark = std::max(db.copy.mark, write.mark);
-          if (write.write_identity) db.copy.mark_identity = write.mark_identity;
+          if (write.write_identity) {
+            db.copy.mark_identity =
+                write.identity_exact ? write.mark_identity : std::max(db.copy.mark_identity, write.mark_identity);
+          }
           if (write.write_tag) db.copy.server = write.tag;
           Point();
           Flush(s);
           Point();
-          AfterCopyWrite(session.copy, server.mark, write);
+          AfterCopyWrite(session.copy, write);
         }
-        session.covered_ms[kTimeOnly] = CoveredMs(server.mark, session.copy, kTimeOnly);
-        session.covered_ms[kWithIdentity] = CoveredMs(server.mark, session.copy, kWithIdentity);
+        session.covered_ms[kTimeOnly] = CoveredMs(server.mark, session.copy, kTimeOnly, IdentityOfSession(server, session));
+        session.covered_ms[kWithIdentity] =
+            CoveredMs(server.mark, session.copy, kWithIdentity, IdentityOfSession(server, session));
       }
       if (fam == kInsta) {
         // Its row: a mark a second past the value, under this run, committed with it.
@@ -581,9 +587,6 @@ class World {
     for (const Database& db : server.mem.db) in.identity_set_per_database_or_role |= db.exists && db.identity_setting;
     in.mark_raw = server.mem.mark_raw;
     in.identity_raw = server.mem.identity_raw;
-    // (open finding D, excluded unless SIM_OPEN_FINDINGS: an identity lease of an older identity, left
-    // on disk because the start found it invalid, hides the identity of the last values)
-    if (!open_findings && server.mark.identity_lease_end_ms == kNoLease) in.identity_raw = 0;
     in.identity = server.config;
     in.now_ms = server.clock;
     const Restart restart = DecideRestart(server.mark, in);
@@ -719,7 +722,7 @@ void World::Apply(const Step& step) {
       server.past_identities.push_back(server.config);
       if (step.b % 2 == 0 || server.past_identities.size() < 2) {
         server.config = NewIdentity();
-        server.config_fresh = true;
+        server.config_fresh = EveryPartNew();
       } else {
         server.config = server.past_identities[step.c % server.past_identities.size()];
         server.config_fresh = false;
@@ -730,6 +733,12 @@ void World::Apply(const Step& step) {
         }
       }
       server.self.identity = server.config;
+      if (ReloadDropsCovered()) {
+        for (Session& session : server.sessions) {
+          session.ready = 0;
+          session.covered_ms[0] = session.covered_ms[1] = 0;
+        }
+      }
       Say("server %d: ALTER SYSTEM SET idgen.node_id = %u; SELECT pg_reload_conf()\n", s, server.config);
       break;
     }

@@ -70,23 +70,23 @@ TEST(Protocol, CoverRenewsAtTheLeaseAndWritesTheCopy) {
   CopyState copy;
   copy.has_copy = true;
   copy.copy_ms = 10000;
-  CoverDecision below = DecideCover(mark, kTimeOnly, 0, false, copy, 9999, 9000);
+  CoverDecision below = DecideCover(mark, kTimeOnly, 0, false, kA, copy, 9999, 9000);
   EXPECT_FALSE(below.retake);
   EXPECT_EQ(below.renew_lease_ms, 0u);
   EXPECT_FALSE(below.write_copy);
-  CoverDecision at = DecideCover(mark, kTimeOnly, 0, false, copy, 10000, 12000);
+  CoverDecision at = DecideCover(mark, kTimeOnly, 0, false, kA, copy, 10000, 12000);
   EXPECT_EQ(at.renew_lease_ms, 12000 + kLeaseMs);
   EXPECT_EQ(at.renew_identity_ms, 0u);
   EXPECT_TRUE(at.write_copy);
-  EXPECT_TRUE(DecideCover(mark, kTimeOnly, 0, true, copy, 1, 1).retake);   // a reload changed the identity
-  EXPECT_TRUE(DecideCover(mark, kTimeOnly, 1, false, copy, 1, 1).retake);  // the generation moved
+  EXPECT_TRUE(DecideCover(mark, kTimeOnly, 0, true, kA, copy, 1, 1).retake);   // a reload changed the identity
+  EXPECT_TRUE(DecideCover(mark, kTimeOnly, 1, false, kA, copy, 1, 1).retake);  // the generation moved
 }
 
 TEST(Protocol, LeasesNeverGoBack) {
   ServerMark mark = Loaded(Pack(10000, kA), 0, kA);
-  PublishRenewal(mark, 5000, 0);
+  PublishRenewal(mark, 5000, 0, kA);
   EXPECT_EQ(mark.lease_end_ms, 10000u);
-  PublishRenewal(mark, 0, 20000);  // no identity lease: none is made by a renewal
+  PublishRenewal(mark, 0, 20000, kA);  // no identity lease: none is made by a renewal
   EXPECT_EQ(mark.identity_lease_end_ms, kNoLease);
 }
 
@@ -107,7 +107,7 @@ TEST(Protocol, RestoredCopyWaitsOrRefuses) {
   const Self self = Server(5, kA);
   ServerMark mark = Loaded(Pack(1000, kA), 0, kA);
   CopyRead read{true, true, true, 50000, OwnTag(9, kA), 40000};
-  const CopyState copy = DecideCopy(mark, self, read);
+  const CopyState copy = DecideCopy(mark, self, read, 0);
   EXPECT_FALSE(copy.tag_is_ours);
   EXPECT_EQ(copy.wait_ms[kTimeOnly], 50000u);
   EXPECT_EQ(copy.wait_ms[kWithIdentity], 40000u);
@@ -123,16 +123,16 @@ TEST(Protocol, CopyWriteTakesTheLeasesAndTheTag) {
   ServerMark mark = Loaded(Pack(30000, kA), 0, kA);
   CopyState copy;
   copy.has_copy = copy.has_identity_copy = true;
-  const CopyWrite write = DecideCopyWrite(mark, self, copy);
+  const CopyWrite write = DecideCopyWrite(mark, self, copy, 0);
   EXPECT_EQ(write.mark, 30000);
   EXPECT_TRUE(write.write_identity);
   EXPECT_EQ(write.mark_identity, 30000);
   EXPECT_TRUE(write.write_tag);
   EXPECT_EQ(write.tag, OwnTag(5, kA));
-  AfterCopyWrite(copy, mark, write);
+  AfterCopyWrite(copy, write);
   EXPECT_TRUE(copy.tag_is_ours);
-  EXPECT_EQ(CoveredMs(mark, copy, kTimeOnly), 30000u);
-  EXPECT_FALSE(DecideCopyWrite(mark, self, copy).write_tag);
+  EXPECT_EQ(CoveredMs(mark, copy, kTimeOnly, kA), 30000u);
+  EXPECT_FALSE(DecideCopyWrite(mark, self, copy, 0).write_tag);
 }
 
 TEST(Protocol, SessionReadsTheCopyInEachTransaction) {
@@ -220,8 +220,91 @@ TEST(Protocol, IdentityIsTheServers) {
   EXPECT_FALSE(MayGenerate(false, false));
   EXPECT_TRUE(ShardMarksApply(true, false));
   EXPECT_FALSE(ShardMarksApply(false, true));
-  EXPECT_EQ(DecideShardWait(5000, false, 1000, 10000).kind, Wait::kWait);
-  EXPECT_EQ(DecideShardWait(5000, true, 1000, 10000).kind, Wait::kGo);
+  EXPECT_EQ(DecideShardWait(5000, 1000, 10000, 0).kind, Wait::kWait);
+  EXPECT_EQ(DecideShardWait(5000, 6000, 10000, 0).kind, Wait::kGo);
+  EXPECT_EQ(DecideShardWait(50000, 1000, 10000, 1000).kind, Wait::kRefuse);
+  // (a mark the server put ahead itself, by its failover margin, is waited out)
+  EXPECT_EQ(DecideShardWait(16000, 1000, 5000, 11000).kind, Wait::kWait);
+}
+
+TEST(Protocol, PackReadsTheFormatOf12) {
+  const uint64_t of_12 = (uint64_t{1234} << kIdentityBits) | 0x5;  // top bit clear: a hash of the whole
+  EXPECT_EQ(LeaseMsOf(of_12), 12340u);
+  EXPECT_EQ(IdentityOf(of_12), kUnknownIdentity);
+  EXPECT_FALSE(EveryPartDiffers(kUnknownIdentity, kA));
+  EXPECT_EQ(LeaseMsOf(Pack(~uint64_t{0} / 2, kA)), kMaxLeaseMs);  // saturates, never wraps
+}
+
+TEST(Protocol, IdentityPartsAllDiffer) {
+  EXPECT_TRUE(EveryPartDiffers(kA, kB));
+  EXPECT_FALSE(EveryPartDiffers(kA, (kB & ~kNodePart) | (kA & kNodePart)));
+  EXPECT_FALSE(EveryPartDiffers(kA, (kB & ~kUid20Part) | (kA & kUid20Part)));
+  EXPECT_FALSE(EveryPartDiffers(kA, (kB & ~kShardsPart) | (kA & kShardsPart)));
+}
+
+// A copy waited for by one group only stays its writer's: the other group still honors it.
+TEST(Protocol, CopyBecomesOursOnlyOnceBothGroupsWaited) {
+  const Self self = Server(5, kA);
+  ServerMark mark = Loaded(Pack(30000, kA), 0, kA);
+  CopyState copy = DecideCopy(mark, self, CopyRead{true, true, true, 50000, OwnTag(9, kA), 50000}, 10000);
+  copy.wait_ms[kTimeOnly] = 0;  // UUIDv7 waited; Snowflake has not
+  const CopyWrite write = DecideCopyWrite(mark, self, copy, 10000);
+  EXPECT_FALSE(write.write_tag);
+  EXPECT_FALSE(write.identity_exact);
+  AfterCopyWrite(copy, write);
+  EXPECT_FALSE(copy.tag_is_ours);
+  EXPECT_EQ(copy.copy_identity_ms, 50000u);  // raised, never lowered, while not ours
+  copy.wait_ms[kWithIdentity] = 0;
+  EXPECT_TRUE(DecideCopyWrite(mark, self, copy, 60000).write_tag);
+}
+
+// A value under another identity than the lease's writes the lease again first, and nothing of
+// the families with an identity is covered until then.
+TEST(Protocol, NewIdentityWritesTheLeaseAgain) {
+  ServerMark mark = Loaded(Pack(10000, kA), 0, kA);
+  mark.lease_identity = kA;
+  CopyState copy;
+  const CoverDecision same = DecideCover(mark, kWithIdentity, 0, false, kA, copy, 5000, 5000);
+  EXPECT_EQ(same.renew_lease_ms, 0u);
+  const CoverDecision other = DecideCover(mark, kWithIdentity, 0, false, kB, copy, 5000, 5000);
+  EXPECT_EQ(other.renew_lease_ms, 10010u);  // one unit beyond the lease, not a second more
+  EXPECT_EQ(CoveredMs(mark, copy, kWithIdentity, kB), 0u);
+  EXPECT_EQ(CoveredMs(mark, copy, kWithIdentity, kA), 10000u);
+  EXPECT_EQ(CoveredMs(mark, copy, kTimeOnly, kB), 10000u);  // UUIDv7 has no identity
+  PublishRenewal(mark, other.renew_lease_ms, 0, kB);
+  EXPECT_EQ(mark.lease_identity, kB);
+  EXPECT_TRUE(DecideCover(mark, kWithIdentity, 0, false, kA, copy, 5000, 5000).renew_lease_ms != 0);
+  EXPECT_TRUE(DecideCover(mark, kTimeOnly, 0, false, kA, copy, kMaxLeaseMs, 0).beyond_max);
+  EXPECT_TRUE(ReloadDropsCovered());
+}
+
+// An identity lease of another identity found at the start is retired on disk, and does not name
+// the identity of the last values to restart_at_clock().
+TEST(Protocol, StaleIdentityLeaseIsRetired) {
+  const uint64_t mark_raw = Pack(900000, kA), identity_raw = Pack(800000, kB);
+  const Load load = DecideLoad(mark_raw, identity_raw, 0, kA, false, 0);
+  EXPECT_TRUE(load.retire_identity);
+  EXPECT_FALSE(DecideLoad(mark_raw, identity_raw, 0, kB, false, 0).retire_identity);
+  ServerMark mark;
+  ApplyLoad(mark, load, mark_raw, identity_raw);
+  RestartInput in;
+  in.mark_raw = mark_raw;
+  in.identity_raw = identity_raw;  // (as if it were still on disk)
+  in.identity = kB;
+  in.now_ms = 1000;
+  EXPECT_EQ(DecideRestart(mark, in).kind, Restart::kMove);  // the last values were kA's
+  in.identity = (kB & ~kNodePart) | (kA & kNodePart);
+  const Restart same = DecideRestart(mark, in);
+  EXPECT_EQ(same.kind, Restart::kRefuseSameIdentity);
+  EXPECT_EQ(same.same_parts & kNodePart, kNodePart);
+  in.mark_raw = uint64_t{90000} << kIdentityBits;  // written by 1.2
+  EXPECT_EQ(DecideRestart(ServerMark{}, in).kind, Restart::kRefuseUnknownIdentity);
+}
+
+TEST(Protocol, RenewalKeepsNoLeaseAndGrowsOnly) {
+  EXPECT_EQ(RenewedIdentityLease(kNoLease, 5000), kNoLease);
+  EXPECT_EQ(RenewedIdentityLease(6000, 5000), 6000u);
+  EXPECT_EQ(RenewedIdentityLease(4000, 5000), 5000u);
 }
 
 }  // namespace
