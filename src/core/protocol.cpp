@@ -15,10 +15,15 @@ Route sim_route = kRouteNone;
 // counts while the server has the identity it was written under; under another identity the
 // families with one lie below the server's lease, as before restart_at_clock().
 Load DecideLoad(uint64_t mark_raw, uint64_t identity_raw, uint64_t decimal_raw, uint32_t identity, bool promoted,
-                uint64_t margin_ms) {
+                uint32_t timeline, uint64_t margin_ms) {
   Load load;
-  const uint64_t margin = promoted && !Reopened(kRouteAsyncFailover) ? margin_ms : 0;
   const uint64_t stored_ms = LeaseMsOf(mark_raw);
+  // Promoted now, or the leases were loaded last under an earlier timeline (a promoted server
+  // restarted, or cloned, before its first ID): the leases are what a standby replayed.
+  const bool before_this_timeline = timeline > 1 && stored_ms != 0 && TimelineOf(decimal_raw) < timeline &&
+                                    !Reopened(kRouteMarginAtPromotionOnly);
+  load.after_failover = promoted || before_this_timeline;
+  const uint64_t margin = load.after_failover && !Reopened(kRouteAsyncFailover) ? margin_ms : 0;
   load.identity_valid = identity_raw != 0 && IdentityOf(identity_raw) == (identity & kIdentityMask);
   load.retire_identity = identity_raw != 0 && !load.identity_valid && !Reopened(kRouteRetiredInMemory);
   const uint64_t identity_ms = load.identity_valid ? std::min(LeaseMsOf(identity_raw), stored_ms) : stored_ms;
@@ -26,17 +31,20 @@ Load DecideLoad(uint64_t mark_raw, uint64_t identity_raw, uint64_t decimal_raw, 
   load.identity_floor_ms = identity_ms == 0 ? 0 : identity_ms + margin;
   if (Reopened(kRouteRestartClockBack)) load.floor_ms = load.identity_floor_ms = 0;
   load.self_made_ms = kLeaseMs + margin;
-  load.decimal_next = decimal_raw + (promoted ? kDecimalFailoverSkip : 0);
-  // Before any value: the floors with their margin are this server's own now, so that a crash before
-  // its first lease does not forget the margin.
-  load.renew = promoted && stored_ms != 0;
+  load.decimal_next = DecimalNextOf(decimal_raw) + (load.after_failover ? kDecimalFailoverSkip : 0);
+  load.renew = load.after_failover && stored_ms != 0;
   load.renew_identity_ms = load.renew && load.identity_valid ? load.identity_floor_ms : 0;
+  // (timeline 1 writes no timeline: a server never promoted keeps idgen_decimal_id as it was)
+  load.timeline_before = TimelineOf(decimal_raw);
+  load.decimal_timeline = timeline > 1 ? timeline : load.timeline_before;
+  load.write_decimal = load.decimal_timeline != load.timeline_before || load.after_failover;
   return load;
 }
 
 void ApplyLoad(ServerMark& mark, const Load& load, uint64_t mark_raw, uint64_t identity_raw) {
   mark.decimal_id_next = load.decimal_next;
   mark.decimal_id_floor = load.decimal_next;
+  mark.decimal_timeline = load.timeline_before;
   mark.lease_end_ms = LeaseMsOf(mark_raw);
   mark.lease_identity = IdentityOf(mark_raw);
   mark.identity_lease_hash = IdentityOf(identity_raw);
@@ -45,6 +53,8 @@ void ApplyLoad(ServerMark& mark, const Load& load, uint64_t mark_raw, uint64_t i
   mark.identity_floor_ms = load.identity_floor_ms;
   mark.loaded = true;
 }
+
+void FinishLoad(ServerMark& mark, const Load& load) { mark.decimal_timeline = load.decimal_timeline; }
 
 // ---- renewing the leases ---------------------------------------------------------------------------
 
@@ -145,8 +155,9 @@ uint64_t CopyIdentityMs(const CopyRead& read) {
   return static_cast<uint64_t>(std::max<int64_t>(tagged && read.has_identity ? read.mark_identity : read.mark, 0));
 }
 
-// A copy the clock has passed needs no wait: every value from now on lies above it.
-CopyState DecideCopy(const ServerMark& mark, const Self& self, const CopyRead& read, uint64_t now_ms) {
+// A copy that is not covered is waited for by each group, even one the clock has passed already:
+// its first value raises the group's words to it (RaiseAfterCopyWait).
+CopyState DecideCopy(const ServerMark& mark, const Self& self, const CopyRead& read) {
   CopyState copy;
   copy.has_copy = read.has_mark && read.has_server;
   copy.has_identity_copy = read.has_identity;
@@ -156,12 +167,9 @@ CopyState DecideCopy(const ServerMark& mark, const Self& self, const CopyRead& r
   copy.copy_identity_ms = CopyIdentityMs(read);
   copy.tag_is_ours = tag == OwnTag(self.run_bits, self.identity);
   if (Reopened(kRouteRestoreByOwner)) return copy;
-  copy.wait_ms[kTimeOnly] =
-      Covered(mark, self, kTimeOnly, copy.copy_ms, tag) || copy.copy_ms <= now_ms ? 0 : copy.copy_ms;
+  copy.wait_ms[kTimeOnly] = Covered(mark, self, kTimeOnly, copy.copy_ms, tag) ? 0 : copy.copy_ms;
   copy.wait_ms[kWithIdentity] =
-      Covered(mark, self, kWithIdentity, copy.copy_identity_ms, tag) || copy.copy_identity_ms <= now_ms
-          ? 0
-          : copy.copy_identity_ms;
+      Covered(mark, self, kWithIdentity, copy.copy_identity_ms, tag) ? 0 : copy.copy_identity_ms;
   return copy;
 }
 
@@ -186,6 +194,10 @@ Wait DecideWait(uint64_t wait_ms, uint64_t now_ms, uint64_t max_clock_regression
   return wait;
 }
 
+uint64_t RaiseAfterCopyWait(const Wait& wait, uint64_t wait_ms) {
+  return wait.kind == Wait::kRefuse || Reopened(kRouteCopyPassedByClock) ? 0 : wait_ms;
+}
+
 // The server's lease, which lies above every value returned on this server, and the lease of the
 // families with an identity (set exactly: it drops only what older identities made, which no server
 // makes again), under this run's tag. The copy becomes this run's (which covers both groups) only
@@ -206,6 +218,10 @@ CopyWrite DecideCopyWrite(const ServerMark& mark, const Self& self, const CopySt
   write.identity_exact = settled;
   write.write_tag = !copy.tag_is_ours && settled;
   write.tag = Reopened(kRouteRestoreIntoClone) ? self.system_identifier : OwnTag(self.run_bits, self.identity);
+  if (write.write_tag && !Reopened(kRouteCopyPassedByClock)) {
+    write.raise_ms[kTimeOnly] = copy.wait_ms[kTimeOnly];
+    write.raise_ms[kWithIdentity] = copy.wait_ms[kWithIdentity];
+  }
   return write;
 }
 
@@ -216,6 +232,7 @@ void AfterCopyWrite(CopyState& copy, const CopyWrite& write) {
                               ? (write.identity_exact ? identity_ms : std::max(copy.copy_identity_ms, identity_ms))
                               : copy.copy_ms;
   copy.tag_is_ours = copy.tag_is_ours || write.write_tag;
+  if (write.write_tag) copy.wait_ms[kTimeOnly] = copy.wait_ms[kWithIdentity] = 0;
 }
 
 uint64_t CoveredMs(const ServerMark& mark, const CopyState& copy, Group group, uint32_t identity) {

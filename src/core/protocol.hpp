@@ -40,6 +40,8 @@ enum Route : uint8_t {
   kRouteLeaseOfOldIdentity,    // 1.3: a new identity's values lie below a lease written under the old one
   kRouteStaleIdentityLease,    // 1.3: an identity lease the start found invalid names the last identity
   kRouteReloadKeepsCovered,    // 1.3: a reload inside a transaction keeps what its sessions had covered
+  kRouteMarginAtPromotionOnly,  // 1.3: the failover margin is added only by the start that promotes
+  kRouteCopyPassedByClock,      // 1.3: a copy the clock has passed is covered, the words left below it
   kRouteCount
 };
 #ifdef IDGEN_SIM_ROUTES
@@ -101,6 +103,18 @@ inline constexpr int64_t kDecimalUnit = 100000;
 inline constexpr int64_t kDecimalRunUnit = kDecimalUnit * kDecimalUnit;
 inline constexpr uint64_t kDecimalFailoverSkip = 10;
 
+// idgen_decimal_id: the next free DecimalId generator id (the low 32 bits) and, on a server whose
+// WAL timeline is past the first (it, or a server it descends from, was promoted), the timeline
+// under which the server's leases were last loaded (the high 32 bits; 0 before 1.3 and on timeline
+// 1). A lease that a later timeline finds was written before its promotion: an asynchronous
+// standby may have missed its primary's last leases, whether the promoted server is restarted, or
+// copied by pg_basebackup, before its first ID.
+constexpr uint64_t PackDecimalOrigin(uint32_t timeline, uint64_t next) {
+  return uint64_t{timeline} << 32 | (next & 0xFFFFFFFF);
+}
+constexpr uint64_t DecimalNextOf(uint64_t raw) { return raw & 0xFFFFFFFF; }
+constexpr uint32_t TimelineOf(uint64_t raw) { return static_cast<uint32_t>(raw >> 32); }
+
 // The families without a node identity (UUIDv7, ns_id) and with one (the 64-bit layouts, UID20,
 // Instagram): restart_at_clock() moves the second group alone.
 enum Group : uint8_t { kTimeOnly = 0, kWithIdentity = 1 };
@@ -127,6 +141,7 @@ struct ServerMark {
   uint64_t generation = 0;  // bumped when the words of the families with an identity move back
   uint64_t decimal_id_next = 0;
   uint64_t decimal_id_floor = 0;
+  uint32_t decimal_timeline = 0;  // the high bits of every write of idgen_decimal_id (PackDecimalOrigin)
 };
 
 // ---- the start of the server (LoadServerMark) -----------------------------------------------------
@@ -140,16 +155,30 @@ struct Load {
   // before any value), so that nothing (a restart, restart_at_clock) reads it again as the last one.
   bool retire_identity = false;
   uint64_t decimal_next = 0;
-  // A promoted server writes its floors (with the margin) as its leases, and the DecimalId origin,
-  // flushed, before any value.
+  // After a failover, the server writes its floors (with the margin) as its leases, flushed, before
+  // any value: a crash before its first lease must not forget the margin.
+  bool after_failover = false;
   bool renew = false;
   uint64_t renew_identity_ms = 0;  // (the identity lease it writes then; 0: none)
+  // Then (after the leases, flushed) idgen_decimal_id: the next generator id past the failover,
+  // under this timeline (FinishLoad, DecimalOriginValue). Until then every write of it keeps the
+  // timeline it had: a crash before the leases are written must find the failover again.
+  bool write_decimal = false;
+  uint32_t timeline_before = 0;
+  uint32_t decimal_timeline = 0;
 };
-// mark_raw, identity_raw, decimal_raw: what the origins hold; margin_ms: idgen.failover_margin.
+// mark_raw, identity_raw, decimal_raw: what the origins hold; promoted: this start ends a recovery
+// by promotion; timeline: the server's WAL timeline; margin_ms: idgen.failover_margin.
 Load DecideLoad(uint64_t mark_raw, uint64_t identity_raw, uint64_t decimal_raw, uint32_t identity, bool promoted,
-                uint64_t margin_ms);
+                uint32_t timeline, uint64_t margin_ms);
 // Publishes a Load (once the words are raised).
 void ApplyLoad(ServerMark& mark, const Load& load, uint64_t mark_raw, uint64_t identity_raw);
+// Once the leases of a failover are written: the timeline that idgen_decimal_id carries from now on.
+void FinishLoad(ServerMark& mark, const Load& load);
+// What a write of idgen_decimal_id holds: the next free generator id, under the mark's timeline.
+constexpr uint64_t DecimalOriginValue(const ServerMark& mark, uint64_t next) {
+  return PackDecimalOrigin(mark.decimal_timeline, next);
+}
 
 // ---- renewing the leases (Cover, RenewLeases) ----------------------------------------------------
 
@@ -209,7 +238,7 @@ bool Covered(const ServerMark& mark, const Self& self, Group group, uint64_t cop
 // The copy's bound of the families with an identity: idgen.mark_identity where a writer of 1.3 put
 // it, idgen.mark where 1.2 wrote it.
 uint64_t CopyIdentityMs(const CopyRead& read);
-CopyState DecideCopy(const ServerMark& mark, const Self& self, const CopyRead& read, uint64_t now_ms);
+CopyState DecideCopy(const ServerMark& mark, const Self& self, const CopyRead& read);
 
 // Whether a session reads its database's copy again before a value: another database or state, no
 // copy yet, a new transaction or an invalidation (fresh false), or the generation moved.
@@ -224,6 +253,11 @@ struct Wait {
   uint64_t gap_ms = 0;
 };
 Wait DecideWait(uint64_t wait_ms, uint64_t now_ms, uint64_t max_clock_regression_ms);
+// Once the clock has passed a group's copy (it waited, or had passed it already), the group's words
+// are raised to it (0: nothing to raise): its values then lie above the copy even when the clock
+// goes back before the group's next value. The copy lies at or below the clock then, so an owner who
+// set it moves nothing ahead of the clock.
+uint64_t RaiseAfterCopyWait(const Wait& wait, uint64_t wait_ms);
 
 struct CopyWrite {
   int64_t mark = 0;  // raised to (never lowered)
@@ -232,6 +266,9 @@ struct CopyWrite {
   bool identity_exact = false;  // set exactly (else raised)
   bool write_tag = false;
   int64_t tag = 0;  // set exactly
+  // Before the tag names this run (which covers both groups from then on): the words of each group
+  // whose wait the clock has passed without a value, raised to that wait (at or below the clock).
+  uint64_t raise_ms[2] = {0, 0};
 };
 CopyWrite DecideCopyWrite(const ServerMark& mark, const Self& self, const CopyState& copy, uint64_t now_ms);
 void AfterCopyWrite(CopyState& copy, const CopyWrite& write);

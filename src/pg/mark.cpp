@@ -90,6 +90,7 @@ protocol::ServerMark Snapshot(const SharedState& state) {
   mark.identity_floor_ms = m.identity_floor_ms.load(std::memory_order_acquire);
   mark.decimal_id_next = m.decimal_id_next.load(std::memory_order_acquire);
   mark.decimal_id_floor = m.decimal_id_floor.load(std::memory_order_acquire);
+  mark.decimal_timeline = m.decimal_timeline.load(std::memory_order_acquire);
   return mark;
 }
 
@@ -258,6 +259,16 @@ void RaiseWords(SharedState& state, Group group, uint64_t floor_ms, uint64_t sel
   }
 }
 
+// Raises the words of the families of a group to ms, nothing else (no floor: the clock has passed it).
+void RaiseGroupWords(SharedState& state, Group group, uint64_t ms) {
+  for (int f = 0; f < kFamilyCount; ++f) {
+    const auto family = static_cast<Family>(f);
+    if (family == kFamilyDecimalId || GroupOf(family) != group) continue;
+    const uint64_t word = WordAt(family, ms);
+    for (StateWord& w : state.words(family)) RaiseTo(w, word);
+  }
+}
+
 // ---- the server's marks ---------------------------------------------------------------------------
 
 // Writes the leases that are not 0 (never lowering them), flushes and confirms them, then publishes
@@ -310,13 +321,14 @@ void LoadServerMark(SharedState& state) {
   const uint64_t identity_raw = origin::Read(identity);
   const protocol::Load load =
       protocol::DecideLoad(mark_raw, identity_raw, origin::Read(decimal), settings::IdentityHash(), promoted,
-                           static_cast<uint64_t>(settings::failover_margin_ms));
+                           GetWALInsertionTimeLine(), static_cast<uint64_t>(settings::failover_margin_ms));
   RaiseWords(state, kTimeOnly, load.floor_ms, load.self_made_ms);
   RaiseWords(state, kWithIdentity, load.identity_floor_ms, load.self_made_ms);
   protocol::ServerMark loaded = Snapshot(state);
   protocol::ApplyLoad(loaded, load, mark_raw, identity_raw);
   state.mark.decimal_id_next.store(loaded.decimal_id_next, std::memory_order_release);
   state.mark.decimal_id_floor.store(loaded.decimal_id_floor, std::memory_order_release);
+  state.mark.decimal_timeline.store(loaded.decimal_timeline, std::memory_order_release);
   state.mark.lease_end_ms.store(loaded.lease_end_ms, std::memory_order_release);
   state.mark.lease_identity.store(loaded.lease_identity, std::memory_order_release);
   state.mark.identity_lease_hash.store(loaded.identity_lease_hash, std::memory_order_release);
@@ -329,8 +341,18 @@ void LoadServerMark(SharedState& state) {
   if (retired != 0) origin::FlushAndConfirm(retired);
   if (load.renew) {
     const uint64_t generation = state.mark.generation.load(std::memory_order_acquire);
-    origin::FlushAndConfirm(origin::Advance(decimal, load.decimal_next, false));
     (void)RenewLeases(state, load.floor_ms, load.renew_identity_ms, generation);
+  }
+  if (load.write_decimal) {
+    // After the leases: until idgen_decimal_id names this timeline, a start finds the failover again.
+    LWLockAcquire(lock, LW_EXCLUSIVE);
+    protocol::ServerMark m = Snapshot(state);
+    protocol::FinishLoad(m, load);
+    state.mark.decimal_timeline.store(m.decimal_timeline, std::memory_order_release);
+    const XLogRecPtr lsn = origin::Advance(
+        decimal, protocol::DecimalOriginValue(m, state.mark.decimal_id_next.load(std::memory_order_acquire)), false);
+    LWLockRelease(lock);
+    origin::FlushAndConfirm(lsn);
   }
 }
 
@@ -393,7 +415,7 @@ void CheckDatabaseCopy(const StateRef& ref) {
       read.mark_identity = ReadCopy("mark_identity");
     }
   }
-  me.copy = protocol::DecideCopy(Snapshot(ref.state), SelfOf(ref.state), read, NowMs());
+  me.copy = protocol::DecideCopy(Snapshot(ref.state), SelfOf(ref.state), read);
   me.database = MyDatabaseId;
 }
 
@@ -404,6 +426,9 @@ void WriteDatabaseCopy(SharedState& state) {
   if (write.write_identity) {
     lsn = std::max(lsn, WriteCopy("mark_identity", write.mark_identity, write.identity_exact));
   }
+  for (const Group group : {kTimeOnly, kWithIdentity}) {
+    if (write.raise_ms[group] != 0) RaiseGroupWords(state, group, write.raise_ms[group]);
+  }
   if (write.write_tag) lsn = std::max(lsn, WriteCopy("mark_server", write.tag, true));
   if (lsn != 0) origin::FlushAndConfirm(lsn);
   protocol::AfterCopyWrite(me.copy, write);
@@ -411,7 +436,7 @@ void WriteDatabaseCopy(SharedState& state) {
 
 // Values of a family whose group may repeat what the database's copy records wait for the clock to
 // pass it, or are refused when it is further ahead than idgen.max_clock_regression.
-void WaitForCopy(Group group) {
+void WaitForCopy(SharedState& state, Group group) {
   const protocol::Wait wait =
       protocol::DecideWait(me.copy.wait_ms[group], NowMs(), static_cast<uint64_t>(settings::max_clock_regression_ms));
   if (wait.kind == protocol::Wait::kRefuse) {
@@ -426,6 +451,8 @@ void WaitForCopy(Group group) {
           "is the largest gap that idgen waits out instead of refusing.");
   }
   if (wait.kind == protocol::Wait::kWait) WaitForClock(static_cast<int64_t>(wait.until_ms) * 1000000);
+  const uint64_t raise = protocol::RaiseAfterCopyWait(wait, me.copy.wait_ms[group]);
+  if (raise != 0) RaiseGroupWords(state, group, raise);
   me.copy.wait_ms[group] = 0;
 }
 
@@ -449,7 +476,7 @@ bool Prepare(Family family, const StateRef& ref) {
   // by their random bits work on; the others would leave a dump without the copy that keeps a
   // restored database from repeating them.
   if (unlikely(protocol::RefuseWithoutCopy(me.copy.has_copy, family == kFamilyUuidv7))) RaiseMissing("mark");
-  if (unlikely(me.copy.wait_ms[GroupOf(family)] != 0) && family != kFamilyDecimalId) WaitForCopy(GroupOf(family));
+  if (unlikely(me.copy.wait_ms[GroupOf(family)] != 0) && family != kFamilyDecimalId) WaitForCopy(state, GroupOf(family));
   if (HasIdentity(family) && protocol::MustDropIdentityLease(Snapshot(state), settings::IdentityHash())) {
     DropIdentityLease(state);
   }
@@ -507,7 +534,15 @@ bool Cover(Family family, const StateRef& ref, uint64_t ms) {
 
 int64_t TakeGeneratorId(const StateRef& ref) {
   SharedState& state = ref.state;
+  const compat::OriginId decimal = origin::Id(origin::kDecimalId);  // (a catalog read, before the lock)
+  // (shared: the timeline its write carries changes only under the lock held exclusively)
+  LWLockAcquire(&state.mark_lock.lock, LW_SHARED);
   const uint64_t taken = state.mark.decimal_id_next.fetch_add(1, std::memory_order_acq_rel);
+  const XLogRecPtr lsn =
+      taken > static_cast<uint64_t>(decimal_id::kMaxGenerator)
+          ? 0
+          : origin::Advance(decimal, protocol::DecimalOriginValue(Snapshot(state), taken + 1), false);
+  LWLockRelease(&state.mark_lock.lock);
   if (taken > static_cast<uint64_t>(decimal_id::kMaxGenerator)) {
     ereport(ERROR, errcode(ERRCODE_CONFIGURATION_LIMIT_EXCEEDED),
             errmsg("every DecimalId generator id of this server is used"),
@@ -515,7 +550,7 @@ int64_t TakeGeneratorId(const StateRef& ref) {
                       "are 100000, and none is ever used twice."),
             errhint("Give this deployment a new idgen.launch_id: its IDs then differ from every earlier one."));
   }
-  origin::FlushAndConfirm(origin::Advance(origin::Id(origin::kDecimalId), taken + 1, false));
+  origin::FlushAndConfirm(lsn);
   return static_cast<int64_t>(taken);
 }
 

@@ -83,6 +83,8 @@ const char* kRouteNames[idgen::protocol::kRouteCount] = {
     "1.3: a new identity below the old identity's lease",
     "1.3: a stale identity lease names the last identity",
     "1.3: a reload inside a transaction keeps the cover",
+    "1.3: the failover margin only at promotion",
+    "1.3: a copy the clock passed leaves the words below",
 };
 
 int SelfTest(uint64_t seed, uint64_t budget) {
