@@ -25,7 +25,8 @@ Load DecideLoad(uint64_t mark_raw, uint64_t identity_raw, uint64_t decimal_raw, 
   load.after_failover = promoted || before_this_timeline;
   const uint64_t margin = load.after_failover && !Reopened(kRouteAsyncFailover) ? margin_ms : 0;
   load.identity_valid = identity_raw != 0 && IdentityOf(identity_raw) == (identity & kIdentityMask);
-  load.retire_identity = identity_raw != 0 && !load.identity_valid && !Reopened(kRouteRetiredInMemory);
+  load.retire_identity = identity_raw != 0 && !load.identity_valid && !Reopened(kRouteRetiredInMemory) &&
+                         !Reopened(kRouteStaleIdentityLease);
   const uint64_t identity_ms = load.identity_valid ? std::min(LeaseMsOf(identity_raw), stored_ms) : stored_ms;
   load.floor_ms = stored_ms == 0 ? 0 : stored_ms + margin;
   load.identity_floor_ms = identity_ms == 0 ? 0 : identity_ms + margin;
@@ -166,6 +167,7 @@ CopyState DecideCopy(const ServerMark& mark, const Self& self, const CopyRead& r
   const int64_t tag = read.server;
   copy.copy_identity_ms = CopyIdentityMs(read);
   copy.tag_is_ours = tag == OwnTag(self.run_bits, self.identity);
+  copy.tag = tag;
   if (Reopened(kRouteRestoreByOwner)) return copy;
   copy.wait_ms[kTimeOnly] = Covered(mark, self, kTimeOnly, copy.copy_ms, tag) ? 0 : copy.copy_ms;
   copy.wait_ms[kWithIdentity] =
@@ -217,10 +219,22 @@ CopyWrite DecideCopyWrite(const ServerMark& mark, const Self& self, const CopySt
   write.mark_identity = static_cast<int64_t>(identity_ms);
   write.identity_exact = settled;
   write.write_tag = !copy.tag_is_ours && settled;
+  write.claims = write.write_tag;
   write.tag = Reopened(kRouteRestoreIntoClone) ? self.system_identifier : OwnTag(self.run_bits, self.identity);
-  if (write.write_tag && !Reopened(kRouteCopyPassedByClock)) {
-    write.raise_ms[kTimeOnly] = copy.wait_ms[kTimeOnly];
-    write.raise_ms[kWithIdentity] = copy.wait_ms[kWithIdentity];
+  // Raised before both groups waited, the copy holds this run's values above what its writer made:
+  // it is no run's any more (run 0), so that its writer, given it back, honors it too. Its identity
+  // stays: the families with one have not made values here yet.
+  const auto old_tag = static_cast<uint64_t>(copy.tag);
+  if (!copy.tag_is_ours && !settled && (old_tag & kTagged) != 0 && (old_tag >> kIdentityBits & kRunMask) != 0 &&
+      !Reopened(kRouteRaisedCopyKeepsWriter)) {
+    write.write_tag = true;
+    write.tag = static_cast<int64_t>(kTagged | (old_tag & kIdentityMask));
+  }
+  if (write.claims && !Reopened(kRouteCopyPassedByClock)) {
+    // (never beyond the clock: what an owner set ahead moves nothing of the server's)
+    for (const Group group : {kTimeOnly, kWithIdentity}) {
+      write.raise_ms[group] = copy.wait_ms[group] <= now_ms ? copy.wait_ms[group] : 0;
+    }
   }
   return write;
 }
@@ -231,8 +245,16 @@ void AfterCopyWrite(CopyState& copy, const CopyWrite& write) {
   copy.copy_identity_ms = copy.has_identity_copy
                               ? (write.identity_exact ? identity_ms : std::max(copy.copy_identity_ms, identity_ms))
                               : copy.copy_ms;
-  copy.tag_is_ours = copy.tag_is_ours || write.write_tag;
-  if (write.write_tag) copy.wait_ms[kTimeOnly] = copy.wait_ms[kWithIdentity] = 0;
+  copy.tag_is_ours = copy.tag_is_ours || write.claims;
+  if (write.write_tag) copy.tag = write.tag;
+  if (write.claims) copy.wait_ms[kTimeOnly] = copy.wait_ms[kWithIdentity] = 0;
+}
+
+CopyWrite DecideCopyAtCreate(const ServerMark& mark, const Self& self) {
+  if (Reopened(kRouteCreateStartsAtZero)) return CopyWrite{};
+  CopyState fresh;
+  fresh.has_copy = fresh.has_identity_copy = true;
+  return DecideCopyWrite(mark, self, fresh, 0);
 }
 
 uint64_t CoveredMs(const ServerMark& mark, const CopyState& copy, Group group, uint32_t identity) {
@@ -328,6 +350,27 @@ bool DropKeepsNothing(const ServerMark& mark, const Self& self, const DropInput&
       tagged && EveryPartDiffers(static_cast<uint32_t>(static_cast<uint64_t>(tag) & kIdentityMask),
                                  self.identity & kIdentityMask);
   return copy_ms <= stored_ms && (identity_ms <= identity_lease_ms || other_identity);
+}
+
+DropAdopt DecideDropAdopt(const ServerMark& mark, const Self& self, const DropInput& in) {
+  DropAdopt adopt;
+  if (!in.read.has_mark || !in.read.has_server || !in.shared || in.recovery || Reopened(kRouteDropForgetsPassedCopy)) {
+    return adopt;
+  }
+  const uint64_t copy_ms = static_cast<uint64_t>(std::max<int64_t>(in.read.mark, 0));
+  const uint64_t identity_ms = CopyIdentityMs(in.read);
+  const int64_t tag = in.read.server;
+  // (never beyond the clock: what an owner set ahead moves nothing of the server's)
+  if (!Covered(mark, self, kTimeOnly, copy_ms, tag) && copy_ms <= in.now_ms) adopt.raise_ms[kTimeOnly] = copy_ms;
+  if (!Covered(mark, self, kWithIdentity, identity_ms, tag) && identity_ms <= in.now_ms) {
+    adopt.raise_ms[kWithIdentity] = identity_ms;
+  }
+  const uint64_t top = std::max(adopt.raise_ms[kTimeOnly], adopt.raise_ms[kWithIdentity]);
+  if (top > mark.lease_end_ms) adopt.lease_ms = top;
+  if (mark.identity_lease_end_ms != kNoLease && adopt.raise_ms[kWithIdentity] > mark.identity_lease_end_ms) {
+    adopt.identity_lease_ms = adopt.raise_ms[kWithIdentity];
+  }
+  return adopt;
 }
 
 // ---- who generates, under which identity ------------------------------------------------------------

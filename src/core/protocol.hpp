@@ -42,6 +42,9 @@ enum Route : uint8_t {
   kRouteReloadKeepsCovered,    // 1.3: a reload inside a transaction keeps what its sessions had covered
   kRouteMarginAtPromotionOnly,  // 1.3: the failover margin is added only by the start that promotes
   kRouteCopyPassedByClock,      // 1.3: a copy the clock has passed is covered, the words left below it
+  kRouteCreateStartsAtZero,     // 1.3: CREATE EXTENSION starts the copy at 0
+  kRouteDropForgetsPassedCopy,  // 1.3: DROP EXTENSION forgets a copy the clock has passed
+  kRouteRaisedCopyKeepsWriter,  // 1.3: a copy raised before both groups waited keeps its writer's run
   kRouteCount
 };
 #ifdef IDGEN_SIM_ROUTES
@@ -120,7 +123,7 @@ constexpr uint32_t TimelineOf(uint64_t raw) { return static_cast<uint32_t>(raw >
 enum Group : uint8_t { kTimeOnly = 0, kWithIdentity = 1 };
 
 // What this server is, as the decisions compare it: the run (drawn at each start; a clone has its
-// own), the identity of its configuration (24 bits), the system identifier (which a clone shares:
+// own; never 0, which names no run), the identity of its configuration (24 bits), the system identifier (which a clone shares:
 // only copies of 1.2 are compared with it), the DecimalId run.
 struct Self {
   uint64_t run_bits = 0;
@@ -230,6 +233,7 @@ struct CopyState {
   uint64_t copy_ms = 0;
   uint64_t copy_identity_ms = 0;
   bool tag_is_ours = false;
+  int64_t tag = 0;               // idgen.mark_server as read or written
   uint64_t wait_ms[2] = {0, 0};  // per group: the clock must pass this before a value (0: nothing)
 };
 // Whether a copy written by tag up to copy_ms is covered for a group: every value the server makes
@@ -265,13 +269,18 @@ struct CopyWrite {
   int64_t mark_identity = 0;
   bool identity_exact = false;  // set exactly (else raised)
   bool write_tag = false;
-  int64_t tag = 0;  // set exactly
+  int64_t tag = 0;      // set exactly
+  bool claims = false;  // the tag names this run
   // Before the tag names this run (which covers both groups from then on): the words of each group
   // whose wait the clock has passed without a value, raised to that wait (at or below the clock).
   uint64_t raise_ms[2] = {0, 0};
 };
 CopyWrite DecideCopyWrite(const ServerMark& mark, const Self& self, const CopyState& copy, uint64_t now_ms);
 void AfterCopyWrite(CopyState& copy, const CopyWrite& write);
+// CREATE EXTENSION: the new copy starts at the server's leases, under this run, so that a dump made
+// before the database's next ID still covers the rows it held before a DROP EXTENSION (a restore
+// then sets the copy it carries). Nothing (0) without shared state.
+CopyWrite DecideCopyAtCreate(const ServerMark& mark, const Self& self);
 
 // What a value may lie below without Cover (Hot::covered_ms), per group, for a session under
 // identity: nothing of the families with an identity while the server's lease was last written
@@ -332,6 +341,15 @@ struct DropInput {
 // Whether dropping the extension keeps nothing this server has not passed (the mark part; mark must
 // be loaded when shared).
 bool DropKeepsNothing(const ServerMark& mark, const Self& self, const DropInput& in);
+// When the drop goes on (shared state): the server adopts what the copy held that the clock has
+// passed but the server had not (another server's, a clone's), before the copy goes: the words of
+// each group raised to it and the leases written to it (0: nothing), so that a clock stepped back
+// later, or a restart, keeps the database's next values above the rows the copy covered.
+struct DropAdopt {
+  uint64_t raise_ms[2] = {0, 0};
+  uint64_t lease_ms = 0, identity_lease_ms = 0;
+};
+DropAdopt DecideDropAdopt(const ServerMark& mark, const Self& self, const DropInput& in);
 
 // ---- who generates, under which identity ------------------------------------------------------------
 

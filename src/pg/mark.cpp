@@ -69,7 +69,7 @@ uint64_t NowMs() { return static_cast<uint64_t>(std::max<int64_t>(WallClock().No
 // configuration, the system identifier, the DecimalId run (29 bits of the run, never 0).
 protocol::Self SelfOf(const SharedState& state) {
   protocol::Self self;
-  self.run_bits = (state.instance >> 25) & protocol::kRunMask;
+  self.run_bits = ((state.instance >> 25) & protocol::kRunMask) | 1;  // (never 0: 0 names no run)
   self.identity = settings::IdentityHash() & kIdentityMask;
   self.system_identifier = static_cast<int64_t>(GetSystemIdentifier());
   self.decimal_run = static_cast<int64_t>((state.instance >> 35) | (uint64_t{1} << 28));
@@ -623,6 +623,18 @@ void CheckDropKeepsNothing(const StateRef& ref) {
   }
   const bool kept =
       protocol::DropKeepsNothing(ref.shared ? Snapshot(ref.state) : protocol::ServerMark{}, SelfOf(ref.state), in);
+  if (kept && ref.shared && !in.recovery) {
+    // What the copy held that the clock has passed, adopted before the copy goes.
+    if (!ref.state.mark.loaded.load(std::memory_order_acquire)) LoadServerMark(ref.state);
+    const protocol::ServerMark mark = Snapshot(ref.state);
+    const protocol::DropAdopt adopt = protocol::DecideDropAdopt(mark, SelfOf(ref.state), in);
+    for (const Group group : {kTimeOnly, kWithIdentity}) {
+      if (adopt.raise_ms[group] != 0) RaiseGroupWords(ref.state, group, adopt.raise_ms[group]);
+    }
+    if (adopt.lease_ms != 0 || adopt.identity_lease_ms != 0) {
+      (void)RenewLeases(ref.state, adopt.lease_ms, adopt.identity_lease_ms, mark.generation);
+    }
+  }
   char detail[400];
   if (!kept) {
     snprintf(detail, sizeof detail,

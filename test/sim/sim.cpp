@@ -143,6 +143,9 @@ struct Session {
   // What the copy this session last read came from (a restore may replace it before the session's
   // next read): an owner's, or another lineage's.
   bool read_owner_set = false, read_foreign = false;
+  // The copy it read was covered for the families with an identity by its writer's identity alone
+  // (open finding F).
+  bool read_by_identity = false;
 };
 
 struct Server {
@@ -424,7 +427,17 @@ class World {
           session.copy = DecideCopy(server.mark, server.self, ReadCopyOf(db));
           session.read_owner_set = db.owner_set;
           session.read_foreign = db.foreign;
-          Say("  -> reads its database's copy: %lld (waits for %llu / %llu)\n", static_cast<long long>(db.copy.mark),
+          {
+            const auto tag = static_cast<uint64_t>(db.copy.server);
+            const bool ours = (tag & kTagged) != 0 && (tag >> kIdentityBits & kRunMask) == server.self.run_bits;
+            session.read_by_identity =
+                (tag & kTagged) != 0 && !ours &&
+                EveryPartDiffers(static_cast<uint32_t>(tag & kIdentityMask), server.self.identity) &&
+                static_cast<uint64_t>(db.copy.mark_identity) > server.mark.identity_floor_ms;
+          }
+          Say("  -> reads its database's copy: %lld, by run %llu (waits for %llu / %llu)\n",
+              static_cast<long long>(db.copy.mark),
+              static_cast<unsigned long long>(static_cast<uint64_t>(db.copy.server) >> kIdentityBits & kRunMask),
               static_cast<unsigned long long>(session.copy.wait_ms[0]),
               static_cast<unsigned long long>(session.copy.wait_ms[1]));
           session.checked = session.fresh = true;
@@ -532,6 +545,11 @@ class World {
         // Its row: a mark a second past the value, under this run, committed with it.
         uint64_t& mark = db.schema.marks[server.self.run_bits];
         mark = std::max(mark, ms + kLeaseMs);
+        // (durable with its row, which this model keeps at once)
+        Shard& durable = server.disk.db[session.db].schema;
+        if (durable.exists && durable.rows == db.schema.rows) {
+          durable.marks[server.self.run_bits] = std::max(durable.marks[server.self.run_bits], mark);
+        }
       }
       Returned(s, session, fam, fam == kT ? 0 : identity, ms, seq);
       if (commit) {
@@ -603,7 +621,17 @@ class World {
     }
     // (UUIDv7 is unique across servers by its random bits: only its order on a server is checked)
     Rows& rows = fam == kInsta ? *db.schema.rows : *db.rows;
-    if (fam != kT && !rows.keys.insert(key).second) {
+    // (open finding F, excluded unless SIM_OPEN_FINDINGS: the copy's tag names the identity of its
+    // last writer only, which may not be the identity of the values it holds (a UUIDv7 value wrote it
+    // after a reload, or it holds values of two identities), and a server that has the identity of
+    // those values takes the copy as another identity's, covered, and may repeat them)
+    if (fam != kT) rows.identities.insert(identity & 0xFFFFFF);
+    const auto tag = static_cast<uint64_t>(db.copy.server);
+    const bool tag_elsewhere =
+        (tag & kTagged) != 0 && rows.identities.count(static_cast<uint32_t>(tag & kIdentityMask)) == 0;
+    const bool mixed =
+        fam != kT && (rows.identities.size() > 1 || tag_elsewhere || session.read_by_identity) && !open_findings;
+    if (fam != kT && !rows.keys.insert(key).second && !mixed) {
       snprintf(text, sizeof text, "a database holds a value twice (family %d, identity %u, %llu ms, seq %u)", fam,
                identity, static_cast<unsigned long long>(ms), seq);
       throw Violation{text};
@@ -611,11 +639,6 @@ class World {
     // A database's new values lie above those it holds (restored, upgraded, made before a DROP and
     // CREATE EXTENSION), under one identity: what its copy of the mark promises. (A database whose
     // owner set her copy by hand is hers to answer for.)
-    // (open finding F, excluded unless SIM_OPEN_FINDINGS: the copy's tag names the identity of its
-    // last writer only, so a copy covers values of an earlier identity it also holds as if they were
-    // the last writer's; a server given that earlier identity may repeat them)
-    if (fam != kT) rows.identities.insert(identity & 0xFFFFFF);
-    const bool mixed = fam != kT && rows.identities.size() > 1 && !open_findings;
     // (a value made while the database had no copy carries no promise)
     if (!db.copy.exists) return;
     auto [held, first] = rows.last.emplace(order_key, key.lo);
@@ -754,10 +777,12 @@ void World::Apply(const Step& step) {
     }
     case kTick:
       server.clock += 1 + step.x % 40;
+      SeeClock(server);
       Say("server %d: the clock moves on to %llu\n", s, static_cast<unsigned long long>(server.clock));
       break;
     case kJumpForward:
       server.clock += 1000 + step.x % 600000;
+      SeeClock(server);
       Say("server %d: the clock jumps ahead to %llu\n", s, static_cast<unsigned long long>(server.clock));
       break;
     case kJumpBack: {
@@ -856,6 +881,13 @@ void World::Apply(const Step& step) {
         Say("server %d, database %d: DROP EXTENSION idgen -> refused\n", s, d);
         return;
       }
+      const DropAdopt adopt = DecideDropAdopt(server.mark, server.self, in);
+      for (const Group g : {kTimeOnly, kWithIdentity}) {
+        if (adopt.raise_ms[g] != 0) Raise(server, g, adopt.raise_ms[g]);
+      }
+      if (adopt.lease_ms != 0 || adopt.identity_lease_ms != 0) {
+        RenewLeases(s, adopt.lease_ms, adopt.identity_lease_ms, server.mark.generation);
+      }
       db.copy = Copy{};
       db.copy.exists = false;
       Flush(s);
@@ -870,6 +902,11 @@ void World::Apply(const Step& step) {
       if (db.copy.exists) return;
       db.copy = Copy{};
       db.owner_set = false;
+      if (!server.mark.loaded) LoadServerMark(s);
+      const CopyWrite write = DecideCopyAtCreate(server.mark, server.self);
+      db.copy.mark = write.mark;
+      db.copy.mark_identity = write.mark_identity;
+      db.copy.server = write.tag;
       Flush(s);
       Invalidate(server, d);
       Say("server %d, database %d: CREATE EXTENSION idgen\n", s, d);
@@ -961,6 +998,17 @@ void World::Apply(const Step& step) {
           server.mem.db[d].schema = primary.mem.db[d].schema;
           server.disk.db[d].schema = primary.mem.db[d].schema;
         }
+      }
+      // (an asynchronous standby shares its primary's rows in this model, not only those it replayed:
+      // the promise of its databases' order starts again from what it holds)
+      if (!server.sync) {
+        for (Database& db : server.mem.db) {
+          if (db.exists && db.rows) {
+            db.rows = std::make_shared<Rows>(*db.rows);
+            db.rows->last.clear();
+          }
+        }
+        for (int d = 0; d < kMaxDatabases; ++d) server.disk.db[d].rows = server.mem.db[d].rows;
       }
       server.standby = false;
       server.promoted = true;

@@ -22,7 +22,7 @@ Self Server(uint64_t run, uint32_t identity) {
 ServerMark Loaded(uint64_t mark_raw, uint64_t identity_raw, uint32_t identity, bool promoted = false,
                   uint64_t margin = 0) {
   ServerMark mark;
-  ApplyLoad(mark, DecideLoad(mark_raw, identity_raw, 0, identity, promoted, margin), mark_raw, identity_raw);
+  ApplyLoad(mark, DecideLoad(mark_raw, identity_raw, 0, identity, promoted, 1, margin), mark_raw, identity_raw);
   return mark;
 }
 
@@ -33,18 +33,18 @@ TEST(Protocol, PackKeepsLeaseAndIdentity) {
 }
 
 TEST(Protocol, LoadRaisesFloorsToTheLeases) {
-  const Load load = DecideLoad(Pack(50000, kA), 0, 7, kA, false, 0);
+  const Load load = DecideLoad(Pack(50000, kA), 0, 7, kA, false, 1, 0);
   EXPECT_EQ(load.floor_ms, 50000u);
   EXPECT_EQ(load.identity_floor_ms, 50000u);
   EXPECT_EQ(load.self_made_ms, kLeaseMs);
   EXPECT_FALSE(load.renew);
   EXPECT_EQ(load.decimal_next, 7u);
-  const Load fresh = DecideLoad(0, 0, 0, kA, false, 0);
+  const Load fresh = DecideLoad(0, 0, 0, kA, false, 1, 0);
   EXPECT_EQ(fresh.floor_ms, 0u);
 }
 
 TEST(Protocol, PromotionAddsTheMarginAndRenews) {
-  const Load load = DecideLoad(Pack(50000, kA), 0, 7, kA, true, 3000);
+  const Load load = DecideLoad(Pack(50000, kA), 0, 7, kA, true, 1, 3000);
   EXPECT_EQ(load.floor_ms, 53000u);
   EXPECT_EQ(load.self_made_ms, kLeaseMs + 3000);
   EXPECT_TRUE(load.renew);
@@ -53,11 +53,11 @@ TEST(Protocol, PromotionAddsTheMarginAndRenews) {
 
 TEST(Protocol, IdentityLeaseCountsOnlyUnderItsIdentity) {
   const uint64_t mark_raw = Pack(90000, kA), identity_raw = Pack(20000, kB);
-  const Load same = DecideLoad(mark_raw, identity_raw, 0, kB, false, 0);
+  const Load same = DecideLoad(mark_raw, identity_raw, 0, kB, false, 1, 0);
   EXPECT_TRUE(same.identity_valid);
   EXPECT_EQ(same.identity_floor_ms, 20000u);
   EXPECT_EQ(same.floor_ms, 90000u);
-  const Load other = DecideLoad(mark_raw, identity_raw, 0, kA, false, 0);
+  const Load other = DecideLoad(mark_raw, identity_raw, 0, kA, false, 1, 0);
   EXPECT_FALSE(other.identity_valid);
   EXPECT_EQ(other.identity_floor_ms, 90000u);
   ServerMark mark;
@@ -107,7 +107,7 @@ TEST(Protocol, RestoredCopyWaitsOrRefuses) {
   const Self self = Server(5, kA);
   ServerMark mark = Loaded(Pack(1000, kA), 0, kA);
   CopyRead read{true, true, true, 50000, OwnTag(9, kA), 40000};
-  const CopyState copy = DecideCopy(mark, self, read, 0);
+  const CopyState copy = DecideCopy(mark, self, read);
   EXPECT_FALSE(copy.tag_is_ours);
   EXPECT_EQ(copy.wait_ms[kTimeOnly], 50000u);
   EXPECT_EQ(copy.wait_ms[kWithIdentity], 40000u);
@@ -246,10 +246,11 @@ TEST(Protocol, IdentityPartsAllDiffer) {
 TEST(Protocol, CopyBecomesOursOnlyOnceBothGroupsWaited) {
   const Self self = Server(5, kA);
   ServerMark mark = Loaded(Pack(30000, kA), 0, kA);
-  CopyState copy = DecideCopy(mark, self, CopyRead{true, true, true, 50000, OwnTag(9, kA), 50000}, 10000);
+  CopyState copy = DecideCopy(mark, self, CopyRead{true, true, true, 50000, OwnTag(9, kA), 50000});
   copy.wait_ms[kTimeOnly] = 0;  // UUIDv7 waited; Snowflake has not
   const CopyWrite write = DecideCopyWrite(mark, self, copy, 10000);
-  EXPECT_FALSE(write.write_tag);
+  EXPECT_FALSE(write.claims);
+  EXPECT_EQ(static_cast<uint64_t>(write.tag) >> kIdentityBits & kRunMask, 0u);  // no run's
   EXPECT_FALSE(write.identity_exact);
   AfterCopyWrite(copy, write);
   EXPECT_FALSE(copy.tag_is_ours);
@@ -282,9 +283,9 @@ TEST(Protocol, NewIdentityWritesTheLeaseAgain) {
 // the identity of the last values to restart_at_clock().
 TEST(Protocol, StaleIdentityLeaseIsRetired) {
   const uint64_t mark_raw = Pack(900000, kA), identity_raw = Pack(800000, kB);
-  const Load load = DecideLoad(mark_raw, identity_raw, 0, kA, false, 0);
+  const Load load = DecideLoad(mark_raw, identity_raw, 0, kA, false, 1, 0);
   EXPECT_TRUE(load.retire_identity);
-  EXPECT_FALSE(DecideLoad(mark_raw, identity_raw, 0, kB, false, 0).retire_identity);
+  EXPECT_FALSE(DecideLoad(mark_raw, identity_raw, 0, kB, false, 1, 0).retire_identity);
   ServerMark mark;
   ApplyLoad(mark, load, mark_raw, identity_raw);
   RestartInput in;
@@ -305,6 +306,102 @@ TEST(Protocol, RenewalKeepsNoLeaseAndGrowsOnly) {
   EXPECT_EQ(RenewedIdentityLease(kNoLease, 5000), kNoLease);
   EXPECT_EQ(RenewedIdentityLease(6000, 5000), 6000u);
   EXPECT_EQ(RenewedIdentityLease(4000, 5000), 5000u);
+}
+
+// The failover margin follows the timeline: a start that finds its leases loaded last under an
+// earlier timeline (restarted or copied before its first ID) adds it, as the promoting start does.
+TEST(Protocol, FailoverMarginFollowsTheTimeline) {
+  const uint64_t mark_raw = Pack(50000, kA);
+  const Load promoting = DecideLoad(mark_raw, 0, PackDecimalOrigin(0, 7), kA, true, 2, 3000);
+  EXPECT_TRUE(promoting.after_failover);
+  EXPECT_EQ(promoting.floor_ms, 53000u);
+  EXPECT_TRUE(promoting.write_decimal);
+  EXPECT_EQ(promoting.decimal_timeline, 2u);
+  EXPECT_EQ(promoting.timeline_before, 0u);
+  // Restarted before the leases of the failover were written: the margin again.
+  const Load restarted = DecideLoad(mark_raw, 0, PackDecimalOrigin(0, 7), kA, false, 2, 3000);
+  EXPECT_TRUE(restarted.after_failover);
+  EXPECT_EQ(restarted.floor_ms, 53000u);
+  EXPECT_EQ(restarted.decimal_next, 7 + kDecimalFailoverSkip);
+  // Written under this timeline: nothing to add.
+  const Load later = DecideLoad(mark_raw, 0, PackDecimalOrigin(2, 7), kA, false, 2, 3000);
+  EXPECT_FALSE(later.after_failover);
+  EXPECT_EQ(later.floor_ms, 50000u);
+  EXPECT_FALSE(later.write_decimal);
+  // Timeline 1 never writes a timeline; a fresh server has no lease to add a margin to.
+  EXPECT_FALSE(DecideLoad(mark_raw, 0, 7, kA, false, 1, 3000).write_decimal);
+  EXPECT_FALSE(DecideLoad(0, 0, 0, kA, false, 3, 3000).after_failover);
+  // Until the leases are written, idgen_decimal_id keeps the timeline it had.
+  ServerMark mark;
+  ApplyLoad(mark, restarted, mark_raw, 0);
+  EXPECT_EQ(TimelineOf(DecimalOriginValue(mark, 20)), 0u);
+  FinishLoad(mark, restarted);
+  EXPECT_EQ(DecimalOriginValue(mark, 20), PackDecimalOrigin(2, 20));
+  EXPECT_EQ(DecimalNextOf(PackDecimalOrigin(2, 20)), 20u);
+}
+
+// A copy the clock has passed is still waited for (a clock stepped back before the next value):
+// the wait raises the group's words to it.
+TEST(Protocol, PassedCopyRaisesTheWords) {
+  const Self self = Server(5, kA);
+  const ServerMark mark = Loaded(Pack(1000, kA), 0, kA);
+  const CopyState copy = DecideCopy(mark, self, CopyRead{true, true, true, 50000, OwnTag(9, kA), 50000});
+  EXPECT_EQ(copy.wait_ms[kTimeOnly], 50000u);  // though the clock (below) has passed it
+  const Wait go = DecideWait(copy.wait_ms[kTimeOnly], 60000, 5000);
+  EXPECT_EQ(go.kind, Wait::kGo);
+  EXPECT_EQ(RaiseAfterCopyWait(go, copy.wait_ms[kTimeOnly]), 50000u);
+  EXPECT_EQ(RaiseAfterCopyWait(DecideWait(50000, 1000, 5000), 50000), 0u);  // refused: nothing moves
+  // Made this run's: the group that had not waited has its words raised first.
+  CopyState one = copy;
+  one.wait_ms[kTimeOnly] = 0;
+  const CopyWrite write = DecideCopyWrite(mark, self, one, 60000);
+  EXPECT_TRUE(write.claims);
+  EXPECT_EQ(write.raise_ms[kWithIdentity], 50000u);
+  EXPECT_EQ(write.raise_ms[kTimeOnly], 0u);
+}
+
+// A copy raised before both groups waited is no run's: its writer, given it back, honors it.
+TEST(Protocol, RaisedCopyIsNoRunsAnyMore) {
+  const Self self = Server(5, kA);
+  const ServerMark mark = Loaded(Pack(30000, kA), 0, kA);
+  CopyState copy = DecideCopy(mark, self, CopyRead{true, true, true, 50000, OwnTag(9, kA), 50000});
+  copy.wait_ms[kTimeOnly] = 0;
+  const CopyWrite write = DecideCopyWrite(mark, self, copy, 10000);
+  EXPECT_FALSE(write.claims);
+  EXPECT_TRUE(write.write_tag);
+  EXPECT_EQ(static_cast<uint64_t>(write.tag), kTagged | kA);
+  const Self writer = Server(9, kA);
+  EXPECT_FALSE(Covered(mark, writer, kTimeOnly, 60000, write.tag));
+}
+
+// CREATE EXTENSION starts the copy at the server's leases, under this run.
+TEST(Protocol, CreateStartsTheCopyAtTheLeases) {
+  const Self self = Server(5, kA);
+  const ServerMark mark = Loaded(Pack(30000, kA), 0, kA);
+  const CopyWrite write = DecideCopyAtCreate(mark, self);
+  EXPECT_EQ(write.mark, 30000);
+  EXPECT_EQ(write.mark_identity, 30000);
+  EXPECT_EQ(write.tag, OwnTag(5, kA));
+}
+
+// DROP EXTENSION adopts what the copy held that the clock passed, never beyond the clock.
+TEST(Protocol, DropAdoptsAPassedCopy) {
+  const Self self = Server(5, kA);
+  const ServerMark mark = Loaded(Pack(1000, kA), 0, kA);
+  DropInput in;
+  in.read = CopyRead{true, true, true, 50000, OwnTag(9, kA), 40000};
+  in.now_ms = 60000;
+  ASSERT_TRUE(DropKeepsNothing(mark, self, in));
+  const DropAdopt adopt = DecideDropAdopt(mark, self, in);
+  EXPECT_EQ(adopt.raise_ms[kTimeOnly], 50000u);
+  EXPECT_EQ(adopt.raise_ms[kWithIdentity], 40000u);
+  EXPECT_EQ(adopt.lease_ms, 50000u);
+  in.now_ms = 45000;  // (the identity part passed, the rest not: only what the clock passed)
+  const DropAdopt part = DecideDropAdopt(mark, self, in);
+  EXPECT_EQ(part.raise_ms[kTimeOnly], 0u);
+  EXPECT_EQ(part.raise_ms[kWithIdentity], 40000u);
+  in.read.server = OwnTag(5, kA);  // this run's: nothing to adopt
+  EXPECT_EQ(DecideDropAdopt(mark, self, in).lease_ms, 0u);
 }
 
 }  // namespace
