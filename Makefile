@@ -83,9 +83,11 @@ build/sim/sim: $(SIM_SRCS) test/sim/sim.hpp src/core/protocol.hpp
 	@mkdir -p $(@D)
 	$(CCACHE) g++ -std=c++20 -O2 -g -Wall -Wextra -Isrc -Itest -DIDGEN_SIM_ROUTES $(SIM_SRCS) -o $@
 
-# make sim: a million steps of random schedules (SIM_SEED, SIM_STEPS); make sim-selftest: every route
+# make sim: docs/design.md checked against the protocol, then 30 million steps of random schedules
+# (SIM_SEED, SIM_STEPS); make sim-selftest: every route
 # of an earlier release, reopened alone, must be found (SIM_BUDGET steps each).
 sim: build/sim/sim
+	$(SRC)scripts/protocol-doc-check.sh
 	build/sim/sim
 sim-selftest: build/sim/sim
 	build/sim/sim --selftest

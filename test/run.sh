@@ -114,7 +114,7 @@ if part unit; then
   echo "unit tests: $(sed -nE 's/^\[  PASSED  \] ([0-9]+) tests?\..*/\1/p' "$R/unit.log" | tail -n 1)" >>"$R/counts"
 fi
 if part sim; then
-  step "the simulator of the durable-state protocol: a million steps, then every historic route (test/sim)"
+  step "the simulator of the durable-state protocol: 30 million steps, then every historic route (test/sim)"
   timed "simulator and its self-test" make -s --no-print-directory sim sim-selftest || failed "the simulator (make sim, make sim-selftest)"
 fi
 if part fuzz; then

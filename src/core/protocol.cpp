@@ -20,8 +20,8 @@ Load DecideLoad(uint64_t mark_raw, uint64_t identity_raw, uint64_t decimal_raw, 
   const uint64_t stored_ms = LeaseMsOf(mark_raw);
   // Promoted now, or the leases were loaded last under an earlier timeline (a promoted server
   // restarted, or cloned, before its first ID): the leases are what a standby replayed.
-  const bool before_this_timeline = timeline > 1 && stored_ms != 0 && TimelineOf(decimal_raw) < timeline &&
-                                    !Reopened(kRouteMarginAtPromotionOnly);
+  const bool before_this_timeline =
+      timeline > 1 && stored_ms != 0 && TimelineOf(decimal_raw) < timeline && !Reopened(kRouteMarginAtPromotionOnly);
   load.after_failover = promoted || before_this_timeline;
   const uint64_t margin = load.after_failover && !Reopened(kRouteAsyncFailover) ? margin_ms : 0;
   load.identity_valid = identity_raw != 0 && IdentityOf(identity_raw) == (identity & kIdentityMask);

@@ -24,22 +24,22 @@ namespace idgen::protocol {
 
 enum Route : uint8_t {
   kRouteNone = 0,
-  kRouteRestartClockBack,      // 1.0: a start does not raise the words to the leases
-  kRouteHotStandby,            // 1.0: a standby generates from its own clock
-  kRouteRestoreByOwner,        // 1.1: a restored copy is not honored
-  kRouteDropCreate,            // 1.1: DROP EXTENSION forgets a copy the server has not passed
-  kRouteAsyncFailover,         // 1.1: no failover margin
-  kRouteIdentityPerDatabase,   // 1.2: restart_at_clock() ignores an identity set per database
-  kRouteRestartSameIdentity,   // 1.2: restart_at_clock() under the identity of the last values
-  kRouteRestoreIntoClone,      // 1.2: a copy is ours when the system identifier matches
-  kRouteSessionIdentity,       // 1.3: a session generates under its own identity snapshot
-  kRouteRetiredInMemory,       // 1.3: a retired identity lease is not written to disk
-  kRouteSessionBeforeRestore,  // 1.3: a session reads its copy once, never again
-  kRouteRenamedShardSchema,    // 1.3: a shard's marks are found by the schema's name
-  kRouteTagBeforeBothWaited,   // 1.3: a copy becomes this run's after one group alone waited for it
-  kRouteLeaseOfOldIdentity,    // 1.3: a new identity's values lie below a lease written under the old one
-  kRouteStaleIdentityLease,    // 1.3: an identity lease the start found invalid names the last identity
-  kRouteReloadKeepsCovered,    // 1.3: a reload inside a transaction keeps what its sessions had covered
+  kRouteRestartClockBack,       // 1.0: a start does not raise the words to the leases
+  kRouteHotStandby,             // 1.0: a standby generates from its own clock
+  kRouteRestoreByOwner,         // 1.1: a restored copy is not honored
+  kRouteDropCreate,             // 1.1: DROP EXTENSION forgets a copy the server has not passed
+  kRouteAsyncFailover,          // 1.1: no failover margin
+  kRouteIdentityPerDatabase,    // 1.2: restart_at_clock() ignores an identity set per database
+  kRouteRestartSameIdentity,    // 1.2: restart_at_clock() under the identity of the last values
+  kRouteRestoreIntoClone,       // 1.2: a copy is ours when the system identifier matches
+  kRouteSessionIdentity,        // 1.3: a session generates under its own identity snapshot
+  kRouteRetiredInMemory,        // 1.3: a retired identity lease is not written to disk
+  kRouteSessionBeforeRestore,   // 1.3: a session reads its copy once, never again
+  kRouteRenamedShardSchema,     // 1.3: a shard's marks are found by the schema's name
+  kRouteTagBeforeBothWaited,    // 1.3: a copy becomes this run's after one group alone waited for it
+  kRouteLeaseOfOldIdentity,     // 1.3: a new identity's values lie below a lease written under the old one
+  kRouteStaleIdentityLease,     // 1.3: an identity lease the start found invalid names the last identity
+  kRouteReloadKeepsCovered,     // 1.3: a reload inside a transaction keeps what its sessions had covered
   kRouteMarginAtPromotionOnly,  // 1.3: the failover margin is added only by the start that promotes
   kRouteCopyPassedByClock,      // 1.3: a copy the clock has passed is covered, the words left below it
   kRouteCreateStartsAtZero,     // 1.3: CREATE EXTENSION starts the copy at 0
@@ -123,8 +123,8 @@ constexpr uint32_t TimelineOf(uint64_t raw) { return static_cast<uint32_t>(raw >
 enum Group : uint8_t { kTimeOnly = 0, kWithIdentity = 1 };
 
 // What this server is, as the decisions compare it: the run (drawn at each start; a clone has its
-// own; never 0, which names no run), the identity of its configuration (24 bits), the system identifier (which a clone shares:
-// only copies of 1.2 are compared with it), the DecimalId run.
+// own; never 0, which names no run), the identity of its configuration (24 bits), the system identifier (which a clone
+// shares: only copies of 1.2 are compared with it), the DecimalId run.
 struct Self {
   uint64_t run_bits = 0;
   uint32_t identity = 0;

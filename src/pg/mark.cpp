@@ -476,7 +476,8 @@ bool Prepare(Family family, const StateRef& ref) {
   // by their random bits work on; the others would leave a dump without the copy that keeps a
   // restored database from repeating them.
   if (unlikely(protocol::RefuseWithoutCopy(me.copy.has_copy, family == kFamilyUuidv7))) RaiseMissing("mark");
-  if (unlikely(me.copy.wait_ms[GroupOf(family)] != 0) && family != kFamilyDecimalId) WaitForCopy(state, GroupOf(family));
+  if (unlikely(me.copy.wait_ms[GroupOf(family)] != 0) && family != kFamilyDecimalId)
+    WaitForCopy(state, GroupOf(family));
   if (HasIdentity(family) && protocol::MustDropIdentityLease(Snapshot(state), settings::IdentityHash())) {
     DropIdentityLease(state);
   }
