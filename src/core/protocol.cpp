@@ -310,11 +310,6 @@ void FinishRestart(ServerMark& mark, const Restart& restart) {
 
 // ---- DecimalId -------------------------------------------------------------------------------------
 
-int64_t DecimalCopyValue(int64_t decimal_run, int launch_id, int64_t id) {
-  return decimal_run * kDecimalRunUnit + static_cast<int64_t>(launch_id) * kDecimalUnit +
-         id / kDecimalUnit % kDecimalUnit;
-}
-
 // Whether this database's DecimalIds can be repeated by this server's from now on: not when this run
 // wrote it, nor under another launch id, nor when the server's next generator ids lie beyond its.
 bool DecimalIdCopyCovered(const ServerMark& mark, int64_t decimal_run, int64_t copy, int launch_id,

@@ -326,7 +326,11 @@ void FinishRestart(ServerMark& mark, const Restart& restart);
 
 // ---- DecimalId -------------------------------------------------------------------------------------
 
-int64_t DecimalCopyValue(int64_t decimal_run, int launch_id, int64_t id);
+// (on every DecimalId: inline)
+constexpr int64_t DecimalCopyValue(int64_t decimal_run, int launch_id, int64_t id) {
+  return decimal_run * kDecimalRunUnit + static_cast<int64_t>(launch_id) * kDecimalUnit +
+         id / kDecimalUnit % kDecimalUnit;
+}
 // Whether this database's DecimalIds (its copy) can be repeated by this server's from now on.
 bool DecimalIdCopyCovered(const ServerMark& mark, int64_t decimal_run, int64_t copy, int launch_id, int64_t* generator);
 

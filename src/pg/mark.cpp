@@ -67,12 +67,17 @@ uint64_t NowMs() { return static_cast<uint64_t>(std::max<int64_t>(WallClock().No
 // This server as the decisions see it: the run (SharedState::instance, a random number drawn at each
 // start of the server, which a pg_basebackup clone does not share), the identity of the
 // configuration, the system identifier, the DecimalId run (29 bits of the run, never 0).
+// (29 bits of the run, never 0: what a DecimalId copy records; on every DecimalId, so kept cheap)
+inline int64_t DecimalRun(const SharedState& state) {
+  return static_cast<int64_t>((state.instance >> 35) | (uint64_t{1} << 28));
+}
+
 protocol::Self SelfOf(const SharedState& state) {
   protocol::Self self;
   self.run_bits = ((state.instance >> 25) & protocol::kRunMask) | 1;  // (never 0: 0 names no run)
   self.identity = settings::IdentityHash() & kIdentityMask;
   self.system_identifier = static_cast<int64_t>(GetSystemIdentifier());
-  self.decimal_run = static_cast<int64_t>((state.instance >> 35) | (uint64_t{1} << 28));
+  self.decimal_run = DecimalRun(state);
   return self;
 }
 
@@ -558,7 +563,7 @@ int64_t TakeGeneratorId(const StateRef& ref) {
 void CoverDecimalId(const StateRef& ref, int launch_id, int64_t id) {
   if (!me.copy.has_copy) return;
   static_assert(protocol::kDecimalUnit == decimal_id::kGeneratorUnit);
-  const int64 copy = protocol::DecimalCopyValue(SelfOf(ref.state).decimal_run, launch_id, id);
+  const int64 copy = protocol::DecimalCopyValue(DecimalRun(ref.state), launch_id, id);
   if (likely(copy == me.decimal_copy)) return;
   const XLogRecPtr lsn = WriteCopy("decimal_id_generator", copy, true);
   if (lsn != 0) origin::FlushAndConfirm(lsn);

@@ -126,6 +126,17 @@ int SelfTest(uint64_t seed, uint64_t budget) {
 int main(int argc, char** argv) {
   const uint64_t seed = EnvOr("SIM_SEED", 1);
   idgen::sim::open_findings = EnvOr("SIM_OPEN_FINDINGS", 0) != 0;
+  // A fuzzer's input (test/fuzz/sim_fuzz.cpp: the raw bytes of a schedule), shrunk and printed.
+  if (const char* file = std::getenv("SIM_REPLAY_FILE"); file != nullptr && *file != '\0') {
+    std::vector<uint8_t> bytes;
+    if (FILE* in = std::fopen(file, "rb"); in != nullptr) {
+      for (int c = std::fgetc(in); c != EOF; c = std::fgetc(in)) bytes.push_back(static_cast<uint8_t>(c));
+      std::fclose(in);
+    }
+    const auto steps = idgen::sim::Shrink(idgen::sim::FromBytes(bytes.data(), bytes.size()));
+    idgen::sim::Print(steps);
+    return idgen::sim::Run(steps).violated ? 1 : 0;
+  }
   if (const char* replay = std::getenv("SIM_REPLAY"); replay != nullptr && *replay != '\0') {
     std::vector<uint8_t> bytes;
     for (size_t i = 0; replay[i] != '\0' && replay[i + 1] != '\0'; i += 2) {

@@ -80,10 +80,11 @@ struct Lineage {
   std::map<uint64_t, uint64_t> last;  // (family, identity) -> the last value's lo
   uint64_t max_clock = 0;
   bool regressed = false;  // a clock of the lineage went back behind one it had shown
-  // A start added the failover margin to leases that already held one (failovers in quick
-  // succession, or a crash between the leases of a failover and the timeline that records them):
-  // safe, but the margins stack, and its own values may wait or refuse until the clock catches up.
-  bool margins_stacked = false;
+  // A start found its leases further ahead of the clock than a lease and the failover margin:
+  // restarts or failovers in quick succession, each start's floor the last one's lease (and
+  // margin), a second or more each. Safe, but its own values may wait or refuse until the clock
+  // catches up.
+  bool floors_stacked = false;
 };
 
 struct Rows {
@@ -288,7 +289,7 @@ class World {
     if (until_ms >= WorldMaxClock() + kOwnerAheadMs / 2 && !owner_set) {
       throw Violation{std::string("an owner's write moved another database: ") + why};
     }
-    if (server.lineage->regressed || server.lineage->margins_stacked || foreign) return;
+    if (server.lineage->regressed || server.lineage->floors_stacked || foreign) return;
     if (refused) throw Violation{std::string("a refusal the server caused itself: ") + why};
     if (until_ms > server.clock + 2 * kLeaseMs + kMarginMs + 2) {
       throw Violation{std::string("a wait the server caused itself beyond the lease and margin: ") + why};
@@ -308,8 +309,8 @@ class World {
       Flush(s);
       Point();
     }
-    if (load.after_failover && load.floor_ms > server.clock + 2 * kLeaseMs + kMarginMs) {
-      server.lineage->margins_stacked = true;
+    if (load.floor_ms > server.clock + 2 * kLeaseMs + kMarginMs) {
+      server.lineage->floors_stacked = true;
     }
     if (load.renew) {
       const uint64_t generation = server.mark.generation;
@@ -691,9 +692,9 @@ class World {
     }
     return -1;
   }
-  int ExistingDb(const Server& server, int pick) const {
+  int ExistingDb(const Server& server, uint32_t pick) const {
     for (int i = 0; i < kMaxDatabases; ++i) {
-      const int d = (pick + i) % kMaxDatabases;
+      const int d = static_cast<int>((pick % kMaxDatabases + static_cast<uint32_t>(i)) % kMaxDatabases);
       if (server.mem.db[d].exists) return d;
     }
     return -1;
@@ -837,7 +838,10 @@ void World::Apply(const Step& step) {
       const bool existed = target.mem.db[into].exists;
       Database copy = CloneDb(server.mem.db[d]);
       // (a dump without idgen's copy of the mark carries no promise about its rows)
-      if (!copy.copy.exists) copy.rows->last.clear();
+      if (!copy.copy.exists) {
+        copy.rows->last.clear();
+        copy.rows->keys.clear();
+      }
       copy.foreign = server.mem.db[d].foreign || server.lineage != target.lineage;
       copy.identity_setting = false;
       target.mem.db[into] = copy;
