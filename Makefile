@@ -36,7 +36,7 @@ OBJDIR := build/pg$(PG_MAJOR)$(if $(IDGEN_SANITIZE),-sanitized)$(if $(IDGEN_DEBU
 # The objects build in parallel, one job per core (JOBS= builds one at a time).
 JOBS ?= -j$(shell nproc 2>/dev/null || echo 1)
 
-.PHONY: all install uninstall installcheck prove_installcheck prove_check clean deps test-deps unit demo test bench bench-instructions bench-scaling bench-edition bench-contention fuzz fuzz-build reference format-check deb dist distclean
+.PHONY: all install uninstall installcheck prove_installcheck prove_check clean deps test-deps unit sim sim-selftest demo test bench bench-instructions bench-scaling bench-edition bench-contention fuzz fuzz-build reference format-check deb dist distclean
 all install uninstall installcheck prove_installcheck prove_check:
 	@test -n "$(PG_MAJOR)" || { echo "no PostgreSQL at PG_CONFIG=$(PG_CONFIG) (make deps installs one)" >&2; exit 1; }
 	@mkdir -p $(OBJDIR)
@@ -75,6 +75,23 @@ build/unit_tests: $(UNIT_OBJS)
 
 -include $(UNIT_OBJS:.o=.d)
 
+# ---- the simulator of the durable-state protocol (test/sim, docs/design.md) ------------------------
+
+# Built with the routes of earlier releases that only its build can reopen (IDGEN_SIM_ROUTES).
+SIM_SRCS = test/sim/sim.cpp test/sim/main.cpp src/core/protocol.cpp
+build/sim/sim: $(SIM_SRCS) test/sim/sim.hpp src/core/protocol.hpp
+	@mkdir -p $(@D)
+	$(CCACHE) g++ -std=c++20 -O2 -g -Wall -Wextra -Isrc -Itest -DIDGEN_SIM_ROUTES $(SIM_SRCS) -o $@
+
+# make sim: docs/design.md checked against the protocol, then 30 million steps of random schedules
+# (SIM_SEED, SIM_STEPS); make sim-selftest: every route
+# of an earlier release, reopened alone, must be found (SIM_BUDGET steps each).
+sim: build/sim/sim
+	$(SRC)scripts/protocol-doc-check.sh
+	build/sim/sim
+sim-selftest: build/sim/sim
+	build/sim/sim --selftest
+
 # ---- fuzzing: libFuzzer harnesses of every parser and decoder of src/core (clang) ---------------
 
 FUZZ_SECONDS ?= 300
@@ -88,7 +105,7 @@ build/fuzz/obj/%.o: src/core/%.cpp
 	@$(CCACHE) $(FUZZ_CXX) $(FUZZ_FLAGS) -fsanitize=fuzzer-no-link -MMD -MP -c $< -o $@
 
 build/fuzz/%_fuzz: test/fuzz/%_fuzz.cpp $(FUZZ_CORE_OBJS)
-	@$(FUZZ_CXX) $(FUZZ_FLAGS) -fsanitize=fuzzer -MMD -MP $< $(FUZZ_CORE_OBJS) -o $@
+	@$(FUZZ_CXX) $(FUZZ_FLAGS) -Itest -fsanitize=fuzzer -MMD -MP $< $(FUZZ_CORE_OBJS) -o $@
 
 -include $(FUZZ_CORE_OBJS:.o=.d) $(addprefix build/fuzz/,$(addsuffix .d,$(FUZZ_HARNESSES)))
 

@@ -1021,3 +1021,24 @@ ALTER FUNCTION idgen.ns_id(pg_catalog.int4, pg_catalog.text) PARALLEL UNSAFE;
 ALTER FUNCTION idgen.decimal_id() PARALLEL UNSAFE;
 ALTER FUNCTION idgen.ulid() PARALLEL UNSAFE;
 ALTER FUNCTION idgen.ulid_uuid() PARALLEL UNSAFE;
+
+---------------------------------------------------------------------------------------------------
+-- On a server that has made IDs, a new copy of the durable mark starts at the server's leases,
+-- under this run of the server (one value writes it): a dump made before the database's next ID
+-- then still covers the rows it held before a DROP EXTENSION. (A server that never made an ID has
+-- no lease to start from; an update keeps the copy it has.) Where the server cannot make a value
+-- now (a setting it rejected, no shared state), the copy stays at 0 and the first ID writes it.
+---------------------------------------------------------------------------------------------------
+
+DO $start_copy$
+BEGIN
+  IF (SELECT s.last_value = 0 AND NOT s.is_called FROM idgen.mark s)
+     AND EXISTS (SELECT FROM pg_catalog.pg_replication_origin o WHERE o.roname OPERATOR(pg_catalog.=) 'idgen_mark') THEN
+    BEGIN
+      PERFORM idgen.uuidv7();
+    EXCEPTION WHEN OTHERS THEN
+      NULL;
+    END;
+  END IF;
+END
+$start_copy$;

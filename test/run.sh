@@ -15,14 +15,14 @@
 #
 #   test/run.sh                               everything
 #   MAJORS="15 18" test/run.sh                some majors
-#   PARTS="regress tap" test/run.sh           some parts: format unit fuzz regress tap sanitizers doors
+#   PARTS="regress tap" test/run.sh           some parts: format unit sim fuzz regress tap sanitizers doors
 #                                             demo bench harness (default: all)
 #   PROVE_TESTS=test/t/durable.pl REGRESS=uuidv7 test/run.sh   some TAP and regression tests (PGXS's)
 set -uo pipefail
 cd "$(dirname "$0")/.."
 ROOT=$PWD
 MAJORS=${MAJORS:-15 16 17 18 19}
-PARTS=${PARTS:-format unit fuzz regress tap sanitizers doors demo bench harness}
+PARTS=${PARTS:-format unit sim fuzz regress tap sanitizers doors demo bench harness}
 FULL="${MAJORS%% *} ${MAJORS##* }"  # the oldest and the newest major: every suite
 R=$ROOT/build/run${IDGEN_NESTED:+-nested}
 mkdir -p "$R" && : >"$R/failures" && : >"$R/times" && : >"$R/counts" && : >"$R/not-run"
@@ -112,6 +112,10 @@ if part unit; then
   timed "unit tests" build/unit_tests --gtest_brief=1 | tee "$R/unit.log"
   [ "${PIPESTATUS[0]}" -eq 0 ] || failed "unit tests"
   echo "unit tests: $(sed -nE 's/^\[  PASSED  \] ([0-9]+) tests?\..*/\1/p' "$R/unit.log" | tail -n 1)" >>"$R/counts"
+fi
+if part sim; then
+  step "the simulator of the durable-state protocol: 30 million steps, then every historic route (test/sim)"
+  timed "simulator and its self-test" make -s --no-print-directory sim sim-selftest || failed "the simulator (make sim, make sim-selftest)"
 fi
 if part fuzz; then
   step "fuzzing: every harness for 10 s (make fuzz runs them longer)"

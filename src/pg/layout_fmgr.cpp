@@ -83,33 +83,37 @@ Datum MinId(Family family, FunctionCallInfo fcinfo) {
 // idgen.instagram_shard_id() writes a shard's mark a second beyond the last ID it made (the shard's
 // lease): a mark that lies up to that much, and the ticks a used-up sequence runs ahead, beyond a
 // clock that is fine is waited out, never counted against idgen.max_clock_regression.
-constexpr int64_t kShardMarkLeaseMs = 1000;
+constexpr uint64_t kShardMarkLeaseMs = 1000;
 
 }  // namespace
 
 // Before an Instagram ID of a shard whose IDs elsewhere (the server that held the shard before it
 // moved here) all lie before not_before: waits until the clock reaches it, or refuses (55000) when
-// it lies more than idgen.max_clock_regression ahead beyond the shard's lease. The state words are
+// it lies more than idgen.max_clock_regression ahead beyond what a server puts its own marks ahead
+// by (protocol::DecideShardWait). The state words are
 // left alone, as a database's copy of the mark leaves them (mark.cpp): a value that a role reads
 // from a table of its own delays its own IDs only.
 void WaitForShardMark(int64_t shard, int64_t not_before_ms) {
-  const int64_t now_ms = static_cast<int64_t>(marks::NowMs());
-  if (not_before_ms <= now_ms) return;
-  const int64_t gap_ms = not_before_ms - now_ms;
+  if (not_before_ms <= 0) return;
   const Layout& layout = *kLayouts[kFamilyInstagram];
-  const auto run_ahead_ms = static_cast<int64_t>(
+  const auto run_ahead_ms = static_cast<uint64_t>(
       layout::RunAheadTicks(layout.max_seq() + 1, static_cast<uint64_t>(MaxBackends)) * layout.unit_ms);
-  if (gap_ms > settings::max_clock_regression_ms + kShardMarkLeaseMs + run_ahead_ms) {
+  // (what a server puts its own marks ahead by: a mark's lease, a burst's run ahead, and on a
+  // promoted server the failover margin its words start above)
+  const protocol::Wait wait = protocol::DecideShardWait(
+      static_cast<uint64_t>(not_before_ms), marks::NowMs(), static_cast<uint64_t>(settings::max_clock_regression_ms),
+      kShardMarkLeaseMs + run_ahead_ms + static_cast<uint64_t>(settings::failover_margin_ms));
+  if (wait.kind == protocol::Wait::kRefuse) {
     char message[200];
     snprintf(message, sizeof message, "the mark of Instagram shard %lld lies %s ahead of the system clock",
-             static_cast<long long>(shard), FormatDuration(gap_ms).c_str());
+             static_cast<long long>(shard), FormatDuration(static_cast<int64_t>(wait.gap_ms)).c_str());
     Raise(ErrorKind::kClockRegression, message,
           "The shard's IDs were made up to that time, here or on the server that held the shard before (a schema "
           "moved with citus_schema_move): IDs made here before the clock passes it could repeat them.",
           "Check the system clock of this server. IDs resume by themselves once it passes the mark; "
           "idgen.max_clock_regression is the largest gap that idgen waits out instead of refusing.");
   }
-  WaitForClock(not_before_ms * 1000000);
+  if (wait.kind == protocol::Wait::kWait) WaitForClock(static_cast<int64_t>(wait.until_ms) * 1000000);
 }
 
 int64_t NextInstagramId(int64_t shard) { return Next<kFamilyInstagram>(shard, false); }

@@ -39,10 +39,7 @@ extern "C" {
 
 namespace idgen::pg::marks {
 
-uint64_t Pack(uint64_t lease_ms) {
-  return kPartsFormat | std::min((lease_ms + 9) / 10, kMaxLeaseMs / 10) << kIdentityBits |
-         (settings::IdentityHash() & kIdentityMask);
-}
+uint64_t Pack(uint64_t lease_ms) { return protocol::Pack(lease_ms, settings::IdentityHash()); }
 
 uint64_t NowMs() { return static_cast<uint64_t>(std::max<int64_t>(WallClock().NowNs() / 1000000, 0)); }
 
@@ -65,50 +62,61 @@ uint64_t NowMs() { return static_cast<uint64_t>(std::max<int64_t>(WallClock().No
         "Run ALTER EXTENSION idgen UPDATE in this database.");
 }
 
-namespace {
+// ---- what the protocol compares (core/protocol.hpp) -----------------------------------------------
 
-// ---- who wrote a copy ---------------------------------------------------------------------------
-
-// idgen.mark_server from 1.3 on: the top bit set (idgen 1.2 wrote the system identifier, whose top
-// bit is clear), 39 bits of the writer's run (SharedState::instance: a random number drawn at each
-// start of the server, which a pg_basebackup clone does not share) and the 24-bit hash of the node
-// identity it wrote under.
-constexpr uint64_t kTagged = uint64_t{1} << 63;
-constexpr uint64_t kRunMask = (uint64_t{1} << 39) - 1;
-
-uint64_t RunBits(const SharedState& state) { return (state.instance >> 25) & kRunMask; }
-
-int64 OwnTag(const SharedState& state) {
-  return static_cast<int64>(kTagged | RunBits(state) << kIdentityBits | (settings::IdentityHash() & kIdentityMask));
+// This server as the decisions see it: the run (SharedState::instance, a random number drawn at each
+// start of the server, which a pg_basebackup clone does not share), the identity of the
+// configuration, the system identifier, the DecimalId run (29 bits of the run, never 0).
+// (29 bits of the run, never 0: what a DecimalId copy records; on every DecimalId, so kept cheap)
+inline int64_t DecimalRun(const SharedState& state) {
+  return static_cast<int64_t>((state.instance >> 35) | (uint64_t{1} << 28));
 }
 
-// idgen.decimal_id_generator from 1.3 on: run * 10^10 + launch id * 10^5 + generator id, where run is
-// 29 bits of the writer's run, never 0 (1.2 wrote launch id * 10^5 + generator id).
-constexpr int64 kDecimalRunUnit = decimal_id::kGeneratorUnit * decimal_id::kGeneratorUnit;
-int64 DecimalRun(const SharedState& state) { return static_cast<int64>((state.instance >> 35) | (uint64_t{1} << 28)); }
+protocol::Self SelfOf(const SharedState& state) {
+  protocol::Self self;
+  self.run_bits = ((state.instance >> 25) & protocol::kRunMask) | 1;  // (never 0: 0 names no run)
+  self.identity = settings::IdentityHash() & kIdentityMask;
+  self.system_identifier = static_cast<int64_t>(GetSystemIdentifier());
+  self.decimal_run = DecimalRun(state);
+  return self;
+}
+
+// The server's marks as the sessions share them, read once for a decision.
+protocol::ServerMark Snapshot(const SharedState& state) {
+  const SharedMark& m = state.mark;
+  protocol::ServerMark mark;
+  mark.loaded = m.loaded.load(std::memory_order_acquire);
+  mark.generation = m.generation.load(std::memory_order_acquire);
+  mark.lease_end_ms = m.lease_end_ms.load(std::memory_order_acquire);
+  mark.lease_identity = m.lease_identity.load(std::memory_order_acquire);
+  mark.identity_lease_end_ms = m.identity_lease_end_ms.load(std::memory_order_acquire);
+  mark.identity_lease_hash = m.identity_lease_hash.load(std::memory_order_acquire);
+  mark.floor_ms = m.floor_ms.load(std::memory_order_acquire);
+  mark.identity_floor_ms = m.identity_floor_ms.load(std::memory_order_acquire);
+  mark.decimal_id_next = m.decimal_id_next.load(std::memory_order_acquire);
+  mark.decimal_id_floor = m.decimal_id_floor.load(std::memory_order_acquire);
+  mark.decimal_timeline = m.decimal_timeline.load(std::memory_order_acquire);
+  return mark;
+}
 
 // ---- this backend ---------------------------------------------------------------------------
-
-}  // namespace
 
 Hot hot;
 
 namespace {
 
-enum Group { kTimeOnly, kWithIdentity };
+using protocol::Group;
+using protocol::kTimeOnly;
+using protocol::kWithIdentity;
 constexpr Group GroupOf(Family family) { return HasIdentity(family) ? kWithIdentity : kTimeOnly; }
 static_assert(kTimeOnly == 0 && kWithIdentity == 1, "Hot::covered_ms is indexed by HasIdentity");
 
 struct Backend {
   const SharedState* state = nullptr;  // the state the rest was checked against
   Oid database = InvalidOid;
-  uint64_t generation = 0;         // the state's generation when the copy was read
-  bool has_copy = false;           // this database has idgen.mark (idgen 1.2 and later)
-  uint64_t copy_ms = 0;            // this database's copy, as this backend last read or wrote it
-  bool has_identity_copy = false;  // this database has idgen.mark_identity (1.3 and later)
-  uint64_t copy_identity_ms = 0;   // the copy's bound of the families with a node identity
-  bool tag_is_ours = false;        // idgen.mark_server names this run of the server
-  uint64_t wait_ms[2] = {};        // per group: the clock must pass this before a value (0: nothing to wait for)
+  uint64_t generation = 0;  // the state's generation when the copy was read
+  // This database's copy, as this backend last read or wrote it, and what it waits for.
+  protocol::CopyState copy;
   bool decimal_checked = false;
   int64 decimal_copy = -1;  // the DecimalId copy, as this backend last wrote it
   // The copy was read in this transaction, and its sequences have not changed since (DROP and
@@ -256,6 +264,16 @@ void RaiseWords(SharedState& state, Group group, uint64_t floor_ms, uint64_t sel
   }
 }
 
+// Raises the words of the families of a group to ms, nothing else (no floor: the clock has passed it).
+void RaiseGroupWords(SharedState& state, Group group, uint64_t ms) {
+  for (int f = 0; f < kFamilyCount; ++f) {
+    const auto family = static_cast<Family>(f);
+    if (family == kFamilyDecimalId || GroupOf(family) != group) continue;
+    const uint64_t word = WordAt(family, ms);
+    for (StateWord& w : state.words(family)) RaiseTo(w, word);
+  }
+}
+
 // ---- the server's marks ---------------------------------------------------------------------------
 
 // Writes the leases that are not 0 (never lowering them), flushes and confirms them, then publishes
@@ -280,10 +298,10 @@ bool RenewLeases(SharedState& state, uint64_t lease_ms, uint64_t identity_lease_
   origin::FlushAndConfirm(lsn);
   if (lease_ms != 0) RaiseAtomic(state.mark.lease_end_ms, lease_ms);
   if (identity_lease_ms != 0) {
-    // (kNoLease stands for "none": only a lease that exists is renewed, and only restart_at_clock sets one)
     uint64_t old = state.mark.identity_lease_end_ms.load(std::memory_order_acquire);
-    while (old != kNoLease && old < identity_lease_ms &&
-           !state.mark.identity_lease_end_ms.compare_exchange_weak(old, identity_lease_ms, std::memory_order_acq_rel)) {
+    while (protocol::RenewedIdentityLease(old, identity_lease_ms) != old &&
+           !state.mark.identity_lease_end_ms.compare_exchange_weak(
+               old, protocol::RenewedIdentityLease(old, identity_lease_ms), std::memory_order_acq_rel)) {
     }
   }
   return true;
@@ -304,41 +322,42 @@ void LoadServerMark(SharedState& state) {
     return;
   }
   const bool promoted = PromoteIsTriggered();
-  const uint64_t margin_ms = promoted ? static_cast<uint64_t>(settings::failover_margin_ms) : 0;
   const uint64_t mark_raw = origin::Read(mark);
-  const uint64_t stored_ms = LeaseMsOf(mark_raw);
-  // The identity lease counts while the server has the identity it was written under (another
-  // identity since: the families with one lie below the server's lease, as before restart_at_clock).
   const uint64_t identity_raw = origin::Read(identity);
-  const bool identity_valid =
-      identity_raw != 0 && IdentityOf(identity_raw) == (settings::IdentityHash() & kIdentityMask);
-  const uint64_t identity_ms = identity_valid ? std::min(LeaseMsOf(identity_raw), stored_ms) : stored_ms;
-  const uint64_t floor_ms = stored_ms == 0 ? 0 : stored_ms + margin_ms;
-  const uint64_t identity_floor_ms = identity_ms == 0 ? 0 : identity_ms + margin_ms;
-  RaiseWords(state, kTimeOnly, floor_ms, kLeaseMs + margin_ms);
-  RaiseWords(state, kWithIdentity, identity_floor_ms, kLeaseMs + margin_ms);
-  const uint64_t decimal_next = origin::Read(decimal) + (promoted ? decimal_id::kFailoverSkip : 0);
-  state.mark.decimal_id_next.store(decimal_next, std::memory_order_release);
-  state.mark.decimal_id_floor.store(decimal_next, std::memory_order_release);
-  state.mark.lease_end_ms.store(stored_ms, std::memory_order_release);
-  state.mark.lease_identity.store(IdentityOf(mark_raw), std::memory_order_release);
-  state.mark.identity_lease_hash.store(IdentityOf(identity_raw), std::memory_order_release);
-  // An identity lease of another identity than the server's counts no more: retired on disk before
-  // any value, so that nothing (a restart, restart_at_clock) reads it again as the last one.
-  const XLogRecPtr retired = identity_raw != 0 && !identity_valid ? origin::Advance(identity, 0, true) : 0;
-  state.mark.identity_lease_end_ms.store(identity_valid ? LeaseMsOf(identity_raw) : kNoLease,
-                                         std::memory_order_release);
-  state.mark.floor_ms.store(floor_ms, std::memory_order_release);
-  state.mark.identity_floor_ms.store(identity_floor_ms, std::memory_order_release);
+  const protocol::Load load =
+      protocol::DecideLoad(mark_raw, identity_raw, origin::Read(decimal), settings::IdentityHash(), promoted,
+                           GetWALInsertionTimeLine(), static_cast<uint64_t>(settings::failover_margin_ms));
+  RaiseWords(state, kTimeOnly, load.floor_ms, load.self_made_ms);
+  RaiseWords(state, kWithIdentity, load.identity_floor_ms, load.self_made_ms);
+  protocol::ServerMark loaded = Snapshot(state);
+  protocol::ApplyLoad(loaded, load, mark_raw, identity_raw);
+  state.mark.decimal_id_next.store(loaded.decimal_id_next, std::memory_order_release);
+  state.mark.decimal_id_floor.store(loaded.decimal_id_floor, std::memory_order_release);
+  state.mark.decimal_timeline.store(loaded.decimal_timeline, std::memory_order_release);
+  state.mark.lease_end_ms.store(loaded.lease_end_ms, std::memory_order_release);
+  state.mark.lease_identity.store(loaded.lease_identity, std::memory_order_release);
+  state.mark.identity_lease_hash.store(loaded.identity_lease_hash, std::memory_order_release);
+  const XLogRecPtr retired = load.retire_identity ? origin::Advance(identity, 0, true) : 0;
+  state.mark.identity_lease_end_ms.store(loaded.identity_lease_end_ms, std::memory_order_release);
+  state.mark.floor_ms.store(loaded.floor_ms, std::memory_order_release);
+  state.mark.identity_floor_ms.store(loaded.identity_floor_ms, std::memory_order_release);
   state.mark.loaded.store(true, std::memory_order_release);
   LWLockRelease(lock);
   if (retired != 0) origin::FlushAndConfirm(retired);
-  if (promoted && stored_ms != 0) {
-    // Before any value: the floors with their margin are this server's own now, so that a crash
-    // before its first lease does not forget the margin.
+  if (load.renew) {
     const uint64_t generation = state.mark.generation.load(std::memory_order_acquire);
-    origin::FlushAndConfirm(origin::Advance(decimal, decimal_next, false));
-    (void)RenewLeases(state, floor_ms, identity_valid ? identity_floor_ms : 0, generation);
+    (void)RenewLeases(state, load.floor_ms, load.renew_identity_ms, generation);
+  }
+  if (load.write_decimal) {
+    // After the leases: until idgen_decimal_id names this timeline, a start finds the failover again.
+    LWLockAcquire(lock, LW_EXCLUSIVE);
+    protocol::ServerMark m = Snapshot(state);
+    protocol::FinishLoad(m, load);
+    state.mark.decimal_timeline.store(m.decimal_timeline, std::memory_order_release);
+    const XLogRecPtr lsn = origin::Advance(
+        decimal, protocol::DecimalOriginValue(m, state.mark.decimal_id_next.load(std::memory_order_acquire)), false);
+    LWLockRelease(lock);
+    origin::FlushAndConfirm(lsn);
   }
 }
 
@@ -352,51 +371,28 @@ void DropIdentityLease(SharedState& state) {
   const compat::OriginId identity = origin::Id(origin::kIdentityMark);  // (a catalog read, before the lock)
   LWLock* lock = &state.mark_lock.lock;
   LWLockAcquire(lock, LW_EXCLUSIVE);
-  if (state.mark.identity_lease_end_ms.load(std::memory_order_acquire) == kNoLease ||
-      state.mark.identity_lease_hash.load(std::memory_order_acquire) == (settings::IdentityHash() & kIdentityMask)) {
+  protocol::ServerMark m = Snapshot(state);
+  if (!protocol::MustDropIdentityLease(m, settings::IdentityHash())) {
     LWLockRelease(lock);
     return;
   }
-  state.mark.generation.fetch_add(1, std::memory_order_acq_rel);         // (values taken meanwhile are taken again)
-  state.mark.identity_lease_end_ms.store(0, std::memory_order_release);  // no value passes until it is retired
-  RaiseWords(state, kWithIdentity, state.mark.lease_end_ms.load(std::memory_order_acquire), 0);
-  state.mark.identity_floor_ms.store(state.mark.floor_ms.load(std::memory_order_acquire), std::memory_order_release);
-  // Retired on disk before anything reads "no lease": a restart must not find the old lease under
-  // the identity it names (the server may have that identity again by then), and start its
-  // families below what they made meanwhile from the server's lease.
-  const XLogRecPtr lsn = origin::Advance(identity, 0, true);
+  const protocol::DropIdentity drop = protocol::BeginDropIdentityLease(m);
+  // (every writer of the generation and of these holds the lock exclusively)
+  state.mark.generation.store(m.generation, std::memory_order_release);
+  state.mark.identity_lease_end_ms.store(m.identity_lease_end_ms, std::memory_order_release);
+  RaiseWords(state, kWithIdentity, drop.raise_identity_words_to_ms, 0);
+  state.mark.identity_floor_ms.store(m.identity_floor_ms, std::memory_order_release);
+  const XLogRecPtr lsn = drop.retire_on_disk ? origin::Advance(identity, 0, true) : 0;
   LWLockRelease(lock);
-  origin::FlushAndConfirm(lsn);
-  state.mark.identity_lease_end_ms.store(kNoLease, std::memory_order_release);
+  if (lsn != 0) origin::FlushAndConfirm(lsn);
+  protocol::FinishDropIdentityLease(m);
+  state.mark.identity_lease_end_ms.store(m.identity_lease_end_ms, std::memory_order_release);
 }
 
 // ---- the database's copy --------------------------------------------------------------------------
 
-// Whether the copy (copy_ms, written by tag) is covered for the families of a group: every value
-// they make from now on lies above every value it records. This run wrote it; or it lies at or
-// below what this run raised the words to; or (the families with an identity) it was written under
-// an identity that differs from this server's in every part (node, UID20 digit, shards), whose IDs
-// theirs cannot repeat in any family (a copy of this server's made before restart_at_clock gave it
-// a new one, or another server's). A copy of a server that shares one part with this one holds the
-// families of that part as any copy does.
-bool Covered(const SharedState& state, Group group, uint64_t copy_ms, int64 tag) {
-  const auto bits = static_cast<uint64_t>(tag);
-  if ((bits & kTagged) != 0 && (bits >> kIdentityBits & kRunMask) == RunBits(state)) return true;
-  const uint64_t floor = group == kWithIdentity ? state.mark.identity_floor_ms.load(std::memory_order_acquire)
-                                                : state.mark.floor_ms.load(std::memory_order_acquire);
-  if (copy_ms <= floor) return true;
-  if (group != kWithIdentity) return false;
-  if ((bits & kTagged) != 0) {
-    return EveryPartDiffers(static_cast<uint32_t>(bits & kIdentityMask), settings::IdentityHash() & kIdentityMask);
-  }
-  // A copy of idgen 1.2 (the system identifier), from before this server's restart_at_clock: only
-  // 1.3 writes the identity lease, so it predates it, and the identity it was written under.
-  return tag == static_cast<int64>(GetSystemIdentifier()) &&
-         state.mark.identity_lease_end_ms.load(std::memory_order_acquire) != kNoLease;
-}
-
-// Once per backend and database (and again after restart_at_clock(), and while the database has no
-// copy): this database's copy of the mark.
+// Once per backend, database and transaction (and again after restart_at_clock(), and while the
+// database has no copy): this database's copy of the mark.
 void CheckDatabaseCopy(const StateRef& ref) {
   if (!copy_callbacks) {
     RegisterXactCallback(ForgetCopyAtXactEnd, nullptr);
@@ -413,75 +409,56 @@ void CheckDatabaseCopy(const StateRef& ref) {
   me.copies[1] = SequenceNamed("mark_server");
   me.copies[2] = SequenceNamed("mark_identity");
   me.copies[3] = SequenceNamed("decimal_id_generator");
-  me.has_copy = OidIsValid(me.copies[0]) && OidIsValid(me.copies[1]);
-  me.has_identity_copy = OidIsValid(me.copies[2]);
-  if (me.has_copy) {
-    me.copy_ms = static_cast<uint64_t>(std::max<int64>(ReadCopy("mark"), 0));
-    const int64 tag = ReadCopy("mark_server");
-    // The families with an identity lie below idgen.mark_identity where a writer of 1.3 put it
-    // (after restart_at_clock, below the server's lease), below idgen.mark where 1.2 wrote it.
-    const bool tagged = (static_cast<uint64_t>(tag) & kTagged) != 0;
-    me.copy_identity_ms = tagged && me.has_identity_copy
-                              ? static_cast<uint64_t>(std::max<int64>(ReadCopy("mark_identity"), 0))
-                              : me.copy_ms;
-    me.tag_is_ours = tag == OwnTag(ref.state);
-    // (a copy the clock has passed needs no wait: every value from now on lies above it)
-    const uint64_t now_ms = NowMs();
-    me.wait_ms[kTimeOnly] = Covered(ref.state, kTimeOnly, me.copy_ms, tag) || me.copy_ms <= now_ms ? 0 : me.copy_ms;
-    me.wait_ms[kWithIdentity] =
-        Covered(ref.state, kWithIdentity, me.copy_identity_ms, tag) || me.copy_identity_ms <= now_ms
-            ? 0
-            : me.copy_identity_ms;
+  protocol::CopyRead read;
+  read.has_mark = OidIsValid(me.copies[0]);
+  read.has_server = OidIsValid(me.copies[1]);
+  read.has_identity = OidIsValid(me.copies[2]);
+  if (read.has_mark && read.has_server) {
+    read.mark = ReadCopy("mark");
+    read.server = ReadCopy("mark_server");
+    if (read.has_identity && (static_cast<uint64_t>(read.server) & protocol::kTagged) != 0) {
+      read.mark_identity = ReadCopy("mark_identity");
+    }
   }
+  me.copy = protocol::DecideCopy(Snapshot(ref.state), SelfOf(ref.state), read);
   me.database = MyDatabaseId;
 }
 
-// Writes this database's copy: the server's lease, which lies above every value returned on this
-// server, and the lease of the families with an identity (set exactly: it drops only what older
-// identities made, which no server makes again), under this run's tag.
+// Writes this database's copy as the protocol decides (DecideCopyWrite), flushed.
 void WriteDatabaseCopy(SharedState& state) {
-  const uint64_t lease_ms = state.mark.lease_end_ms.load(std::memory_order_acquire);
-  // (0 while restart_at_clock() moves the identity lease: the server's lease bounds them then)
-  const uint64_t identity_lease = state.mark.identity_lease_end_ms.load(std::memory_order_acquire);
-  const uint64_t identity_ms = identity_lease == 0 ? lease_ms : std::min(lease_ms, identity_lease);
-  // The copy becomes this run's (which covers both groups) only once neither group has a wait left
-  // for the copy another writer left: until then it is only raised, and keeps its writer, so that
-  // the group that has not waited yet still honors it.
-  const uint64_t now_ms = NowMs();
-  const bool settled = me.tag_is_ours || (me.wait_ms[kTimeOnly] <= now_ms && me.wait_ms[kWithIdentity] <= now_ms);
-  XLogRecPtr lsn = WriteCopy("mark", static_cast<int64>(lease_ms));
-  if (me.has_identity_copy) {
-    lsn = std::max(lsn, WriteCopy("mark_identity", static_cast<int64>(identity_ms), settled));
+  const protocol::CopyWrite write = protocol::DecideCopyWrite(Snapshot(state), SelfOf(state), me.copy, NowMs());
+  XLogRecPtr lsn = WriteCopy("mark", write.mark);
+  if (write.write_identity) {
+    lsn = std::max(lsn, WriteCopy("mark_identity", write.mark_identity, write.identity_exact));
   }
-  if (!me.tag_is_ours && settled) lsn = std::max(lsn, WriteCopy("mark_server", OwnTag(state), true));
+  for (const Group group : {kTimeOnly, kWithIdentity}) {
+    if (write.raise_ms[group] != 0) RaiseGroupWords(state, group, write.raise_ms[group]);
+  }
+  if (write.write_tag) lsn = std::max(lsn, WriteCopy("mark_server", write.tag, true));
   if (lsn != 0) origin::FlushAndConfirm(lsn);
-  me.copy_ms = std::max(me.copy_ms, lease_ms);
-  me.copy_identity_ms =
-      me.has_identity_copy ? (settled ? identity_ms : std::max(me.copy_identity_ms, identity_ms)) : me.copy_ms;
-  me.tag_is_ours = settled;
+  protocol::AfterCopyWrite(me.copy, write);
 }
 
 // Values of a family whose group may repeat what the database's copy records wait for the clock to
 // pass it, or are refused when it is further ahead than idgen.max_clock_regression.
-void WaitForCopy(Group group) {
-  const uint64_t copy_ms = me.wait_ms[group];
-  const uint64_t now_ms = NowMs();
-  if (copy_ms > now_ms) {
-    const uint64_t gap_ms = copy_ms - now_ms;
-    if (gap_ms > static_cast<uint64_t>(settings::max_clock_regression_ms)) {
-      char message[200];
-      snprintf(message, sizeof message, "the durable mark of this database lies %s ahead of the system clock",
-               FormatDuration(static_cast<int64_t>(gap_ms)).c_str());
-      Raise(ErrorKind::kClockRegression, message,
-            "This database holds IDs made by another server, or by this one before its marks were lost (a restored "
-            "dump, a cluster that pg_upgrade made, a copy of this server): IDs made here before the clock passes them "
-            "could repeat them.",
-            "Check the system clock. IDs resume by themselves once it passes the mark; idgen.max_clock_regression "
-            "is the largest gap that idgen waits out instead of refusing.");
-    }
-    WaitForClock(static_cast<int64_t>(copy_ms) * 1000000);
+void WaitForCopy(SharedState& state, Group group) {
+  const protocol::Wait wait =
+      protocol::DecideWait(me.copy.wait_ms[group], NowMs(), static_cast<uint64_t>(settings::max_clock_regression_ms));
+  if (wait.kind == protocol::Wait::kRefuse) {
+    char message[200];
+    snprintf(message, sizeof message, "the durable mark of this database lies %s ahead of the system clock",
+             FormatDuration(static_cast<int64_t>(wait.gap_ms)).c_str());
+    Raise(ErrorKind::kClockRegression, message,
+          "This database holds IDs made by another server, or by this one before its marks were lost (a restored "
+          "dump, a cluster that pg_upgrade made, a copy of this server): IDs made here before the clock passes them "
+          "could repeat them.",
+          "Check the system clock. IDs resume by themselves once it passes the mark; idgen.max_clock_regression "
+          "is the largest gap that idgen waits out instead of refusing.");
   }
-  me.wait_ms[group] = 0;
+  if (wait.kind == protocol::Wait::kWait) WaitForClock(static_cast<int64_t>(wait.until_ms) * 1000000);
+  const uint64_t raise = protocol::RaiseAfterCopyWait(wait, me.copy.wait_ms[group]);
+  if (raise != 0) RaiseGroupWords(state, group, raise);
+  me.copy.wait_ms[group] = 0;
 }
 
 }  // namespace
@@ -495,24 +472,24 @@ bool Prepare(Family family, const StateRef& ref) {
   SharedState& state = ref.state;
   // (A database without the copy is checked again at each call: the copy comes with
   // ALTER EXTENSION idgen UPDATE, perhaps in another session, and this session must see it.)
-  if (unlikely(me.state != &state || me.database != MyDatabaseId || !me.has_copy || !me.fresh ||
-               me.generation != state.mark.generation.load(std::memory_order_acquire))) {
+  if (unlikely(protocol::MustReadCopy(me.state == &state && me.database == MyDatabaseId, me.copy.has_copy, me.fresh,
+                                      me.generation, state.mark.generation.load(std::memory_order_acquire)))) {
     if (!state.mark.loaded.load(std::memory_order_acquire)) LoadServerMark(state);
     CheckDatabaseCopy(ref);
   }
   // Without the copy (an extension older than 1.2 in this database), the families that are unique
   // by their random bits work on; the others would leave a dump without the copy that keeps a
   // restored database from repeating them.
-  if (unlikely(!me.has_copy) && family != kFamilyUuidv7) RaiseMissing("mark");
-  if (unlikely(me.wait_ms[GroupOf(family)] != 0) && family != kFamilyDecimalId) WaitForCopy(GroupOf(family));
-  if (HasIdentity(family) && unlikely(state.mark.identity_lease_end_ms.load(std::memory_order_acquire) != kNoLease) &&
-      state.mark.identity_lease_hash.load(std::memory_order_acquire) != (settings::IdentityHash() & kIdentityMask)) {
+  if (unlikely(protocol::RefuseWithoutCopy(me.copy.has_copy, family == kFamilyUuidv7))) RaiseMissing("mark");
+  if (unlikely(me.copy.wait_ms[GroupOf(family)] != 0) && family != kFamilyDecimalId)
+    WaitForCopy(state, GroupOf(family));
+  if (HasIdentity(family) && protocol::MustDropIdentityLease(Snapshot(state), settings::IdentityHash())) {
     DropIdentityLease(state);
   }
   // The next calls of this family in this backend skip Prepare (marks::ReadyToTake) while the
   // database has its copy (without it, Prepare looks for the copy again at each call).
   hot.generation = me.generation;
-  if (likely(me.has_copy)) hot.ready |= uint32_t{1} << family;
+  if (likely(me.copy.has_copy)) hot.ready |= uint32_t{1} << family;
   return true;
 }
 
@@ -521,10 +498,10 @@ namespace {
 // What the next values may lie below without calling Cover (marks::CoverValue): the server's lease,
 // the identity lease for the families with an identity, and this database's copy.
 void RefreshCovered(const SharedState& state) {
-  const uint64_t lease = state.mark.lease_end_ms.load(std::memory_order_acquire);
-  const uint64_t with_identity = std::min(lease, state.mark.identity_lease_end_ms.load(std::memory_order_acquire));
-  hot.covered_ms[kTimeOnly] = me.has_copy ? std::min(lease, me.copy_ms) : lease;
-  hot.covered_ms[kWithIdentity] = me.has_copy ? std::min(with_identity, me.copy_identity_ms) : with_identity;
+  const protocol::ServerMark mark = Snapshot(state);
+  const uint32_t identity = settings::IdentityHash();
+  hot.covered_ms[kTimeOnly] = protocol::CoveredMs(mark, me.copy, kTimeOnly, identity);
+  hot.covered_ms[kWithIdentity] = protocol::CoveredMs(mark, me.copy, kWithIdentity, identity);
 }
 
 }  // namespace
@@ -536,48 +513,42 @@ bool Cover(Family family, const StateRef& ref, uint64_t ms) {
   // identity drops the value, which is taken again under the new one.
   const uint32_t identity_before = settings::IdentityHash();
   settings::CatchUpWithReload();
-  if (settings::IdentityHash() != identity_before) {
-    hot = Hot{};
-    return false;
-  }
+  const bool identity_changed = settings::IdentityHash() != identity_before;
   // The generation this backend's checks (Prepare) were made under: restart_at_clock() or a dropped
   // identity lease since moved the words, and the value is taken again after Prepare.
   const uint64_t generation = hot.generation;
-  if (state.mark.generation.load(std::memory_order_acquire) != generation) {
+  const protocol::CoverDecision decision = protocol::DecideCover(
+      Snapshot(state), GroupOf(family), generation, identity_changed, settings::IdentityHash(), me.copy, ms, NowMs());
+  if (decision.retake) {
     hot = Hot{};
     return false;
   }
-  const bool identity = HasIdentity(family);
-  const uint64_t lease = state.mark.lease_end_ms.load(std::memory_order_acquire);
-  const uint64_t identity_lease =
-      identity ? state.mark.identity_lease_end_ms.load(std::memory_order_acquire) : kNoLease;
-  const uint64_t copy_ms = identity ? me.copy_identity_ms : me.copy_ms;
-  // A value of a family with an identity is returned only under the identity the server's lease
-  // was written under: a new identity writes it again first (restart_at_clock compares it).
-  const bool new_identity = identity && state.mark.lease_identity.load(std::memory_order_acquire) !=
-                                            (settings::IdentityHash() & kIdentityMask);
-  if (ms >= lease || ms >= identity_lease || new_identity) {
-    // (a new identity alone moves the lease one unit, 10 ms, beyond itself: enough to write it under
-    // the new identity, not a second more per change)
-    const uint64_t next = std::max(std::max(ms, NowMs()) + kLeaseMs, new_identity ? lease + 10 : 0);
-    if (next > kMaxLeaseMs) {
-      Raise(ErrorKind::kPrerequisite, "the durable mark cannot hold a lease past the year 2144",
-            "A value of this family lies, or the system clock is, beyond the last lease the mark can write.",
-            "Check the system clock.");
-    }
-    if (!RenewLeases(state, ms >= lease || new_identity ? next : 0, ms >= identity_lease ? next : 0, generation)) {
-      hot = Hot{};
-      return false;
-    }
+  if (decision.beyond_max) {
+    Raise(ErrorKind::kPrerequisite, "the durable mark cannot hold a lease past the year 2144",
+          "A value of this family lies, or the system clock is, beyond the last lease the mark can write.",
+          "Check the system clock.");
   }
-  if (me.has_copy && ms >= copy_ms) WriteDatabaseCopy(state);
+  if ((decision.renew_lease_ms != 0 || decision.renew_identity_ms != 0) &&
+      !RenewLeases(state, decision.renew_lease_ms, decision.renew_identity_ms, generation)) {
+    hot = Hot{};
+    return false;
+  }
+  if (decision.write_copy) WriteDatabaseCopy(state);
   RefreshCovered(state);
   return true;
 }
 
 int64_t TakeGeneratorId(const StateRef& ref) {
   SharedState& state = ref.state;
+  const compat::OriginId decimal = origin::Id(origin::kDecimalId);  // (a catalog read, before the lock)
+  // (shared: the timeline its write carries changes only under the lock held exclusively)
+  LWLockAcquire(&state.mark_lock.lock, LW_SHARED);
   const uint64_t taken = state.mark.decimal_id_next.fetch_add(1, std::memory_order_acq_rel);
+  const XLogRecPtr lsn =
+      taken > static_cast<uint64_t>(decimal_id::kMaxGenerator)
+          ? 0
+          : origin::Advance(decimal, protocol::DecimalOriginValue(Snapshot(state), taken + 1), false);
+  LWLockRelease(&state.mark_lock.lock);
   if (taken > static_cast<uint64_t>(decimal_id::kMaxGenerator)) {
     ereport(ERROR, errcode(ERRCODE_CONFIGURATION_LIMIT_EXCEEDED),
             errmsg("every DecimalId generator id of this server is used"),
@@ -585,15 +556,14 @@ int64_t TakeGeneratorId(const StateRef& ref) {
                       "are 100000, and none is ever used twice."),
             errhint("Give this deployment a new idgen.launch_id: its IDs then differ from every earlier one."));
   }
-  origin::FlushAndConfirm(origin::Advance(origin::Id(origin::kDecimalId), taken + 1, false));
+  origin::FlushAndConfirm(lsn);
   return static_cast<int64_t>(taken);
 }
 
 void CoverDecimalId(const StateRef& ref, int launch_id, int64_t id) {
-  if (!me.has_copy) return;
-  const int64 copy = DecimalRun(ref.state) * kDecimalRunUnit +
-                     static_cast<int64>(launch_id) * decimal_id::kGeneratorUnit +
-                     id / decimal_id::kGeneratorUnit % decimal_id::kGeneratorUnit;
+  if (!me.copy.has_copy) return;
+  static_assert(protocol::kDecimalUnit == decimal_id::kGeneratorUnit);
+  const int64 copy = protocol::DecimalCopyValue(DecimalRun(ref.state), launch_id, id);
   if (likely(copy == me.decimal_copy)) return;
   const XLogRecPtr lsn = WriteCopy("decimal_id_generator", copy, true);
   if (lsn != 0) origin::FlushAndConfirm(lsn);
@@ -602,16 +572,8 @@ void CoverDecimalId(const StateRef& ref, int launch_id, int64_t id) {
 
 namespace {
 
-// Whether this database's DecimalIds (its copy: the last one's generator id, launch id and writer)
-// can be repeated by this server's from now on: not when this run wrote it, nor under another
-// launch id, nor when the server's next generator ids lie beyond its (they never go back).
 bool DecimalIdCopyCovered(const SharedState& state, int64 copy, int launch_id, int64* generator) {
-  const int64 run = copy / kDecimalRunUnit;
-  const int64 low = copy % kDecimalRunUnit;
-  *generator = low % decimal_id::kGeneratorUnit;
-  if (copy <= 0 || run == DecimalRun(state)) return true;
-  if (low / decimal_id::kGeneratorUnit != launch_id) return true;
-  return static_cast<uint64_t>(*generator) < state.mark.decimal_id_floor.load(std::memory_order_acquire);
+  return protocol::DecimalIdCopyCovered(Snapshot(state), SelfOf(state).decimal_run, copy, launch_id, generator);
 }
 
 }  // namespace
@@ -619,7 +581,7 @@ bool DecimalIdCopyCovered(const SharedState& state, int64 copy, int launch_id, i
 // A copy of DecimalIds that this server could repeat makes this database refuse DecimalIds: it never
 // moves the server's generator ids (an owner may set her copy; other databases must not care).
 void CheckDecimalIdCopy(const StateRef& ref, int launch_id) {
-  if (me.decimal_checked || !me.has_copy) {
+  if (me.decimal_checked || !me.copy.has_copy) {
     me.decimal_checked = true;
     return;
   }
@@ -641,29 +603,43 @@ void CheckDecimalIdCopy(const StateRef& ref, int launch_id) {
 }
 
 void CheckDropKeepsNothing(const StateRef& ref) {
-  if (!OidIsValid(SequenceNamed("mark")) || !OidIsValid(SequenceNamed("mark_server"))) return;
-  const uint64_t copy_ms = static_cast<uint64_t>(std::max<int64>(ReadCopy("mark"), 0));
-  const int64 tag = ReadCopy("mark_server");
-  const uint64_t identity_ms = (static_cast<uint64_t>(tag) & kTagged) != 0 && OidIsValid(SequenceNamed("mark_identity"))
-                                   ? static_cast<uint64_t>(std::max<int64>(ReadCopy("mark_identity"), 0))
-                                   : copy_ms;
-  const uint64_t now_ms = NowMs();
-  bool kept = copy_ms <= now_ms;
-  if (!kept && ref.shared && !RecoveryInProgress()) {
+  protocol::DropInput in;
+  in.read.has_mark = OidIsValid(SequenceNamed("mark"));
+  in.read.has_server = OidIsValid(SequenceNamed("mark_server"));
+  in.read.has_identity = OidIsValid(SequenceNamed("mark_identity"));
+  if (!in.read.has_mark || !in.read.has_server) return;
+  in.read.mark = ReadCopy("mark");
+  in.read.server = ReadCopy("mark_server");
+  if (in.read.has_identity && (static_cast<uint64_t>(in.read.server) & protocol::kTagged) != 0) {
+    in.read.mark_identity = ReadCopy("mark_identity");
+  }
+  const uint64_t copy_ms = static_cast<uint64_t>(std::max<int64>(in.read.mark, 0));
+  in.now_ms = NowMs();
+  in.recovery = RecoveryInProgress();
+  in.shared = ref.shared;
+  if (copy_ms > in.now_ms && !in.recovery) {
+    if (ref.shared) {
+      if (!ref.state.mark.loaded.load(std::memory_order_acquire)) LoadServerMark(ref.state);
+    } else {
+      // No shared state (15 and 16 without preload): the server's leases as its origins keep them,
+      // which is what a preloaded start will load.
+      in.mark_raw = origin::Read(origin::Id(origin::kMark));
+      in.identity_raw = origin::Read(origin::Id(origin::kIdentityMark));
+    }
+  }
+  const bool kept =
+      protocol::DropKeepsNothing(ref.shared ? Snapshot(ref.state) : protocol::ServerMark{}, SelfOf(ref.state), in);
+  if (kept && ref.shared && !in.recovery) {
+    // What the copy held that the clock has passed, adopted before the copy goes.
     if (!ref.state.mark.loaded.load(std::memory_order_acquire)) LoadServerMark(ref.state);
-    kept = Covered(ref.state, kTimeOnly, copy_ms, tag) && Covered(ref.state, kWithIdentity, identity_ms, tag);
-  } else if (!kept && !RecoveryInProgress()) {
-    // No shared state (15 and 16 without preload): the server's leases as its origins keep them,
-    // which is what a preloaded start will load.
-    const uint64_t stored_ms = LeaseMsOf(origin::Read(origin::Id(origin::kMark)));
-    const uint64_t identity_raw = origin::Read(origin::Id(origin::kIdentityMark));
-    const bool same_identity = IdentityOf(identity_raw) == (settings::IdentityHash() & kIdentityMask);
-    const uint64_t identity_lease_ms =
-        identity_raw != 0 && same_identity ? std::min(LeaseMsOf(identity_raw), stored_ms) : stored_ms;
-    const bool other_identity = (static_cast<uint64_t>(tag) & kTagged) != 0 &&
-                                EveryPartDiffers(static_cast<uint32_t>(static_cast<uint64_t>(tag) & kIdentityMask),
-                                                 settings::IdentityHash() & kIdentityMask);
-    kept = copy_ms <= stored_ms && (identity_ms <= identity_lease_ms || other_identity);
+    const protocol::ServerMark mark = Snapshot(ref.state);
+    const protocol::DropAdopt adopt = protocol::DecideDropAdopt(mark, SelfOf(ref.state), in);
+    for (const Group group : {kTimeOnly, kWithIdentity}) {
+      if (adopt.raise_ms[group] != 0) RaiseGroupWords(ref.state, group, adopt.raise_ms[group]);
+    }
+    if (adopt.lease_ms != 0 || adopt.identity_lease_ms != 0) {
+      (void)RenewLeases(ref.state, adopt.lease_ms, adopt.identity_lease_ms, mark.generation);
+    }
   }
   char detail[400];
   if (!kept) {
@@ -767,74 +743,77 @@ IDGEN_FUNCTION(idgen_restart_at_clock) {
   }
   SharedState& state = ref.state;
   (void)marks::Prepare(kFamilyUuidv7, ref);
-  const compat::OriginId mark = origin::Id(origin::kMark);
-  const compat::OriginId identity = origin::Id(origin::kIdentityMark);
-  const uint64_t identity_raw = origin::Read(identity);
-  const uint64_t mark_raw = origin::Read(mark);
-  // The lease that the families with an identity lie below, and the identity of their last values.
-  const uint64_t active = state.mark.identity_lease_end_ms.load(std::memory_order_acquire);
-  const uint64_t old_ms = active != marks::kNoLease ? active : marks::LeaseMsOf(mark_raw);
-  // (the identity lease in force, or else the server's lease: what the last values were made under)
-  const uint32_t last_identity =
-      marks::IdentityOf(active != marks::kNoLease && identity_raw != 0 ? identity_raw : mark_raw);
-  const uint64_t now_ms = marks::NowMs();
+  protocol::RestartInput in;
+  in.mark_raw = origin::Read(origin::Id(origin::kMark));
+  in.identity_raw = origin::Read(origin::Id(origin::kIdentityMark));
+  in.identity = settings::IdentityHash();
+  in.now_ms = marks::NowMs();
+  const uint64_t now_ms = in.now_ms;
+  const protocol::Restart restart = protocol::DecideRestart(marks::Snapshot(state), in);
+  const uint64_t old_ms = restart.old_ms;
   char text[400];
-  if (old_ms <= now_ms + marks::kLeaseMs) {
-    snprintf(text, sizeof text, "the durable mark (%s) is not ahead of the clock: nothing to do",
-             FormatUtc(static_cast<int64_t>(old_ms)).c_str());
-    return TextDatum(text);
+  switch (restart.kind) {
+    case protocol::Restart::kNothingToDo:
+      snprintf(text, sizeof text, "the durable mark (%s) is not ahead of the clock: nothing to do",
+               FormatUtc(static_cast<int64_t>(old_ms)).c_str());
+      return TextDatum(text);
+    case protocol::Restart::kRefuseUnknownIdentity: {
+      char detail[400];
+      snprintf(detail, sizeof detail,
+               "The durable mark lies %s ahead of the clock, written by idgen 1.2, which recorded the identity as a "
+               "whole: whether each of idgen.node_id, idgen.uid20_server and idgen.instagram_shards is new cannot be "
+               "told, and a family whose setting is not new would repeat the IDs made while the clock was ahead.",
+               FormatDuration(static_cast<int64_t>(old_ms - now_ms)).c_str());
+      Raise(ErrorKind::kPrerequisite, "the identity of this server's last IDs is not known setting by setting", detail,
+            "Wait for the clock to pass the mark (the families resume by themselves).");
+    }
+    case protocol::Restart::kRefuseSameIdentity: {
+      char names[200] = "";
+      const auto add = [&](uint32_t part, const char* name) {
+        if ((restart.same_parts & part) != part) return;
+        if (names[0] != '\0') strlcat(names, ", ", sizeof names);
+        strlcat(names, name, sizeof names);
+      };
+      add(settings::kNodePart, "idgen.node_id");
+      add(settings::kUid20Part, "idgen.uid20_server");
+      add(settings::kShardsPart, "idgen.instagram_shards");
+      char message[300], detail[400];
+      snprintf(message, sizeof message, "this server still has the %s under which its last IDs were made", names);
+      snprintf(detail, sizeof detail,
+               "The durable mark lies %s ahead of the clock: IDs made from the clock under a setting that is not new "
+               "could repeat those made while the clock was ahead, in the families that carry it.",
+               FormatDuration(static_cast<int64_t>(old_ms - now_ms)).c_str());
+      Raise(ErrorKind::kPrerequisite, message, detail,
+            "Give this server an idgen.node_id, an idgen.uid20_server and idgen.instagram_shards that no server has "
+            "used, each of the three (ALTER SYSTEM, then SELECT pg_reload_conf()), then call "
+            "idgen.restart_at_clock() again.");
+    }
+    case protocol::Restart::kMove:
+      break;
+    default:  // (the permission, the primary, the identity per database and Citus are checked above)
+      elog(ERROR, "idgen.restart_at_clock(): unexpected decision %d", static_cast<int>(restart.kind));
   }
-  const uint32_t current = settings::IdentityHash() & marks::kIdentityMask;
-  if (last_identity == marks::kUnknownIdentity) {
-    char detail[400];
-    snprintf(detail, sizeof detail,
-             "The durable mark lies %s ahead of the clock, written by idgen 1.2, which recorded the identity as a "
-             "whole: whether each of idgen.node_id, idgen.uid20_server and idgen.instagram_shards is new cannot be "
-             "told, and a family whose setting is not new would repeat the IDs made while the clock was ahead.",
-             FormatDuration(static_cast<int64_t>(old_ms - now_ms)).c_str());
-    Raise(ErrorKind::kPrerequisite, "the identity of this server's last IDs is not known setting by setting", detail,
-          "Wait for the clock to pass the mark (the families resume by themselves).");
-  }
-  if (!marks::EveryPartDiffers(last_identity, current)) {
-    const uint32_t same = ~(last_identity ^ current);
-    char names[200] = "";
-    const auto add = [&](uint32_t part, const char* name) {
-      if ((same & part) != part) return;
-      if (names[0] != '\0') strlcat(names, ", ", sizeof names);
-      strlcat(names, name, sizeof names);
-    };
-    add(settings::kNodePart, "idgen.node_id");
-    add(settings::kUid20Part, "idgen.uid20_server");
-    add(settings::kShardsPart, "idgen.instagram_shards");
-    char message[300], detail[400];
-    snprintf(message, sizeof message, "this server still has the %s under which its last IDs were made", names);
-    snprintf(detail, sizeof detail,
-             "The durable mark lies %s ahead of the clock: IDs made from the clock under a setting that is not new "
-             "could repeat those made while the clock was ahead, in the families that carry it.",
-             FormatDuration(static_cast<int64_t>(old_ms - now_ms)).c_str());
-    Raise(ErrorKind::kPrerequisite, message, detail,
-          "Give this server an idgen.node_id, an idgen.uid20_server and idgen.instagram_shards that no server has "
-          "used, each of the three (ALTER SYSTEM, then SELECT pg_reload_conf()), then call idgen.restart_at_clock() "
-          "again.");
-  }
-  const uint64_t lease_ms = now_ms + marks::kLeaseMs;
+  const compat::OriginId identity = origin::Id(origin::kIdentityMark);
   LWLock* lock = &state.mark_lock.lock;
   LWLockAcquire(lock, LW_EXCLUSIVE);
-  state.mark.generation.fetch_add(1, std::memory_order_acq_rel);
-  state.mark.identity_lease_end_ms.store(0, std::memory_order_release);  // no value passes until it is written
+  protocol::ServerMark m = marks::Snapshot(state);
+  protocol::BeginRestart(m, settings::IdentityHash());
+  state.mark.generation.store(m.generation, std::memory_order_release);
+  state.mark.identity_lease_end_ms.store(m.identity_lease_end_ms, std::memory_order_release);
   for (int f = 0; f < kFamilyCount; ++f) {
     const auto family = static_cast<Family>(f);
     if (!marks::HasIdentity(family)) continue;
-    const uint64_t word = marks::WordAt(family, now_ms);
+    const uint64_t word = marks::WordAt(family, restart.floor_ms);
     for (StateWord& w : state.words(family)) w.value.store(word, std::memory_order_release);
     SetFloor(state.stats[family], 0, 0);
   }
-  const XLogRecPtr lsn = origin::Advance(identity, marks::Pack(lease_ms), true);
-  state.mark.identity_lease_hash.store(settings::IdentityHash() & marks::kIdentityMask, std::memory_order_release);
+  const XLogRecPtr lsn = origin::Advance(identity, marks::Pack(restart.lease_ms), true);
+  state.mark.identity_lease_hash.store(m.identity_lease_hash, std::memory_order_release);
   LWLockRelease(lock);
   origin::FlushAndConfirm(lsn);
-  state.mark.identity_lease_end_ms.store(lease_ms, std::memory_order_release);
-  state.mark.identity_floor_ms.store(now_ms, std::memory_order_release);
+  protocol::FinishRestart(m, restart);
+  state.mark.identity_lease_end_ms.store(m.identity_lease_end_ms, std::memory_order_release);
+  state.mark.identity_floor_ms.store(m.identity_floor_ms, std::memory_order_release);
   snprintf(text, sizeof text,
            "the durable mark of the IDs with a node identity moved back from %s to %s: they carry on from the clock "
            "(UUIDv7 and ns_id carry on above their last IDs)",

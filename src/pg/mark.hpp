@@ -31,6 +31,7 @@
 
 #include <cstdint>
 
+#include "core/protocol.hpp"
 #include "core/uid20.hpp"
 #include "core/uuidv7.hpp"
 #include "pg/family.hpp"
@@ -39,33 +40,27 @@
 
 namespace idgen::pg::marks {
 
-// How long a lease runs ahead of the values it covers: one flush per second of generating.
-inline constexpr uint64_t kLeaseMs = 1000;
-
-// The value of idgen_mark (and of idgen_mark_identity): the top bit set, the lease end in 10 ms (39
-// bits, to 2144), and the identity it was written under (24 bits: settings::IdentityHash, one part
-// per setting, so that a check can tell which of them changed). idgen 1.2 wrote the lease in 40 bits
-// above a hash of the identity as a whole (top bit clear): its lease reads as it was, its identity as
-// kUnknownIdentity, which no identity equals and which no part differs from.
-inline constexpr unsigned kIdentityBits = 24;
-inline constexpr uint64_t kIdentityMask = (uint64_t{1} << kIdentityBits) - 1;
-inline constexpr uint64_t kPartsFormat = uint64_t{1} << 63;
-inline constexpr uint64_t kMaxLeaseMs = ((uint64_t{1} << (63 - kIdentityBits)) - 1) * 10;
-inline constexpr uint32_t kUnknownIdentity = ~uint32_t{0};
+// The lease, the packing of the origins' values (the lease end and the identity it was written
+// under) and the comparison of identities part by part are the protocol's (core/protocol.hpp).
+using protocol::EveryPartDiffers;
+using protocol::IdentityOf;
+using protocol::kIdentityBits;
+using protocol::kIdentityMask;
+using protocol::kLeaseMs;
+using protocol::kMaxLeaseMs;
+using protocol::kNoLease;
+using protocol::kPartsFormat;
+using protocol::kUnknownIdentity;
+using protocol::LeaseMsOf;
+// The value of an origin: lease_ms under the identity of the server's configuration.
 uint64_t Pack(uint64_t lease_ms);
-inline uint64_t LeaseMsOf(uint64_t packed) { return ((packed & ~kPartsFormat) >> kIdentityBits) * 10; }
-inline uint32_t IdentityOf(uint64_t packed) {
-  return (packed & kPartsFormat) != 0 ? static_cast<uint32_t>(packed & kIdentityMask) : kUnknownIdentity;
-}
-// Whether every part of two identities differs (settings::IdentityParts): IDs made under one cannot
-// repeat IDs made under the other in any family. An unknown identity differs in no part.
-inline bool EveryPartDiffers(uint32_t a, uint32_t b) {
-  if (a == kUnknownIdentity || b == kUnknownIdentity) return false;
-  return ((a ^ b) & settings::kNodePart) != 0 && ((a ^ b) & settings::kUid20Part) != 0 &&
-         ((a ^ b) & settings::kShardsPart) != 0;
-}
 
 uint64_t NowMs();
+
+// The server's marks as its sessions share them, read once for a decision of the protocol, and
+// this server as the decisions compare it.
+protocol::ServerMark Snapshot(const SharedState& state);
+protocol::Self SelfOf(const SharedState& state);
 
 // The families whose IDs carry this server's node identity (idgen.node_id, idgen.instagram_shards,
 // idgen.uid20_server): the ones idgen.restart_at_clock() moves back to the clock. UUIDv7 and ns_id
@@ -73,8 +68,6 @@ uint64_t NowMs();
 constexpr bool HasIdentity(Family family) {
   return family != kFamilyUuidv7 && family != kFamilyNsId && family != kFamilyDecimalId;
 }
-
-inline constexpr uint64_t kNoLease = ~uint64_t{0};
 
 // The state word of a family whose every value lies at or after floor_ms, and above every value
 // before it.

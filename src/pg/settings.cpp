@@ -15,6 +15,7 @@
 #include "core/decimal_id.hpp"
 #include "core/uid20.hpp"
 #include "pg/compat.hpp"
+#include "pg/mark.hpp"
 #include "pg/settings_parts.hpp"
 
 extern "C" {
@@ -145,12 +146,19 @@ bool CheckShards(char** value, void** extra, GucSource) {
 
 // IdentityHash() is kept until an identity setting changes (restart_at_clock and the identity lease
 // compare it often).
+// A reload that assigns an identity setting also drops what this session had found covered
+// (marks::Hot): its next value, in an open transaction too, writes the server's lease under the
+// new identity before it is returned (protocol::ReloadDropsCovered).
 bool identity_hash_known = false;
-void IdentityChanged(int, void*) { identity_hash_known = false; }
+void ForgetIdentity() {
+  identity_hash_known = false;
+  if (protocol::ReloadDropsCovered()) marks::hot = marks::Hot{};
+}
+void IdentityChanged(int, void*) { ForgetIdentity(); }
 
 void AssignShards(const char*, void* extra) {
   owned_shards = static_cast<const ShardSet*>(extra);
-  identity_hash_known = false;
+  ForgetIdentity();
 }
 
 }  // namespace

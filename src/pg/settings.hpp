@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <string_view>
 
+#include "core/protocol.hpp"
 #include "pg/family.hpp"
 
 namespace idgen::pg::settings {
@@ -71,9 +72,9 @@ const char* InstagramShards();
 // idgen.node_id_source (12 bits: node ids below 4096 exactly), idgen.uid20_server (4 bits,
 // exactly) and a hash of idgen.instagram_shards (8 bits). What the durable mark records, and what
 // idgen.restart_at_clock() and a database's copy compare part by part.
-inline constexpr uint32_t kNodePart = 0xFFF000;
-inline constexpr uint32_t kUid20Part = 0x000F00;
-inline constexpr uint32_t kShardsPart = 0x0000FF;
+inline constexpr uint32_t kNodePart = protocol::kNodePart;
+inline constexpr uint32_t kUid20Part = protocol::kUid20Part;
+inline constexpr uint32_t kShardsPart = protocol::kShardsPart;
 uint32_t IdentityHash();
 
 // The secrets (idgen.token_secret, idgen.public_id_key), given inline or, better, by a file that

@@ -43,6 +43,9 @@ struct SharedMark {
   // was when the marks were read: a database's DecimalIds of lower generator ids are covered.
   std::atomic<uint64_t> decimal_id_next{0};
   std::atomic<uint64_t> decimal_id_floor{0};
+  // The timeline every write of idgen_decimal_id carries (protocol::PackDecimalOrigin), changed and
+  // written under mark_lock held exclusively, read under it shared.
+  std::atomic<uint32_t> decimal_timeline{0};
 };
 
 struct SharedState {

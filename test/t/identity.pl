@@ -79,6 +79,46 @@ is($flight->safe_psql('postgres',
 		'SELECT count(*) FROM (SELECT (idgen.snowflake_parse(id)).node AS node, lag((idgen.snowflake_parse(id)).node) OVER (ORDER BY n) AS prev FROM flight) f WHERE node < prev'),
 	'0', 'and never back to node 7 once it took node 8');
 
+# ---- a reload read inside an open transaction ----------------------------------------------------
+
+# The clock 8 s ahead, node 11 makes IDs in an open transaction; a reload gives the server a new
+# identity (every part), which the session reads between two statements of that transaction, and
+# its next IDs carry node 12. The lease must then name node 12: the clock right again,
+# restart_at_clock() must not move node 12 back to the clock below the IDs it made ahead (1.3
+# before the fix: those IDs were covered by the session's bound under node 11's lease, and
+# restart_at_clock() moved node 12 back).
+my $txn = idgen_node('txn', conf => "idgen.node_id = 11\nidgen.max_clock_regression = '1s'");
+with_clock_offset(8, sub { $txn->start });
+$txn->safe_psql('postgres', 'CREATE EXTENSION idgen; CREATE TABLE t (phase int, id bigint UNIQUE); CREATE DATABASE fresh');
+$txn->safe_psql('fresh', 'CREATE EXTENSION idgen');
+my $open = $txn->background_psql('postgres', on_error_stop => 1);
+$open->query_safe('BEGIN');
+$open->query_safe('INSERT INTO t SELECT 1, idgen.snowflake_id() FROM generate_series(1, 100)');
+$txn->safe_psql('postgres',
+	q{ALTER SYSTEM SET idgen.node_id = 12; ALTER SYSTEM SET idgen.uid20_server = 2; ALTER SYSTEM SET idgen.instagram_shards = '100-199'; SELECT pg_reload_conf()});
+my $seen = '';
+for (1 .. 50) {
+	$seen = $open->query_safe(q{SELECT current_setting('idgen.node_id')});
+	last if $seen eq '12';
+	select(undef, undef, undef, 0.1);
+}
+is($seen, '12', 'the session in its open transaction read the reload');
+$open->query_safe('INSERT INTO t SELECT 2, idgen.snowflake_id() FROM generate_series(1, 100)');
+$open->query_safe('COMMIT');
+$open->quit;
+is($txn->safe_psql('postgres', 'SELECT string_agg(DISTINCT (idgen.snowflake_parse(id)).node::text, \',\' ORDER BY (idgen.snowflake_parse(id)).node::text) FROM t WHERE phase = 2'),
+	'12', 'the IDs after the reload, in the same transaction, carry node 12');
+my $phase2_max = $txn->safe_psql('postgres', 'SELECT max(id) FROM t WHERE phase = 2');
+$txn->stop;
+$txn->start;
+my ($txn_state, $txn_message) = sqlstate_of($txn, 'SELECT idgen.restart_at_clock()');
+is($txn_state, '55000', "restart_at_clock() under node 12, whose IDs lie ahead of the clock: refused ($txn_message)");
+# (in a database whose copy of the mark holds none of them: only the server's marks hold them)
+my ($made_state) = sqlstate_of($txn, 'CREATE TABLE v AS SELECT idgen.snowflake_id() AS id FROM generate_series(1, 1000)', db => 'fresh');
+is($made_state eq '' ? $txn->safe_psql('fresh', "SELECT count(*) FROM v WHERE id <= $phase2_max") : '0', '0',
+	'no ID of node 12 at or below those it made in the open transaction');
+$txn->stop;
+
 # ---- a reload that rejects a line, or ignores a misspelt one -------------------------------------
 
 reload_until($flight, 'ALTER SYSTEM RESET idgen.node_id', 'idgen.node_id', '7');

@@ -181,6 +181,34 @@ $clone->safe_psql('app2', 'INSERT INTO r (phase, s) SELECT 3, idgen.snowflake_id
 is($clone->safe_psql('app2', 'SELECT count(*) - count(DISTINCT s) FROM r'), '0', 'after DROP/CREATE EXTENSION: no repeat');
 $clone->stop;
 
+# ---- DROP and CREATE EXTENSION, then a dump before the next ID -------------------------------------
+# The server makes IDs, drops the extension (its own copy, which its leases cover: the drop goes
+# on) and creates it again, and the database is dumped before its next ID. Restored into a clone
+# (the same node id) whose clock is 8 s behind, the clone's IDs lie above the restored ones: the
+# new copy started at the server's leases (1.3 before the fix: at 0, and the clone repeated them).
+my $again = idgen_node('again', allows_streaming => 1, conf => "idgen.node_id = 9");
+$again->start;
+$again->safe_psql('postgres', 'CREATE DATABASE app');
+$again->safe_psql('app', 'CREATE EXTENSION idgen; CREATE TABLE r (phase int, s bigint)');
+$again->backup('again');
+$again->safe_psql('app', 'INSERT INTO r SELECT 1, idgen.snowflake_id() FROM generate_series(1, 50000)');
+$again->safe_psql('app', 'DROP EXTENSION idgen; CREATE EXTENSION idgen');
+isnt($again->safe_psql('app', 'SELECT last_value FROM idgen.mark'), '0',
+	'CREATE EXTENSION starts the copy at the server\'s leases');
+$again->command_ok([ 'pg_dump', '-Fc', '-d', 'app', '-f', "$dir/again.dump" ], 'pg_dump before the next ID');
+$again->stop;
+my $again_clone = PostgreSQL::Test::Cluster->new('again_clone');
+$again_clone->init_from_backup($again, 'again');
+$again_clone->append_conf('postgresql.conf', "idgen.max_clock_regression = '30s'");
+with_clock_offset(-8, sub { $again_clone->start });
+$again_clone->safe_psql('postgres', 'CREATE DATABASE app2');
+$again_clone->command_ok([ 'pg_restore', '--exit-on-error', '-d', 'app2', "$dir/again.dump" ], 'restored into the clone');
+$again_clone->safe_psql('app2', 'INSERT INTO r SELECT 2, idgen.snowflake_id() FROM generate_series(1, 50000)');
+is($again_clone->safe_psql('app2',
+		'SELECT count(*) - count(DISTINCT s), min(s) FILTER (WHERE phase = 2) > max(s) FILTER (WHERE phase = 1) FROM r'),
+	'0|t', 'the clone, clock 8 s behind: its IDs lie above those made before DROP/CREATE EXTENSION, none repeats');
+$again_clone->stop;
+
 # ---- item 5: a DecimalId copy an owner sets moves nothing of other databases --------------------
 
 my $decimal = idgen_node('decimal', conf => 'idgen.launch_id = 7');

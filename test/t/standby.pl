@@ -194,6 +194,52 @@ for my $i (0 .. 3) {
 }
 $a_standby->stop;
 
+# ---- a promoted server restarted, or copied, before its first ID ------------------------------------
+# As above (4 s of lag, the clock 9 s behind), but the promoted server is restarted before it makes
+# an ID, and a pg_basebackup copy of it is started too: each start finds that its leases were loaded
+# last under an earlier timeline, before the promotion, and adds the margin again (1.3 before the
+# fix: only the start that promoted added it, and the IDs made during the lag came again).
+my $r_primary = idgen_node('r_primary', allows_streaming => 1);
+$r_primary->start;
+$r_primary->safe_psql('postgres', 'CREATE EXTENSION idgen; CREATE TABLE t (i bigint, s bigint, y bigint, j bigint)');
+$r_primary->backup('base');
+my $r_standby = PostgreSQL::Test::Cluster->new('r_standby');
+$r_standby->init_from_backup($r_primary, 'base', has_streaming => 1);
+$r_standby->append_conf('postgresql.conf', "shared_preload_libraries = 'idgen'\nidgen.max_clock_regression = '60s'");
+$r_standby->start;
+$r_primary->safe_psql('postgres', $fill);
+$r_primary->wait_for_catchup($r_standby, 'replay');
+$r_standby->stop;
+$lag_end = time + 4;
+$lag_rows = 0;
+while (time < $lag_end) {
+	$r_primary->safe_psql('postgres', $fill);
+	$lag_rows += 2000;
+}
+@old = split /\|/, $r_primary->safe_psql('postgres', 'SELECT max(i), max(s), max(y), max(j) FROM t');
+$r_primary->stop('immediate');
+with_clock_offset(-9, sub { $r_standby->start });
+$r_standby->promote;
+$r_standby->poll_query_until('postgres', 'SELECT NOT pg_is_in_recovery()');
+$r_standby->backup('promoted');
+my $r_copy = PostgreSQL::Test::Cluster->new('r_copy');
+$r_copy->init_from_backup($r_standby, 'promoted');
+$r_standby->stop;
+with_clock_offset(-9, sub { $r_standby->start });
+with_clock_offset(-9, sub { $r_copy->start });
+my $first_ids = 'SELECT min(idgen.instagram_id(3)), min(idgen.snowflake_id()), min(idgen.sonyflake_id()), min(idgen.js_id()) FROM generate_series(1, 20000)';
+for my $started ([ 'restarted before its first ID' => $r_standby ], [ 'copied by pg_basebackup before its first ID' => $r_copy ]) {
+	my ($what, $node) = @$started;
+	@new = split /\|/, $node->safe_psql('postgres', $first_ids);
+	for my $i (0 .. 3) {
+		cmp_ok($new[$i] - $old[$i], '>', 0,
+			"promoted after 4 s of lag ($lag_rows IDs), $what, clock 9 s behind: $names[$i] above the old primary's IDs (gap "
+			  . ($new[$i] - $old[$i]) . ')');
+	}
+}
+$r_standby->stop;
+$r_copy->stop;
+
 $standby->stop;
 $sync_standby->stop;
 done_testing();

@@ -1,0 +1,16 @@
+// The simulator of the durable-state protocol (test/sim) on a schedule made of the input's bytes,
+// eight a step: any schedule of the production protocol (no route reopened) keeps every invariant.
+#include <cstdlib>
+
+#include "fuzz.hpp"
+#include "sim/sim.cpp"
+
+extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
+  if (size > 8 * 4000) return 0;
+  const idgen::sim::Outcome outcome = idgen::sim::Run(idgen::sim::FromBytes(data, size));
+  if (outcome.violated) {
+    fprintf(stderr, "violation: %s\n", outcome.what.c_str());
+    std::abort();
+  }
+  return 0;
+}
