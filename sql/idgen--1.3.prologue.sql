@@ -9,7 +9,7 @@ BEGIN
     RAISE EXCEPTION 'the SQL edition of idgen (idgen_sql) is installed in this database'
       USING ERRCODE = 'duplicate_object',
             DETAIL = 'idgen and its SQL edition use the same schema and names; one database has one of them.',
-            HINT = 'To move a database from the SQL edition to idgen, restore a dump of it into a database where CREATE EXTENSION idgen has run first, without the edition (docs/managed.md).';
+            HINT = 'To move this database from the SQL edition to idgen in place, run edition/idgen_move.sql with -v to=idgen; or restore a dump of it into a database where CREATE EXTENSION idgen has run first, without the edition (docs/managed.md).';
   END IF;
   IF EXISTS (SELECT FROM pg_catalog.pg_namespace n WHERE n.nspname OPERATOR(pg_catalog.=) 'idgen'::pg_catalog.name) THEN
     RAISE EXCEPTION 'schema "idgen" already exists'
