@@ -270,16 +270,23 @@ uint64_t CoveredMs(const ServerMark& mark, const CopyState& copy, Group group, u
 // After a clock that jumped ahead and back, once the server has a new identity (every part new), the
 // families with a node identity carry on from the clock. The identity of their last values: the
 // identity lease in force, or else the server's lease.
-Restart DecideRestart(const ServerMark& mark, const RestartInput& in) {
-  Restart restart;
-  if (!in.superuser) return restart.kind = Restart::kRefusePermission, restart;
-  if (!in.shared_primary) return restart.kind = Restart::kRefuseNotPrimary, restart;
+Restart::Kind RestartPrecondition(const RestartInput& in) {
+  if (!in.superuser) return Restart::kRefusePermission;
+  if (!in.shared_primary) return Restart::kRefuseNotPrimary;
   // Sessions under an identity set per database or role would generate under it: this call could not
   // see whether it is new.
   if (in.identity_set_per_database_or_role && !Reopened(kRouteIdentityPerDatabase)) {
-    return restart.kind = Restart::kRefuseIdentityPerDatabase, restart;
+    return Restart::kRefuseIdentityPerDatabase;
   }
-  if (in.node_id_from_citus) return restart.kind = Restart::kRefuseCitus, restart;
+  // With the node id from Citus, a new identity is a new group id, which this call cannot see.
+  if (in.node_id_from_citus) return Restart::kRefuseCitus;
+  return Restart::kMove;
+}
+
+Restart DecideRestart(const ServerMark& mark, const RestartInput& in) {
+  Restart restart;
+  restart.kind = RestartPrecondition(in);
+  if (restart.kind != Restart::kMove) return restart;
   const uint64_t active = mark.identity_lease_end_ms;
   restart.old_ms = active != kNoLease ? active : LeaseMsOf(in.mark_raw);
   const bool use_identity_lease = (active != kNoLease || Reopened(kRouteStaleIdentityLease)) && in.identity_raw != 0;

@@ -319,6 +319,9 @@ struct Restart {
   uint64_t lease_ms = 0;    // kMove: the identity lease, written exactly under the identity
   uint64_t floor_ms = 0;    // kMove: the words of the families with an identity are set to it
 };
+// Who may call it and where: the first refusal of the caller, the server, the identity settings
+// (kMove when they allow it). DecideRestart checks them first too.
+Restart::Kind RestartPrecondition(const RestartInput& in);
 Restart DecideRestart(const ServerMark& mark, const RestartInput& in);
 // kMove, under the lock: the generation, no identity lease until Finish.
 void BeginRestart(ServerMark& mark, uint32_t identity);

@@ -674,10 +674,9 @@ namespace idgen::pg {
 
 namespace {
 
-// Refuses when a database or a role sets an identity setting (ALTER DATABASE/ROLE ... SET): the
-// sessions there would generate under another identity than the one this call checks, and repeat
-// their IDs once the mark is lowered. C zone.
-void CheckIdentityIsTheServers() {
+// Whether a database or a role sets an identity setting (ALTER DATABASE/ROLE ... SET), and where
+// (the first one found, into where). C zone.
+bool IdentitySetPerDatabaseOrRole(char* where, size_t size) {
   if (SPI_connect() != SPI_OK_CONNECT) elog(ERROR, "SPI_connect failed");
   const int rc = SPI_execute(
       "SELECT pg_catalog.split_part(c, '=', 1), coalesce(d.datname, 'every database'), "
@@ -690,22 +689,14 @@ void CheckIdentityIsTheServers() {
       "LIMIT 1",
       true, 1);
   if (rc != SPI_OK_SELECT) elog(ERROR, "SPI_execute failed: %s", SPI_result_code_string(rc));
-  if (SPI_processed > 0) {
-    char message[300];
-    snprintf(message, sizeof message, "%s is set for %s, %s",
-             SPI_getvalue(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 1),
+  const bool found = SPI_processed > 0;
+  if (found) {
+    snprintf(where, size, "%s is set for %s, %s", SPI_getvalue(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 1),
              SPI_getvalue(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 2),
              SPI_getvalue(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 3));
-    SPI_finish();
-    Raise(
-        ErrorKind::kPrerequisite, message,
-        "A node identity set per database or per role (ALTER DATABASE ... SET, ALTER ROLE ... SET) makes the sessions "
-        "there generate under it: idgen.restart_at_clock() cannot see whether their identity is new, and lowered to "
-        "the clock they could repeat the IDs made while the clock was ahead.",
-        "Set the identity in the server's configuration only (ALTER SYSTEM, then SELECT pg_reload_conf()): remove "
-        "it with ALTER DATABASE ... RESET or ALTER ROLE ... RESET, then call idgen.restart_at_clock() again.");
   }
   SPI_finish();
+  return found;
 }
 
 }  // namespace
@@ -716,34 +707,49 @@ void CheckIdentityIsTheServers() {
 // before are dropped (the generation). UUIDv7 and ns_id have no identity to change: they carry on,
 // above every value they made, and the server's lease stays above them.
 IDGEN_FUNCTION(idgen_restart_at_clock) {
-  if (!superuser()) {
-    ereport(ERROR, errcode(ERRCODE_INSUFFICIENT_PRIVILEGE), errmsg("permission denied to restart idgen at the clock"),
-            errdetail("Only a superuser may lower idgen's durable mark."));
-  }
   const StateRef ref = GeneratorState();
-  if (!ref.shared || RecoveryInProgress()) {
-    Raise(ErrorKind::kPrerequisite, "idgen.restart_at_clock() needs the shared state of a primary",
-          "It moves the state that every session of this server shares, and the durable mark, which a standby "
-          "replays from its primary.",
-          "Run it on the primary, with idgen preloaded (on PostgreSQL 15 and 16).");
+  protocol::RestartInput in;
+  in.superuser = superuser();
+  in.shared_primary = ref.shared && !RecoveryInProgress();
+  char where[300] = "";
+  if (in.superuser && in.shared_primary) {
+    // The identity every session generates under is the server's configuration (the settings are
+    // PGC_SIGHUP): the one this call checks is the configuration's as it is now.
+    settings::CatchUpWithReload();
+    in.identity_set_per_database_or_role = IdentitySetPerDatabaseOrRole(where, sizeof where);
+    in.node_id_from_citus = settings::node_id_source == settings::kNodeIdFromCitus;
   }
-  // The identity every session generates under is the server's configuration (the settings are
-  // PGC_SIGHUP): the one this call checks is the configuration's as it is now.
-  settings::CatchUpWithReload();
-  CheckIdentityIsTheServers();
-  // With the node id from Citus, a new identity is a new group id, which only Citus gives and this
-  // function cannot see: idgen.node_id would change the hash and nothing else.
-  if (settings::node_id_source == settings::kNodeIdFromCitus) {
-    Raise(ErrorKind::kPrerequisite,
-          "idgen.restart_at_clock() cannot see a new identity under idgen.node_id_source = 'citus'",
-          "Snowflake, Sonyflake, TraceId and JS-safe IDs take this node's Citus group id, which stays the same: "
-          "lowered to the clock, they would repeat the IDs made while the clock was ahead.",
-          "Wait for the clock to pass the mark, or give this server idgen.node_id_source = 'setting' and an "
-          "idgen.node_id that no server has used (above every Citus group id), reload, then call it again.");
+  switch (protocol::RestartPrecondition(in)) {
+    case protocol::Restart::kRefusePermission:
+      ereport(ERROR, errcode(ERRCODE_INSUFFICIENT_PRIVILEGE), errmsg("permission denied to restart idgen at the clock"),
+              errdetail("Only a superuser may lower idgen's durable mark."));
+      pg_unreachable();
+    case protocol::Restart::kRefuseNotPrimary:
+      Raise(ErrorKind::kPrerequisite, "idgen.restart_at_clock() needs the shared state of a primary",
+            "It moves the state that every session of this server shares, and the durable mark, which a standby "
+            "replays from its primary.",
+            "Run it on the primary, with idgen preloaded (on PostgreSQL 15 and 16).");
+    case protocol::Restart::kRefuseIdentityPerDatabase:
+      Raise(ErrorKind::kPrerequisite, where,
+            "A node identity set per database or per role (ALTER DATABASE ... SET, ALTER ROLE ... SET) makes the "
+            "sessions there generate under it: idgen.restart_at_clock() cannot see whether their identity is new, and "
+            "lowered to the clock they could repeat the IDs made while the clock was ahead.",
+            "Set the identity in the server's configuration only (ALTER SYSTEM, then SELECT pg_reload_conf()): remove "
+            "it with ALTER DATABASE ... RESET or ALTER ROLE ... RESET, then call idgen.restart_at_clock() again.");
+    case protocol::Restart::kRefuseCitus:
+      // With the node id from Citus, a new identity is a new group id, which only Citus gives and this
+      // function cannot see: idgen.node_id would change the hash and nothing else.
+      Raise(ErrorKind::kPrerequisite,
+            "idgen.restart_at_clock() cannot see a new identity under idgen.node_id_source = 'citus'",
+            "Snowflake, Sonyflake, TraceId and JS-safe IDs take this node's Citus group id, which stays the same: "
+            "lowered to the clock, they would repeat the IDs made while the clock was ahead.",
+            "Wait for the clock to pass the mark, or give this server idgen.node_id_source = 'setting' and an "
+            "idgen.node_id that no server has used (above every Citus group id), reload, then call it again.");
+    default:
+      break;
   }
   SharedState& state = ref.state;
   (void)marks::Prepare(kFamilyUuidv7, ref);
-  protocol::RestartInput in;
   in.mark_raw = origin::Read(origin::Id(origin::kMark));
   in.identity_raw = origin::Read(origin::Id(origin::kIdentityMark));
   in.identity = settings::IdentityHash();
@@ -790,7 +796,7 @@ IDGEN_FUNCTION(idgen_restart_at_clock) {
     }
     case protocol::Restart::kMove:
       break;
-    default:  // (the permission, the primary, the identity per database and Citus are checked above)
+    default:  // (the preconditions passed above)
       elog(ERROR, "idgen.restart_at_clock(): unexpected decision %d", static_cast<int>(restart.kind));
   }
   const compat::OriginId identity = origin::Id(origin::kIdentityMark);

@@ -302,6 +302,20 @@ TEST(Protocol, StaleIdentityLeaseIsRetired) {
   EXPECT_EQ(DecideRestart(ServerMark{}, in).kind, Restart::kRefuseUnknownIdentity);
 }
 
+TEST(Protocol, RestartPreconditionsInOrder) {
+  RestartInput in;
+  EXPECT_EQ(RestartPrecondition(in), Restart::kMove);
+  in.node_id_from_citus = true;
+  EXPECT_EQ(RestartPrecondition(in), Restart::kRefuseCitus);
+  in.identity_set_per_database_or_role = true;
+  EXPECT_EQ(RestartPrecondition(in), Restart::kRefuseIdentityPerDatabase);
+  in.shared_primary = false;
+  EXPECT_EQ(RestartPrecondition(in), Restart::kRefuseNotPrimary);
+  in.superuser = false;
+  EXPECT_EQ(RestartPrecondition(in), Restart::kRefusePermission);
+  EXPECT_EQ(DecideRestart(ServerMark{}, in).kind, Restart::kRefusePermission);
+}
+
 TEST(Protocol, RenewalKeepsNoLeaseAndGrowsOnly) {
   EXPECT_EQ(RenewedIdentityLease(kNoLease, 5000), kNoLease);
   EXPECT_EQ(RenewedIdentityLease(6000, 5000), 6000u);
