@@ -386,8 +386,24 @@ uint32_t SessionIdentity(uint32_t server_identity, bool database_sets_one, uint3
   return server_identity;
 }
 
-bool ShardMarksApply(bool same_oid, bool same_name) {
-  return Reopened(kRouteRenamedShardSchema) ? same_name : same_oid;
+ShardHolder DecideShardHolder(const ShardRow& row) {
+  if (!row.found) return ShardHolder::kNone;
+  if (row.own && row.oid_exists && !Reopened(kRouteRenamedShardSchema)) return ShardHolder::kByOid;
+  if (row.own && !Reopened(kRouteRenamedShardSchema)) {
+    return row.named_exists && row.named_has_marks ? ShardHolder::kByName : ShardHolder::kNone;
+  }
+  if (!row.named_exists) return row.own ? ShardHolder::kNone : ShardHolder::kUnknown;
+  return ShardHolder::kByName;
+}
+
+ShardValue DecideShardValue(int64_t id_us, int64_t cover_us, int64_t foreign_us, bool reloaded) {
+  ShardValue value;
+  if (id_us < cover_us) return value;
+  if (!reloaded) return value.kind = ShardValue::kReload, value;
+  if (id_us < foreign_us) return value.kind = ShardValue::kRetake, value;
+  value.kind = ShardValue::kMark;
+  value.mark_us = id_us + static_cast<int64_t>(kLeaseMs) * 1000;
+  return value;
 }
 
 Wait DecideShardWait(uint64_t mark_ms, uint64_t now_ms, uint64_t max_clock_regression_ms, uint64_t self_made_ms) {

@@ -368,10 +368,34 @@ bool MayGenerate(bool recovery, bool shared);
 uint32_t SessionIdentity(uint32_t server_identity, bool database_sets_one, uint32_t database_identity,
                          bool session_sets_one, uint32_t session_identity);
 
-// Instagram's shard marks: the marks table of a bound schema travels with it and is found by the
-// schema's OID; whether the marks of a schema apply to a value made in the schema (now named
-// name_now, bound under name_bound).
-bool ShardMarksApply(bool same_oid, bool same_name);
+// ---- Instagram's bound shards (instagram_shard.cpp, shard_marks.cpp) -------------------------------
+
+// Which schema holds a registry row's shard here. In the row's own OID space (written in this
+// database) the OID decides for the schema's life, under whatever name; once no schema has it, the
+// shard is free, unless a schema of the row's name with a marks table stands in its place (a dump
+// of the schema restored into this database: its marks came back with it). Elsewhere (a restored
+// dump, a pg_upgrade, a Citus worker reading the coordinator's row) the name decides; where it is
+// no longer found, the schema may live on renamed: unknown, which is refused, never taken as free.
+struct ShardRow {
+  bool found = false;            // the registry has a row for the shard
+  bool own = false;              // written in this database's OID space
+  bool oid_exists = false;       // a schema has the row's OID
+  bool named_exists = false;     // a schema has the row's name
+  bool named_has_marks = false;  // ... with a marks table
+};
+enum class ShardHolder : uint8_t { kNone, kByOid, kByName, kUnknown };
+ShardHolder DecideShardHolder(const ShardRow& row);
+
+// An Instagram ID of a bound shard, at id_us, against the shard's marks as this backend knows them
+// (cover_us: below it every ID is covered by a mark; foreign_us: the highest mark another run or
+// server wrote) and after reading them again (reloaded): return it, read the marks again, take
+// another (a mark another server wrote lies above it: wait for it first), or write a mark a lease
+// beyond it (mark_us) and return it.
+struct ShardValue {
+  enum Kind : uint8_t { kReturn, kReload, kRetake, kMark } kind = kReturn;
+  int64_t mark_us = 0;
+};
+ShardValue DecideShardValue(int64_t id_us, int64_t cover_us, int64_t foreign_us, bool reloaded);
 // A shard mark written by another run of a server (or another server) that lies ahead of now: wait
 // for it, or refuse when it lies further ahead than idgen.max_clock_regression beyond what a server
 // puts its own marks ahead by itself (self_made_ms: the shard mark's lease, a burst's run ahead, the

@@ -14,6 +14,7 @@
 #include <cstdlib>
 #include <cstring>
 
+#include "core/protocol.hpp"
 #include "pg/citus_meta.hpp"
 #include "pg/compat.hpp"
 #include "pg/mark.hpp"
@@ -389,28 +390,31 @@ int64 OidSpace(Oid registry_relid) {
   return static_cast<int64>(space);
 }
 
-// Which schema holds a registry row's shard here. In the row's own OID space the OID decides for
-// the schema's life, under whatever name (kSchema); once no schema has it, the shard is free
-// (kNone), unless a schema of the row's name with a marks table stands in its place (a dump of
-// the schema restored into this database: its marks came back with it). Elsewhere (a restored
-// dump, a pg_upgrade, a Citus worker reading the coordinator's row) the name decides; where it is
-// no longer found, the schema may live on renamed: kUnknown, which is refused, never taken as free.
+// Which schema holds a registry row's shard here (protocol::DecideShardHolder says which rule).
 enum class Held : uint8 { kNone, kSchema, kUnknown };
 Held HolderOf(const Row& row, Oid* schema) {
   *schema = InvalidOid;
+  protocol::ShardRow in;
+  in.found = row.found;
   if (!row.found) return Held::kNone;
-  if (row.own && SearchSysCacheExists1(NAMESPACEOID, ObjectIdGetDatum(row.oid))) {
-    *schema = row.oid;
-    return Held::kSchema;
-  }
+  in.own = row.own;
+  in.oid_exists = row.own && SearchSysCacheExists1(NAMESPACEOID, ObjectIdGetDatum(row.oid));
   const Oid named = get_namespace_oid(row.name, true);
-  if (row.own) {
-    if (!OidIsValid(named) || !OidIsValid(get_relname_relid(shard_marks::kTable, named))) return Held::kNone;
-  } else if (!OidIsValid(named)) {
-    return Held::kUnknown;
+  in.named_exists = OidIsValid(named);
+  in.named_has_marks = in.named_exists && OidIsValid(get_relname_relid(shard_marks::kTable, named));
+  switch (protocol::DecideShardHolder(in)) {
+    case protocol::ShardHolder::kByOid:
+      *schema = row.oid;
+      return Held::kSchema;
+    case protocol::ShardHolder::kByName:
+      *schema = named;
+      return Held::kSchema;
+    case protocol::ShardHolder::kUnknown:
+      return Held::kUnknown;
+    case protocol::ShardHolder::kNone:
+      break;
   }
-  *schema = named;
-  return Held::kSchema;
+  return Held::kNone;
 }
 
 [[noreturn]] void RaiseHolderNotFound(int32 shard, const char* name) {

@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <climits>
 
+#include "core/protocol.hpp"
 #include "pg/compat.hpp"
 #include "pg/instagram_shard.hpp"
 #include "pg/shared.hpp"
@@ -479,14 +480,17 @@ int64_t Make(Oid marks, bool schema_shard, int32* shard, int64_t not_before_ms) 
     WaitForForeign(*state);
     const int64_t id = NextInstagramId(state->shard);
     const int64_t id_us = InstagramMs(id) * 1000;
-    if (id_us < state->cover_us) return id;
-    // Past the marks this backend knows: another transaction may have committed a higher one.
-    Load(marks, state);
-    if (id_us < state->foreign_us) continue;  // a mark another server wrote lies above it: wait, take another
-    if (id_us < state->cover_us) return id;
-    const int64_t mark_us = id_us + kLeaseMs * 1000;
-    InsertMark(marks, state->shard, id, mark_us);
-    state->cover_us = mark_us;
+    protocol::ShardValue value = protocol::DecideShardValue(id_us, state->cover_us, state->foreign_us, false);
+    if (value.kind == protocol::ShardValue::kReload) {
+      // (past the marks this backend knows: another transaction may have committed a higher one)
+      Load(marks, state);
+      value = protocol::DecideShardValue(id_us, state->cover_us, state->foreign_us, true);
+    }
+    if (value.kind == protocol::ShardValue::kRetake) continue;  // (WaitForForeign waits for that mark first)
+    if (value.kind == protocol::ShardValue::kMark) {
+      InsertMark(marks, state->shard, id, value.mark_us);
+      state->cover_us = value.mark_us;
+    }
     return id;
   }
 }

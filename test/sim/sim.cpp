@@ -105,6 +105,7 @@ struct Shard {
   std::map<uint64_t, uint64_t> marks;  // writer's run -> its highest mark
   std::shared_ptr<Rows> rows;
   bool foreign = false;  // moved from another lineage, whose clock may run ahead of this one's
+  bool moved = false;    // dumped and restored elsewhere: its registry row is another database's
 };
 
 struct Database {
@@ -120,6 +121,9 @@ struct Database {
 
 struct Durable {
   uint64_t mark_raw = 0, identity_raw = 0, decimal_raw = 0;
+  // The highest server lease and identity lease ever written (retired or not): the model's measure
+  // of a standby's lag.
+  uint64_t written_ms = 0, written_identity_ms = 0;
   Database db[kMaxDatabases];
 };
 
@@ -341,6 +345,8 @@ class World {
   bool RenewLeases(int s, uint64_t lease_ms, uint64_t identity_ms, uint64_t generation) {
     Server& server = servers_[s];
     if (!RenewalStillValid(server.mark, generation)) return false;
+    server.mem.written_ms = std::max(server.mem.written_ms, lease_ms);
+    server.mem.written_identity_ms = std::max(server.mem.written_identity_ms, identity_ms);
     if (lease_ms != 0) {
       server.mem.mark_raw = std::max(server.mem.mark_raw, Pack(lease_ms, server.config));
       Point();
@@ -436,8 +442,8 @@ class World {
                 EveryPartDiffers(static_cast<uint32_t>(tag & kIdentityMask), server.self.identity) &&
                 static_cast<uint64_t>(db.copy.mark_identity) > server.mark.identity_floor_ms;
           }
-          Say("  -> reads its database's copy: %lld, by run %llu (waits for %llu / %llu)\n",
-              static_cast<long long>(db.copy.mark),
+          Say("  -> reads its database's copy: %s%lld, by run %llu (waits for %llu / %llu)\n",
+              db.copy.exists ? "" : "none, ", static_cast<long long>(db.copy.mark),
               static_cast<unsigned long long>(static_cast<uint64_t>(db.copy.server) >> kIdentityBits & kRunMask),
               static_cast<unsigned long long>(session.copy.wait_ms[0]),
               static_cast<unsigned long long>(session.copy.wait_ms[1]));
@@ -474,7 +480,19 @@ class World {
       uint64_t not_before = 0;
       if (fam == kInsta) {
         Shard& schema = db.schema;
-        if (ShardMarksApply(true, schema.name == schema.bound_name)) {
+        ShardRow row;
+        row.found = true;
+        row.own = !schema.moved;  // (a schema moved elsewhere is found there by its name)
+        row.oid_exists = !schema.moved;
+        row.named_exists = row.named_has_marks = schema.name == schema.bound_name;
+        const ShardHolder holder = DecideShardHolder(row);
+        if (holder == ShardHolder::kUnknown) {
+          Say("  -> refused: the shard's schema is not found\n");
+          ++outcome.refusals;
+          Aborted(session);
+          return;
+        }
+        if (holder != ShardHolder::kNone) {
           uint64_t other = 0;
           for (auto& [run, mark] : schema.marks) {
             if (run != server.self.run_bits) other = std::max(other, mark);
@@ -673,6 +691,7 @@ class World {
     server.words[kInsta] = Word{restart.floor_ms, 0};
     for (auto& [shard, w] : server.shard_words) w = Word{restart.floor_ms, 0};
     server.mem.identity_raw = Pack(restart.lease_ms, server.config);
+    server.mem.written_identity_ms = std::max(server.mem.written_identity_ms, restart.lease_ms);
     Point();
     Flush(s);
     Point();
@@ -722,7 +741,8 @@ class World {
     Server& server = servers_[t];
     server = Server{};
     server.config = from.config;
-    server.config_fresh = from.config_fresh;
+    // (the identity is its origin's too: restart_at_clock() needs one that no server has used)
+    server.config_fresh = false;
     server.past_identities = from.past_identities;
     server.timeline = from.timeline;
     server.disk = from.disk;
@@ -853,7 +873,7 @@ void World::Apply(const Step& step) {
       }
       // (a restore sends no invalidation: a session connected to the database reads the copy again in
       // its next transaction)
-      Say("pg_dump database %d of server %d | pg_restore%s into database %d of server %d\n", d, s,
+      Say("pg_dump database %d of server %d%s | pg_restore%s into database %d of server %d\n", d, s, copy.copy.exists ? "" : " (no copy)",
           existed ? " --clean" : "", into, t);
       break;
     }
@@ -904,9 +924,10 @@ void World::Apply(const Step& step) {
       if (d < 0 || server.standby) return;
       Database& db = server.mem.db[d];
       if (db.copy.exists) return;
+      // (the server's marks first: a crash there leaves no extension, whose creation is transactional)
+      if (!server.mark.loaded) LoadServerMark(s);
       db.copy = Copy{};
       db.owner_set = false;
-      if (!server.mark.loaded) LoadServerMark(s);
       const CopyWrite write = DecideCopyAtCreate(server.mark, server.self);
       db.copy.mark = write.mark;
       db.copy.mark_identity = write.mark_identity;
@@ -981,11 +1002,8 @@ void World::Apply(const Step& step) {
       Server& primary = servers_[server.primary];
       if (primary.alive) {
         // An asynchronous standby misses at most the margin of its primary's leases (the documented bound).
-        if (!server.sync && LeaseMsOf(primary.disk.mark_raw) > LeaseMsOf(server.disk.mark_raw) + kMarginMs / 2) {
-          server.disk = primary.disk;
-        }
-        if (!server.sync &&
-            LeaseMsOf(primary.disk.identity_raw) > LeaseMsOf(server.disk.identity_raw) + kMarginMs / 2) {
+        if (!server.sync && (primary.disk.written_ms > server.disk.written_ms + kMarginMs / 2 ||
+                             primary.disk.written_identity_ms > server.disk.written_identity_ms + kMarginMs / 2)) {
           server.disk = primary.disk;
         }
         primary.alive = false;  // the failover: the old primary is gone
@@ -1078,6 +1096,7 @@ void World::Apply(const Step& step) {
       Shard moved = server.mem.db[d].schema;
       moved.rows = std::make_shared<Rows>(*moved.rows);
       moved.foreign |= servers_[t].lineage != server.lineage;
+      moved.moved = true;
       servers_[t].mem.db[into].schema = moved;
       servers_[t].disk.db[into].schema = moved;
       server.mem.db[d].schema = Shard{};

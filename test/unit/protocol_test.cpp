@@ -218,8 +218,28 @@ TEST(Protocol, IdentityIsTheServers) {
   EXPECT_FALSE(MayGenerate(true, true));
   EXPECT_TRUE(MayGenerate(false, true));
   EXPECT_FALSE(MayGenerate(false, false));
-  EXPECT_TRUE(ShardMarksApply(true, false));
-  EXPECT_FALSE(ShardMarksApply(false, true));
+  // A shard's schema: by OID in the row's own space (renamed too), by name elsewhere; a row whose
+  // name no schema has elsewhere is unknown (refused), here free unless a schema of its name with
+  // marks stands in its place.
+  ShardRow row;
+  EXPECT_EQ(DecideShardHolder(row), ShardHolder::kNone);
+  row.found = row.own = row.oid_exists = true;
+  EXPECT_EQ(DecideShardHolder(row), ShardHolder::kByOid);
+  row.oid_exists = false;
+  EXPECT_EQ(DecideShardHolder(row), ShardHolder::kNone);
+  row.named_exists = row.named_has_marks = true;
+  EXPECT_EQ(DecideShardHolder(row), ShardHolder::kByName);
+  row.own = false;
+  EXPECT_EQ(DecideShardHolder(row), ShardHolder::kByName);
+  row.named_exists = false;
+  EXPECT_EQ(DecideShardHolder(row), ShardHolder::kUnknown);
+  // An ID against the shard's marks.
+  EXPECT_EQ(DecideShardValue(500, 1000, 0, false).kind, ShardValue::kReturn);
+  EXPECT_EQ(DecideShardValue(1500, 1000, 0, false).kind, ShardValue::kReload);
+  EXPECT_EQ(DecideShardValue(1500, 1000, 2000, true).kind, ShardValue::kRetake);
+  const ShardValue mark = DecideShardValue(1500, 1000, 0, true);
+  EXPECT_EQ(mark.kind, ShardValue::kMark);
+  EXPECT_EQ(mark.mark_us, 1500 + static_cast<int64_t>(kLeaseMs) * 1000);
   EXPECT_EQ(DecideShardWait(5000, 1000, 10000, 0).kind, Wait::kWait);
   EXPECT_EQ(DecideShardWait(5000, 6000, 10000, 0).kind, Wait::kGo);
   EXPECT_EQ(DecideShardWait(50000, 1000, 10000, 1000).kind, Wait::kRefuse);
