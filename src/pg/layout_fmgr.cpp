@@ -98,11 +98,12 @@ void WaitForShardMark(int64_t shard, int64_t not_before_ms) {
   const Layout& layout = *kLayouts[kFamilyInstagram];
   const auto run_ahead_ms = static_cast<uint64_t>(
       layout::RunAheadTicks(layout.max_seq() + 1, static_cast<uint64_t>(MaxBackends)) * layout.unit_ms);
-  // (what a server puts its own marks ahead by: a mark's lease, a burst's run ahead, and on a
-  // promoted server the failover margin its words start above)
-  const protocol::Wait wait = protocol::DecideShardWait(
-      static_cast<uint64_t>(not_before_ms), marks::NowMs(), static_cast<uint64_t>(settings::max_clock_regression_ms),
-      kShardMarkLeaseMs + run_ahead_ms + static_cast<uint64_t>(settings::failover_margin_ms));
+  // (what a server puts its own marks ahead by: a mark's lease and a burst's run ahead; not the
+  // failover margin, which would make every session wait that much longer for a foreign mark: a
+  // promoted server restarted within its margin refuses its bound shards until its clock is there)
+  const protocol::Wait wait = protocol::DecideShardWait(static_cast<uint64_t>(not_before_ms), marks::NowMs(),
+                                                        static_cast<uint64_t>(settings::max_clock_regression_ms),
+                                                        kShardMarkLeaseMs + run_ahead_ms);
   if (wait.kind == protocol::Wait::kRefuse) {
     char message[200];
     snprintf(message, sizeof message, "the mark of Instagram shard %lld lies %s ahead of the system clock",
