@@ -1032,7 +1032,7 @@ ALTER FUNCTION idgen.ulid_uuid() PARALLEL UNSAFE;
 
 DO $start_copy$
 BEGIN
-  IF (SELECT s.last_value = 0 AND NOT s.is_called FROM idgen.mark s)
+  IF (SELECT s.last_value OPERATOR(pg_catalog.=) 0 AND NOT s.is_called FROM idgen.mark s)
      AND EXISTS (SELECT FROM pg_catalog.pg_replication_origin o WHERE o.roname OPERATOR(pg_catalog.=) 'idgen_mark') THEN
     BEGIN
       PERFORM idgen.uuidv7();
