@@ -201,10 +201,14 @@ MODULE_big = idgen
 # whose schema its owner could have planted in. The released scripts are frozen in sql/released/
 # and not installed: the upgrade tests install them to make the databases users have.
 IDGEN_VERSION := $(shell sed -n "s/^default_version = '\(.*\)'/\1/p" $(SRC)idgen.control)
-DATA       = sql/idgen--1.2--1.3.sql sql/idgen_uuidv7--1.0.sql sql/idgen_uuidv7--1.0--1.1.sql
-DATA_built = idgen--$(IDGEN_VERSION).sql idgen--1.0--1.3.sql idgen--1.1--1.3.sql
+# From 1.3 on each release adds one delta (sql/idgen--1.3--1.4.sql); its complete script is the previous
+# release's complete script and that delta, and every earlier release updates through the chain.
+DATA       = sql/idgen--1.2--1.3.sql sql/idgen--1.3--1.4.sql sql/idgen_uuidv7--1.0.sql sql/idgen_uuidv7--1.0--1.1.sql
+DATA_built = idgen--1.3.sql idgen--$(IDGEN_VERSION).sql idgen--1.0--1.3.sql idgen--1.1--1.3.sql
 idgen--1.3.sql: sql/idgen--1.3.prologue.sql sql/released/idgen--1.2.sql sql/idgen--1.2--1.3.sql scripts/chain-scripts.sh
 	$(SRC)scripts/chain-scripts.sh --create --prologue $(filter %.sql,$^) >$@
+idgen--1.4.sql: idgen--1.3.sql sql/idgen--1.3--1.4.sql scripts/chain-scripts.sh
+	$(SRC)scripts/chain-scripts.sh --create $(filter %.sql,$^) >$@
 idgen--1.0--1.3.sql: sql/released/idgen--1.0--1.2.sql sql/idgen--1.2--1.3.sql scripts/chain-scripts.sh
 	$(SRC)scripts/chain-scripts.sh --update 1.0 $(filter %.sql,$^) >$@
 idgen--1.1--1.3.sql: sql/idgen--1.1--1.3.prologue.sql sql/released/idgen--1.1--1.2.sql sql/idgen--1.2--1.3.sql scripts/chain-scripts.sh

@@ -144,7 +144,7 @@ my $core = $major >= 18;
 	}
 	is( $node->safe_psql($db,
 			"SELECT string_agg(extname || ' ' || extversion, ',' ORDER BY extname) FROM pg_extension WHERE extname LIKE 'idgen%'"),
-		'idgen 1.3,idgen_uuidv7 1.1', 'history: idgen and idgen_uuidv7 installed');
+		'idgen 1.4,idgen_uuidv7 1.1', 'history: idgen and idgen_uuidv7 installed');
 	migrate_all($db, 'history');
 	for my $orm (@orms)
 	{

@@ -101,7 +101,7 @@ $updater->quit;
 $planter->query('SELECT 1');
 note('the planting session: ' . ($planter->{stderr} || 'committed'));
 $planter->quit;
-is($node->safe_psql($db, q{SELECT extversion FROM pg_extension WHERE extname = 'idgen'}), '1.3', 'updated to 1.3');
+is($node->safe_psql($db, q{SELECT extversion FROM pg_extension WHERE extname = 'idgen'}), '1.4', 'updated to 1.4');
 superuser_call_is_idgens($db, 'a function planted during the update');
 
 # An update can stop at no release between: from 1.0 there is no path to 1.2, whose schema the

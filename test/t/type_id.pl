@@ -244,7 +244,7 @@ sub run_node
 if ($major >= 18)
 {
 	# 1.2 as a user has it: its control file and complete script, in a directory of their own; then
-	# 1.3's control file and update script, as make install leaves them.
+	# the current control file and update scripts, as make install leaves them.
 	my $share = `pg_config --sharedir`;
 	chomp $share;
 	# extension_control_path's directories hold an extension/ directory.
@@ -255,7 +255,7 @@ if ($major >= 18)
 	close $control;
 	my $released = (__FILE__ =~ s{[^/]*$}{}r) . '../../sql/released/idgen--1.2.sql';
 	copy($released, "$old/extension/idgen--1.2.sql") or die "copy $released: $!";
-	copy("$share/extension/$_", "$new/extension/$_") or die "copy $_: $!" for ('idgen.control', 'idgen--1.2--1.3.sql');
+	copy("$share/extension/$_", "$new/extension/$_") or die "copy $_: $!" for ('idgen.control', 'idgen--1.2--1.3.sql', 'idgen--1.3--1.4.sql');
 	my $columns = q{SELECT string_agg(format('%s.%s %s %s', attrelid::regclass, attname, format_type(atttypid, atttypmod),
 		coalesce(pg_get_expr(adbin, adrelid), '')), E'\n' ORDER BY attrelid::regclass::text, attnum)
 		FROM pg_attribute LEFT JOIN pg_attrdef ON adrelid = attrelid AND adnum = attnum
@@ -275,7 +275,7 @@ if ($major >= 18)
 	});
 	my ($columns_before, $data_before) = map { $node->safe_psql('from12', $_) } ($columns, $data);
 	is($node->safe_psql('from12', "SET extension_control_path = '$new'; ALTER EXTENSION idgen UPDATE; SELECT extversion FROM pg_extension WHERE extname = 'idgen'"),
-		'1.3', 'the update from 1.2 to 1.3');
+		'1.4', 'the update from 1.2 to the current release');
 	is($node->safe_psql('from12', $columns), $columns_before, 'the update leaves the columns, defaults and domains of 1.2 as they were');
 	is($node->safe_psql('from12', $data), $data_before, 'the update leaves their data as it was');
 	is($node->safe_psql('from12', q{

@@ -1,4 +1,4 @@
-# ALTER EXTENSION idgen UPDATE from every release (1.0, 1.1, 1.2) to the current one, on databases
+# ALTER EXTENSION idgen UPDATE from every release (1.0 to 1.3) to the current one, on databases
 # that hold objects and data: objectid columns with btree and hash indexes, typed domains from
 # define_id_type (1.1 put them in pg_catalog, where pg_dump does not see them: the update moves
 # them), a filled prefix registry, tables whose defaults call the generators. New IDs after the
@@ -45,7 +45,7 @@ my $fresh = $node->safe_psql('fresh', $catalog);
 my $fresh_extconfig = $node->safe_psql('fresh', $extconfig);
 my $tmp = PostgreSQL::Test::Utils::tempdir;
 
-for my $from (qw(1.0 1.1 1.2)) {
+for my $from (qw(1.0 1.1 1.2 1.3)) {
 	my $db = 'upgrade_' . $from =~ s/\./_/r;
 	$node->safe_psql('postgres', "CREATE DATABASE $db");
 	my $q = sub { $node->safe_psql($db, $_[0]) };
