@@ -25,7 +25,25 @@
 --      rewritten) and puts each default back as it was, then checks that every one depends on the
 --      new extension.
 -- A default that calls what the target lacks (idgen.decimal_id() moving to the edition) fails step
--- 4, and the transaction with it. Nothing it runs resolves a name through a schema a database owner
+-- 4, and the transaction with it.
+--
+-- It runs no code of another role. Whoever runs it (a superuser, often) runs with their own rights
+-- everything the move evaluates, so the move evaluates nothing that a role other than the caller or a
+-- superuser owns or wrote, or refuses before changing anything (42501), naming what and whose:
+--   - the rewrite of a table with an objectid column evaluates its CHECK constraints, the
+--     expressions and predicates of its indexes and its generated columns (and those of every
+--     partition and child): each must belong to a table the caller or a superuser owns, and call
+--     no function, operator or type of another role;
+--   - it calls none of the edition's functions: the state words are read from the edition's
+--     sequences, and IDs are decoded here, with the layouts both editions publish (a caller who
+--     may not read the sequences falls back on the edition's functions only where the caller or a
+--     superuser owns them: the extension installed from files, whose objects the bootstrap
+--     superuser owns);
+--   - it calls idgen's functions only where a superuser owns them (a C function always is);
+--   - a superuser's move to the edition refuses where pg_tle would run an install script that a
+--     role without superuser installed.
+-- The tables it reads for their largest ID are read with row_security off: a policy of another
+-- role is never evaluated, and a table it would filter fails the move instead. Nothing it runs resolves a name through a schema a database owner
 -- could write to: search_path is pg_catalog, pg_temp, and every other name is schema-qualified
 -- (operators are written plainly: under that path they resolve in pg_catalog alone, as pg_temp is
 -- never searched for operators or functions).
@@ -50,7 +68,22 @@ DECLARE
   source pg_catalog.text;
   ext pg_catalog.oid;
   families pg_catalog.text[] := ARRAY['instagram', 'snowflake', 'sonyflake', 'trace', 'js'];
-  units pg_catalog.jsonb := '{"instagram": 1, "snowflake": 1, "sonyflake": 10, "trace": 1000, "js": 10}';
+  -- Each 64-bit family's layout, as both editions publish it: its epoch and tick (milliseconds), the
+  -- bits of its time field, the bits below it (node and sequence), those of its sequence, whether
+  -- its time wraps. The move decodes IDs and state words with these itself.
+  layouts pg_catalog.jsonb := '{
+    "instagram": {"epoch": 1314220021721, "unit": 1, "time": 41, "low": 23, "seq": 10, "wraps": false},
+    "snowflake": {"epoch": 1288834974657, "unit": 1, "time": 41, "low": 22, "seq": 12, "wraps": false},
+    "sonyflake": {"epoch": 1409529600000, "unit": 10, "time": 39, "low": 24, "seq": 8, "wraps": false},
+    "trace": {"epoch": 0, "unit": 1000, "time": 25, "low": 38, "seq": 22, "wraps": true},
+    "js": {"epoch": 1767225600000, "unit": 10, "time": 38, "low": 15, "seq": 10, "wraps": false}}';
+  l pg_catalog.jsonb;
+  epoch pg_catalog.int8;
+  tick pg_catalog.int8;
+  id pg_catalog.int8;
+  reference pg_catalog.int8;
+  seq pg_catalog.oid;
+  foreign_code pg_catalog.text;
   -- the end of the highest tick each family's IDs have reached, in Unix milliseconds
   reached pg_catalog.jsonb := '{}';
   defaults pg_catalog.jsonb;
@@ -118,42 +151,171 @@ BEGIN
     AND a.attnum > 0 AND NOT a.attisdropped AND a.attinhcount = 0
     AND r.relkind = ANY (ARRAY['r', 'p', 'f']::pg_catalog."char"[]);
 
+  -- What the rewrites evaluate (step 3 and 4 rewrite each table with an objectid column, its
+  -- partitions and children): CHECK constraints, index expressions and predicates, generated
+  -- columns. Each must belong to a table the caller or a superuser owns, and name no function,
+  -- operator or type that another role owns (a superuser's move would run it with a superuser's
+  -- rights; an index is built as its table's owner, whose code could still leave objects in this
+  -- session). Otherwise: refused, before anything changed.
+  WITH RECURSIVE rewritten(relid) AS (
+    SELECT DISTINCT c.oid FROM pg_catalog.jsonb_array_elements(columns) x
+      JOIN pg_catalog.pg_namespace n ON n.nspname = x ->> 'schema'
+      JOIN pg_catalog.pg_class c ON c.relnamespace = n.oid AND c.relname = x ->> 'table'
+    UNION
+    SELECT i.inhrelid FROM pg_catalog.pg_inherits i JOIN rewritten r ON i.inhparent = r.relid
+  ), evaluated(relid, classid, objid, what) AS (
+    SELECT k.conrelid, CAST('pg_catalog.pg_constraint' AS pg_catalog.regclass), k.oid, pg_catalog.format('constraint %I', k.conname)
+      FROM pg_catalog.pg_constraint k JOIN rewritten r ON k.conrelid = r.relid WHERE k.contype = 'c'
+    UNION ALL
+    SELECT i.indrelid, CAST('pg_catalog.pg_class' AS pg_catalog.regclass), i.indexrelid,
+           pg_catalog.format('index %I', (SELECT c.relname FROM pg_catalog.pg_class c WHERE c.oid = i.indexrelid))
+      FROM pg_catalog.pg_index i JOIN rewritten r ON i.indrelid = r.relid
+      WHERE i.indexprs IS NOT NULL OR i.indpred IS NOT NULL
+    UNION ALL
+    SELECT d.adrelid, CAST('pg_catalog.pg_attrdef' AS pg_catalog.regclass), d.oid, pg_catalog.format('generated column %I', a.attname)
+      FROM pg_catalog.pg_attrdef d JOIN rewritten r ON d.adrelid = r.relid
+      JOIN pg_catalog.pg_attribute a ON a.attrelid = d.adrelid AND a.attnum = d.adnum
+      WHERE a.attgenerated <> ''
+  ), owned(relid, what, owner) AS (
+    -- the expression, written by its table's owner
+    SELECT e.relid, e.what, c.relowner FROM evaluated e JOIN pg_catalog.pg_class c ON c.oid = e.relid
+    UNION ALL
+    -- and what it names: functions, operators and their functions, types (a domain's checks)
+    SELECT e.relid, pg_catalog.format('%s calls %s', e.what, pg_catalog.pg_describe_object(x.classid, x.objid, 0)), x.owner
+      FROM evaluated e JOIN pg_catalog.pg_depend dp ON dp.classid = e.classid AND dp.objid = e.objid
+      CROSS JOIN LATERAL (
+        SELECT dp.refclassid, dp.refobjid, p.proowner FROM pg_catalog.pg_proc p
+         WHERE dp.refclassid = CAST('pg_catalog.pg_proc' AS pg_catalog.regclass) AND p.oid = dp.refobjid
+        UNION ALL
+        SELECT dp.refclassid, dp.refobjid, o.oprowner FROM pg_catalog.pg_operator o
+         WHERE dp.refclassid = CAST('pg_catalog.pg_operator' AS pg_catalog.regclass) AND o.oid = dp.refobjid
+        UNION ALL
+        SELECT CAST('pg_catalog.pg_proc' AS pg_catalog.regclass), p.oid, p.proowner
+          FROM pg_catalog.pg_operator o JOIN pg_catalog.pg_proc p ON p.oid = CAST(o.oprcode AS pg_catalog.oid)
+         WHERE dp.refclassid = CAST('pg_catalog.pg_operator' AS pg_catalog.regclass) AND o.oid = dp.refobjid
+        UNION ALL
+        SELECT dp.refclassid, dp.refobjid, t.typowner FROM pg_catalog.pg_type t
+         WHERE dp.refclassid = CAST('pg_catalog.pg_type' AS pg_catalog.regclass) AND t.oid = dp.refobjid
+      ) x(classid, objid, owner)
+  )
+  SELECT pg_catalog.string_agg(DISTINCT pg_catalog.format('%s on %s (role %I)', w.what, CAST(w.relid AS pg_catalog.regclass), r.rolname), '; ')
+    INTO foreign_code
+    FROM owned w JOIN pg_catalog.pg_roles r ON r.oid = w.owner
+   WHERE NOT r.rolsuper AND r.rolname <> CURRENT_USER;
+  IF foreign_code IS NOT NULL THEN
+    RAISE EXCEPTION 'the move would run code of another role as %', CURRENT_USER
+      USING ERRCODE = 'insufficient_privilege',
+            DETAIL = pg_catalog.format('Turning the idgen.objectid columns to text and back rewrites their tables, which evaluates: %s. Nothing has changed.', foreign_code),
+            HINT = 'Run the move as that role, or drop those constraints, indexes or columns, move, and have their owner make them again.';
+  END IF;
+  -- A superuser's CREATE EXTENSION idgen_sql through pg_tle runs the install script that a role
+  -- granted pgtle_admin stored there, no superuser needed: refused where such a role did (the
+  -- server's own files of the edition, when it has them, are what CREATE EXTENSION takes).
+  IF target = 'idgen_sql' AND EXISTS (SELECT FROM pg_catalog.pg_roles r WHERE r.rolname = CURRENT_USER AND r.rolsuper)
+     AND NOT EXISTS (SELECT FROM pg_catalog.pg_available_extensions a WHERE a.name = 'idgen_sql') THEN
+    SELECT pg_catalog.string_agg(pg_catalog.format('%s (role %I)', CAST(p.oid AS pg_catalog.regprocedure), r.rolname), ', ' ORDER BY p.proname)
+      INTO foreign_code
+      FROM pg_catalog.pg_proc p JOIN pg_catalog.pg_namespace n ON n.oid = p.pronamespace JOIN pg_catalog.pg_roles r ON r.oid = p.proowner
+     WHERE n.nspname = 'pgtle' AND pg_catalog.starts_with(p.proname, 'idgen_sql') AND NOT r.rolsuper;
+    IF foreign_code IS NOT NULL THEN
+      RAISE EXCEPTION 'the move would run an install script of another role as %', CURRENT_USER
+        USING ERRCODE = 'insufficient_privilege',
+              DETAIL = pg_catalog.format('CREATE EXTENSION idgen_sql runs what pg_tle holds for it: %s, which no superuser installed. Nothing has changed.', foreign_code),
+              HINT = 'Run the move as a role that is no superuser (a database owner: the script then runs with her rights), or have a superuser install the edition into pg_tle.';
+    END IF;
+  END IF;
+  -- The largest IDs are read with row_security off: no policy of another role runs here.
+  PERFORM pg_catalog.set_config('row_security', 'off', true);
+
   -- 2. The defaults out first: their tables locked, no row takes a default of either until the end.
   FOR d IN SELECT x FROM pg_catalog.jsonb_array_elements(defaults) x LOOP
     EXECUTE pg_catalog.format('ALTER TABLE ONLY %I.%I ALTER COLUMN %I DROP DEFAULT',
                               d ->> 'schema', d ->> 'table', d ->> 'column');
   END LOOP;
 
-  -- The highest tick each 64-bit family has reached: a new ID of each family (the edition's state
-  -- word is a sequence, idgen's the server's: a new ID is above every one either made; idgen's
-  -- Instagram words are one a shard, so for it the columns alone say), and the largest ID of each
-  -- column that such a generator fills. The edition's generators wait on these advisory locks
-  -- (its state words) until this transaction ends.
+  -- The highest tick each 64-bit family has reached, as the end of that tick in Unix
+  -- milliseconds: the state word of each family (the edition's, in its sequence: above every ID it
+  -- made; idgen's, in the server's memory, through a new ID; idgen's Instagram words are one a
+  -- shard, so for it the columns alone say), and the largest ID of each column that such a
+  -- generator fills. The edition's generators wait on these advisory locks (its state words) until
+  -- this transaction ends.
   IF source = 'idgen_sql' THEN
     FOR k IN 1 .. 5 LOOP
       PERFORM pg_catalog.pg_advisory_xact_lock(1768187763, k);
     END LOOP;
   END IF;
   FOREACH f IN ARRAY families LOOP
-    CONTINUE WHEN source = 'idgen' AND f = 'instagram';
-    BEGIN
-      EXECUTE pg_catalog.format('SELECT CAST(pg_catalog.floor(EXTRACT(EPOCH FROM (idgen.%I(idgen.%s)).ts) * 1000) AS pg_catalog.int8)',
-                                f || '_parse', CASE f WHEN 'instagram' THEN 'instagram_id(0)' ELSE f || '_id()' END) INTO ms;
-    EXCEPTION WHEN object_not_in_prerequisite_state OR invalid_parameter_value THEN
-      CONTINUE;  -- (a family this server refuses, its node id too wide for it: it makes no IDs now)
-    END;
-    reached := reached || pg_catalog.jsonb_build_object(f, ms + CAST(units ->> f AS pg_catalog.int8));
+    l := layouts -> f;
+    id := NULL;
+    tick := NULL;
+    epoch := CAST(l ->> 'epoch' AS pg_catalog.int8);
+    IF source = 'idgen_sql' THEN
+      SELECT c.oid INTO seq FROM pg_catalog.pg_depend dp JOIN pg_catalog.pg_class c ON c.oid = dp.objid
+       WHERE dp.classid = CAST('pg_catalog.pg_class' AS pg_catalog.regclass) AND dp.refclassid = CAST('pg_catalog.pg_extension' AS pg_catalog.regclass)
+         AND dp.refobjid = ext AND dp.deptype = 'e' AND c.relkind = 'S' AND c.relname = pg_catalog.format('edition_%s_seq', f);
+      CONTINUE WHEN seq IS NULL;
+      IF pg_catalog.has_sequence_privilege(seq, 'SELECT') THEN
+        tick := pg_catalog.pg_sequence_last_value(CAST(seq AS pg_catalog.regclass)) >> CAST(l ->> 'seq' AS pg_catalog.int4);
+      ELSIF EXISTS (SELECT FROM pg_catalog.pg_proc p JOIN pg_catalog.pg_roles r ON r.oid = p.proowner
+                    WHERE p.pronamespace = CAST('idgen' AS pg_catalog.regnamespace) AND NOT r.rolsuper AND r.rolname <> CURRENT_USER) THEN
+        RAISE EXCEPTION 'permission denied for the state of the SQL edition'
+          USING ERRCODE = 'insufficient_privilege',
+                DETAIL = pg_catalog.format('%s may not read %s, and functions of the edition belong to a role other than a superuser or %s: the move calls none of them. Nothing has changed.',
+                                           CURRENT_USER, CAST(seq AS pg_catalog.regclass), CURRENT_USER),
+                HINT = 'Run the move as the role that installed the edition, or as a superuser.';
+      ELSE
+        -- (a caller who may not read the sequences, where a superuser or the caller owns every function
+        -- of the edition, as after CREATE EXTENSION from files: the edition's own generator)
+        EXECUTE pg_catalog.format('SELECT idgen.%I(%s)', f || '_id', CASE f WHEN 'instagram' THEN '0' ELSE '' END) INTO id;
+      END IF;
+    ELSIF f <> 'instagram' THEN
+      -- (idgen's generators are C functions, which only a superuser makes; idgen makes IDs under the
+      -- server's epoch)
+      IF EXISTS (SELECT FROM pg_catalog.pg_proc p JOIN pg_catalog.pg_roles r ON r.oid = p.proowner
+                 WHERE p.oid = CAST(pg_catalog.format('idgen.%I()', f || '_id') AS pg_catalog.regprocedure) AND NOT r.rolsuper) THEN
+        RAISE EXCEPTION 'idgen.%() does not belong to a superuser', f || '_id'
+          USING ERRCODE = 'insufficient_privilege', DETAIL = 'The move calls only idgen''s own functions, which a superuser owns. Nothing has changed.';
+      END IF;
+      epoch := CAST(COALESCE(NULLIF(pg_catalog.current_setting(pg_catalog.format('idgen.%s_epoch_ms', f), true), ''), l ->> 'epoch') AS pg_catalog.int8);
+      BEGIN
+        EXECUTE pg_catalog.format('SELECT idgen.%I()', f || '_id') INTO id;
+      EXCEPTION WHEN object_not_in_prerequisite_state OR invalid_parameter_value THEN
+        CONTINUE;  -- (a family this server refuses, its node id too wide for it: it makes no IDs now)
+      END;
+    END IF;
+    IF id IS NOT NULL THEN
+      tick := id >> CAST(l ->> 'low' AS pg_catalog.int4);
+      IF CAST(l ->> 'wraps' AS pg_catalog.bool) THEN
+        -- (an ID of a family whose time wraps holds the low bits of its tick: the latest tick with these
+        -- low bits no later than a day after now)
+        reference := (CAST(pg_catalog.floor(EXTRACT(EPOCH FROM pg_catalog.clock_timestamp()) * 1000) AS pg_catalog.int8) + 86400000 - epoch)
+                     / CAST(l ->> 'unit' AS pg_catalog.int8);
+        tick := tick + (((reference - tick) >> CAST(l ->> 'time' AS pg_catalog.int4)) << CAST(l ->> 'time' AS pg_catalog.int4));
+      END IF;
+    END IF;
+    CONTINUE WHEN tick IS NULL;
+    reached := reached || pg_catalog.jsonb_build_object(f, epoch + (tick + 1) * CAST(l ->> 'unit' AS pg_catalog.int8));
   END LOOP;
   FOR d IN SELECT x FROM pg_catalog.jsonb_array_elements(defaults) x WHERE x ->> 'family' IS NOT NULL LOOP
     f := d ->> 'family';
-    BEGIN
-      EXECUTE pg_catalog.format('SELECT CAST(pg_catalog.floor(EXTRACT(EPOCH FROM (idgen.%I(pg_catalog.max(%I))).ts) * 1000) AS pg_catalog.int8) FROM %I.%I',
-                                f || '_parse', d ->> 'column', d ->> 'schema', d ->> 'table') INTO ms;
-    EXCEPTION WHEN invalid_parameter_value OR datetime_field_overflow THEN
-      ms := NULL;  -- (the largest value is no ID of this family: the column holds IDs of another too)
-    END;
-    CONTINUE WHEN ms IS NULL;
-    ms := ms + CAST(units ->> f AS pg_catalog.int8);
+    l := layouts -> f;
+    epoch := CAST(l ->> 'epoch' AS pg_catalog.int8);
+    IF source = 'idgen' THEN
+      epoch := CAST(COALESCE(NULLIF(pg_catalog.current_setting(pg_catalog.format('idgen.%s_epoch_ms', f), true), ''), l ->> 'epoch') AS pg_catalog.int8);
+    END IF;
+    EXECUTE pg_catalog.format('SELECT pg_catalog.max(%I) FROM %I.%I', d ->> 'column', d ->> 'schema', d ->> 'table') INTO id;
+    -- (a negative largest value, or one past the time field, is no ID of this family: the column holds
+    -- IDs of another too)
+    CONTINUE WHEN id IS NULL OR id < 0;
+    tick := id >> CAST(l ->> 'low' AS pg_catalog.int4);
+    IF CAST(l ->> 'wraps' AS pg_catalog.bool) THEN
+      reference := (CAST(pg_catalog.floor(EXTRACT(EPOCH FROM pg_catalog.clock_timestamp()) * 1000) AS pg_catalog.int8) + 86400000 - epoch)
+                   / CAST(l ->> 'unit' AS pg_catalog.int8);
+      tick := tick + (((reference - tick) >> CAST(l ->> 'time' AS pg_catalog.int4)) << CAST(l ->> 'time' AS pg_catalog.int4));
+    ELSIF tick >= (CAST(1 AS pg_catalog.int8) << CAST(l ->> 'time' AS pg_catalog.int4)) THEN
+      CONTINUE;
+    END IF;
+    ms := epoch + (tick + 1) * CAST(l ->> 'unit' AS pg_catalog.int8);
     IF NOT reached ? f OR CAST(reached ->> f AS pg_catalog.int8) < ms THEN
       reached := reached || pg_catalog.jsonb_build_object(f, ms);
     END IF;

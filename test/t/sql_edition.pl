@@ -7,6 +7,7 @@
 # other in one database.
 use strict;
 use warnings;
+use IPC::Run;
 use PostgreSQL::Test::Cluster;
 use PostgreSQL::Test::Utils;
 use Test::More;
@@ -258,7 +259,7 @@ is($node->safe_psql('planted', "SET search_path = public, pg_catalog; SELECT idg
 	'017f22e279b07cc398c4dc0c0c07398f|01ARZ3NDEK0000000000000000', 'functions planted in public are never called');
 
 SKIP: {
-	skip 'no pg_tle for this major (IDGEN_PG_TLE: scripts/pg_tle-build.sh)', 4 unless $tle;
+	skip 'no pg_tle for this major (IDGEN_PG_TLE: scripts/pg_tle-build.sh)', 11 unless $tle;
 	# pg_tle installs no extension whose control file the server has: as on a managed service,
 	# this server has none of the edition's files from here on.
 	# (set aside, and put back for the tests after this one)
@@ -276,6 +277,43 @@ SKIP: {
 	$node->safe_psql('postgres', 'CREATE ROLE someone LOGIN');
 	is($node->safe_psql('tle', "SELECT idgen.instagram_id(1) > 0 AND idgen.uuidv7() IS NOT NULL", extra_params => [ '-U', 'someone' ]), 't',
 		'another role without privileges makes IDs');
+
+	# The edition's functions belong to the pg_tle role, who may replace them (here, to record who calls
+	# them): a superuser's move of the database to idgen calls none of them.
+	is($node->safe_psql('tle', q{SELECT pg_get_userbyid(proowner) FROM pg_proc WHERE oid = 'idgen.snowflake_parse(bigint)'::regprocedure}),
+		'tle_admin', 'the edition\'s functions belong to the pg_tle role');
+	$node->safe_psql('tle', q{CREATE TABLE public.ran (what text, who name); GRANT INSERT ON public.ran TO PUBLIC});
+	$node->safe_psql('tle', q{
+CREATE TABLE post (sf bigint PRIMARY KEY DEFAULT idgen.snowflake_id(), made text DEFAULT 'edition');
+INSERT INTO post SELECT FROM generate_series(1, 100);
+CREATE OR REPLACE FUNCTION idgen.snowflake_parse(id bigint, OUT ts timestamptz, OUT node int, OUT seq int) LANGUAGE plpgsql AS $$
+BEGIN INSERT INTO public.ran VALUES ('snowflake_parse', current_user); SELECT * INTO ts, node, seq FROM idgen.edition_parse('snowflake', id); END $$;
+CREATE OR REPLACE FUNCTION idgen.snowflake_id() RETURNS bigint LANGUAGE plpgsql AS $$
+BEGIN INSERT INTO public.ran VALUES ('snowflake_id', current_user); RETURN idgen.edition_next_id('snowflake', 0); END $$;
+INSERT INTO post SELECT FROM generate_series(1, 100)}, extra_params => [ '-U', 'tle_admin' ]);
+	$node->safe_psql('tle', 'TRUNCATE public.ran');
+	my $max = $node->safe_psql('tle', 'SELECT max(sf) FROM post');
+	my $move = sub {
+		my ($to) = @_;
+		my ($out, $err);
+		IPC::Run::run([ 'psql', '-X', '-d', $node->connstr('tle'), '-v', 'ON_ERROR_STOP=1', '-v', 'VERBOSITY=verbose', '-v', "to=$to",
+				'-f', 'edition/idgen_move.sql' ], '>', \$out, '2>', \$err);
+		return ($? >> 8, $err);
+	};
+	($ret, $err) = $move->('idgen');
+	is($ret, 0, 'a superuser moves the pg_tle role\'s database to idgen') or diag $err;
+	is($node->safe_psql('tle', q{SELECT count(*) FROM public.ran}), '0', '... calling none of the edition\'s functions');
+	$node->safe_psql('tle', q{INSERT INTO post (made) SELECT 'idgen' FROM generate_series(1, 100)});
+	is($node->safe_psql('tle', qq{SELECT count(*) FILTER (WHERE sf <= $max) FROM post WHERE made = 'idgen'}), '0',
+		'... and new IDs lie above the old, read from the edition\'s sequence');
+	# Back to the edition, which only pg_tle has here: CREATE EXTENSION would run, as the superuser, the
+	# script the pg_tle role stored.
+	($ret, $err) = $move->('idgen_sql');
+	isnt($ret, 0, 'a superuser\'s move to the edition that a role without superuser put into pg_tle: refused');
+	like($err, qr/ERROR:  42501: the move would run an install script of another role as .*DETAIL:  CREATE EXTENSION idgen_sql runs what pg_tle holds for it: .*role tle_admin/s,
+		'... 42501, naming the role') or diag $err;
+	is($node->safe_psql('tle', q{SELECT string_agg(extname, ',' ORDER BY extname) FROM pg_extension WHERE extname LIKE 'idgen%'}), 'idgen',
+		'... and nothing changed');
 	system("mv '$aside'/idgen_sql* '$share/extension/'") == 0 or die "cannot put idgen_sql's files back";
 }
 

@@ -17,6 +17,7 @@ $node->safe_psql('postgres', 'CREATE ROLE app LOGIN; CREATE DATABASE app OWNER a
 # (a search_path that would find what the owner plants in public, were the script to look there)
 $node->safe_psql('postgres', 'ALTER ROLE app SET search_path = public, pg_catalog');
 sub as_app { my ($sql) = @_; return $node->safe_psql('app', $sql, extra_params => [ '-U', 'app' ]); }
+sub as_app_in { my ($db, $sql) = @_; return $node->safe_psql($db, $sql, extra_params => [ '-U', 'app' ]); }
 
 as_app('CREATE EXTENSION idgen_sql');
 # Functions planted by the owner where an unqualified name would find them, each more specific
@@ -65,13 +66,98 @@ my $defaults = $node->safe_psql('app', $defaults_sql);
 like($defaults, qr/post\.sf=idgen\.snowflake_id\(\)/, 'the defaults, under the edition');
 is(scalar(() = $defaults =~ /idgen\./g), 12, '... twelve of them call the edition');
 
-# move(to, max_wait): runs the script as the owner; its exit status and stderr
+my ($ret, $err);
+# move(to, max_wait, superuser => 1, db => 'app'): runs the script as the owner (or the superuser);
+# its exit status and stderr
 sub move {
-	my ($to, $max_wait) = @_;
+	my ($to, $max_wait, %opts) = @_;
 	my ($out, $err);
-	IPC::Run::run([ 'psql', '-X', '-d', $node->connstr('app'), '-U', 'app', '-v', 'ON_ERROR_STOP=1', '-v', 'VERBOSITY=verbose',
+	IPC::Run::run([ 'psql', '-X', '-d', $node->connstr($opts{db} // 'app'), $opts{superuser} ? () : ('-U', 'app'),
+			'-v', 'ON_ERROR_STOP=1', '-v', 'VERBOSITY=verbose',
 			'-v', "to=$to", $max_wait ? ('-v', "max_wait=$max_wait") : (), '-f', $script ], '>', \$out, '2>', \$err);
 	return ($? >> 8, $err);
+}
+
+# ---- a superuser's move runs nothing of another role's ----------------------------------------------
+# What the owner's code did, and as whom: a function of hers that records its caller and, where the
+# caller is a superuser, makes her one (an index needs an immutable function: one that calls it).
+$node->safe_psql('postgres', 'CREATE DATABASE tle_like OWNER app');
+for my $db ('app', 'tle_like') {
+	$node->safe_psql($db, q{
+CREATE TABLE public.ran (what text, who name, super boolean);
+GRANT INSERT, SELECT ON public.ran TO PUBLIC;
+CREATE FUNCTION public.spy(what text) RETURNS boolean LANGUAGE plpgsql AS $$
+BEGIN
+  INSERT INTO public.ran VALUES (what, current_user, (SELECT rolsuper FROM pg_roles WHERE rolname = current_user));
+  BEGIN EXECUTE 'ALTER ROLE app SUPERUSER'; EXCEPTION WHEN insufficient_privilege THEN NULL; END;
+  RETURN true;
+END $$;
+CREATE FUNCTION public.spy_immutable(what text) RETURNS boolean LANGUAGE plpgsql IMMUTABLE AS $$BEGIN RETURN public.spy(what); END$$;
+ALTER FUNCTION public.spy(text) OWNER TO app;
+ALTER FUNCTION public.spy_immutable(text) OWNER TO app;});
+}
+sub ran { my ($db) = @_; return $node->safe_psql($db // 'app', q{SELECT coalesce(string_agg(format('%s as %s', what, who), ', '), 'nothing') FROM public.ran}); }
+sub app_is_superuser { return $node->safe_psql('postgres', q{SELECT rolsuper FROM pg_roles WHERE rolname = 'app'}); }
+# refused_for_code(to, name, qr/detail/): a superuser's move refuses, nothing of hers ran, nothing changed
+sub refused_for_code {
+	my ($to, $name, $detail) = @_;
+	my $was = extension();
+	my $defaults_before = $node->safe_psql('app', $defaults_sql);
+	$node->safe_psql('app', 'TRUNCATE public.ran');
+	my ($ret, $err) = move($to, undef, superuser => 1);
+	isnt($ret, 0, "$name: a superuser's move refuses");
+	like($err, qr/ERROR:  42501: the move would run code of another role as .*DETAIL:  .*$detail/s, '... 42501, naming it') or diag $err;
+	is(ran(), 'nothing', '... nothing of the owner\'s ran');
+	is(app_is_superuser(), 'f', '... and she is no superuser');
+	is(extension(), $was, '... and nothing changed');
+	is($node->safe_psql('app', $defaults_sql), $defaults_before, '... every default');
+}
+# The rewrite of a table with an objectid column evaluates its CHECK constraints and index expressions.
+as_app(q{CREATE TABLE spied (id idgen.objectid PRIMARY KEY DEFAULT idgen.objectid(), n int, CHECK (public.spy('a CHECK on ' || id)));
+INSERT INTO spied (n) VALUES (1)});
+refused_for_code('idgen', 'her CHECK on an objectid column', qr/constraint spied_id_check on public\.spied \(role app\)/);
+as_app(q{ALTER TABLE spied DROP CONSTRAINT spied_id_check; CREATE INDEX ON spied (public.spy_immutable('an index of ' || n))});
+refused_for_code('idgen', 'her index expression on such a table', qr/index spied_spy_immutable_idx on public\.spied \(role app\)/);
+as_app(q{DROP TABLE spied});
+# A table of the superuser's whose CHECK calls a function of hers.
+$node->safe_psql('app', q{CREATE TABLE public.theirs (id idgen.objectid, CHECK (public.spy(id::text)))});
+refused_for_code('idgen', 'a superuser\'s table, a CHECK calling her function', qr/constraint theirs_id_check calls function public\.spy\(text\) on public\.theirs \(role app\)/);
+$node->safe_psql('app', q{DROP TABLE public.theirs});
+# The edition installed by a role without superuser (pg_tle, the plain script: its functions hers,
+# as here), which replaced them to run as whoever calls them: a superuser's move calls none of them.
+as_app_in('tle_like', q{CREATE EXTENSION idgen_sql});
+$node->safe_psql('tle_like', q{
+DO $$
+DECLARE o record;
+BEGIN
+  ALTER SCHEMA idgen OWNER TO app;
+  FOR o IN SELECT p.oid::regprocedure AS f FROM pg_proc p WHERE p.pronamespace = 'idgen'::regnamespace LOOP
+    EXECUTE format('ALTER FUNCTION %s OWNER TO app', o.f);
+  END LOOP;
+  FOR o IN SELECT c.oid::regclass AS s FROM pg_class c WHERE c.relnamespace = 'idgen'::regnamespace AND c.relkind = 'S' LOOP
+    EXECUTE format('ALTER SEQUENCE %s OWNER TO app', o.s);
+  END LOOP;
+END $$});
+as_app_in('tle_like', q{
+CREATE TABLE post (sf bigint PRIMARY KEY DEFAULT idgen.snowflake_id(), js bigint DEFAULT idgen.js_id(), made text DEFAULT 'edition');
+INSERT INTO post SELECT FROM generate_series(1, 100);
+CREATE OR REPLACE FUNCTION idgen.snowflake_parse(id bigint, OUT ts timestamptz, OUT node int, OUT seq int) LANGUAGE plpgsql AS $$
+BEGIN PERFORM public.spy('snowflake_parse'); SELECT * INTO ts, node, seq FROM idgen.edition_parse('snowflake', id); END $$;
+CREATE OR REPLACE FUNCTION idgen.snowflake_id() RETURNS bigint LANGUAGE plpgsql AS $$
+BEGIN PERFORM public.spy('snowflake_id'); RETURN idgen.edition_next_id('snowflake', 0); END $$;
+CREATE OR REPLACE FUNCTION idgen.edition_next_word(family text) RETURNS bigint LANGUAGE plpgsql SECURITY INVOKER AS $$
+BEGIN PERFORM public.spy('edition_next_word'); RETURN nextval(format('idgen.edition_%s_seq', family)::regclass); END $$;
+INSERT INTO post SELECT FROM generate_series(1, 100)});
+$node->safe_psql('tle_like', 'TRUNCATE public.ran');
+my %max_before = map { $_ => $node->safe_psql('tle_like', "SELECT max($_) FROM post") } qw(sf js);
+($ret, $err) = move('idgen', '3s', superuser => 1, db => 'tle_like');
+is($ret, 0, 'the edition\'s functions hers: a superuser\'s move to idgen goes on') or diag $err;
+is(ran('tle_like'), 'nothing', '... having called none of them');
+is(app_is_superuser(), 'f', '... and she is no superuser');
+$node->safe_psql('tle_like', q{UPDATE post SET made = 'old'; INSERT INTO post (made) SELECT 'idgen' FROM generate_series(1, 100)});
+for my $c (qw(sf js)) {
+	is($node->safe_psql('tle_like', "SELECT count(*) FILTER (WHERE $c <= $max_before{$c}), count(*) FROM post WHERE made = 'idgen'"), '0|100',
+		"... new $c IDs above the old, read from the edition's sequences");
 }
 sub extension { return $node->safe_psql('app', "SELECT string_agg(extname, ',' ORDER BY extname) FROM pg_extension WHERE extname LIKE 'idgen%'"); }
 sub maxima { return { map { $_ => $node->safe_psql('app', "SELECT max($_) FROM post") } keys %family }; }
@@ -85,7 +171,7 @@ sub above {
 
 # ---- refused, nothing changed: what the move does not carry, an ID ahead of the clock ------------
 as_app('CREATE VIEW v AS SELECT idgen.snowflake_id() AS id');
-my ($ret, $err) = move('idgen');
+($ret, $err) = move('idgen');
 isnt($ret, 0, 'a view calling the edition: the move refuses');
 like($err, qr/ERROR:  2BP01: .*HINT:  The move carries column defaults/s, '... 2BP01, with what to do');
 is(extension(), 'idgen_sql', '... and nothing changed: the edition');
@@ -125,6 +211,12 @@ above($before, 'idgen', 'idgen after the move');
 is($node->safe_psql('app', q{SELECT count(*) FROM doc WHERE made = 'idgen' AND u > ALL (SELECT u FROM doc WHERE made = 'old')}), '100',
 	'idgen after the move: UUIDv7 above the old');
 is($node->safe_psql('app', q{SELECT count(*), count(DISTINCT id) FROM doc}), '1100|1100', '... and ObjectIds from the default');
+
+# ---- idgen to the edition: a superuser's move runs nothing of hers either ---------------------------
+as_app(q{CREATE TABLE spied (id idgen.objectid PRIMARY KEY DEFAULT idgen.objectid(), n int, CHECK (public.spy('a CHECK on ' || id::text)));
+INSERT INTO spied (n) VALUES (1)});
+refused_for_code('idgen_sql', 'her CHECK on an objectid column, idgen to the edition', qr/constraint spied_id_check on public\.spied \(role app\)/);
+as_app(q{DROP TABLE spied});
 
 # ---- a default the edition has no function for: refused, nothing changed --------------------------
 as_app('ALTER TABLE post ADD COLUMN d bigint; ALTER TABLE post ALTER COLUMN d SET DEFAULT idgen.decimal_id()');
