@@ -3,7 +3,8 @@
 --
 --   psql -X -v ON_ERROR_STOP=1 -v to=idgen     -d app -f idgen_move.sql   # the edition -> idgen
 --   psql -X -v ON_ERROR_STOP=1 -v to=idgen_sql -d app -f idgen_move.sql   # idgen -> the edition
---   (-v max_wait=30s: the longest it waits for the clock, moving to idgen; 10s when not given)
+--   (-v max_wait=30s: the longest it waits for the clock, moving to idgen; 10s when not given;
+--    -v lock_timeout=30s: the longest it waits for a lock another session holds; 10s)
 --
 -- Run it as the owner of the installed extension (or a superuser; a database owner who created a
 -- trusted one is), where the other one can be created (idgen: its library installed, and preloaded
@@ -30,10 +31,13 @@
 -- It runs no code of another role. Whoever runs it (a superuser, often) runs with their own rights
 -- everything the move evaluates, so the move evaluates nothing that a role other than the caller or a
 -- superuser owns or wrote, or refuses before changing anything (42501), naming what and whose:
---   - the rewrite of a table with an objectid column evaluates its CHECK constraints, the
---     expressions and predicates of its indexes and its generated columns (and those of every
---     partition and child): each must belong to a table the caller or a superuser owns, and call
---     no function, operator or type of another role;
+--   - reading the largest ID of the tables whose defaults move, and rewriting the tables with an
+--     objectid column, plan and evaluate their CHECK constraints, the expressions and predicates of
+--     their indexes, the expressions of their statistics objects and partition keys, and their
+--     generated columns (and those of every partition and child): each must belong to the caller
+--     or a superuser, and call no function, operator or type of another role;
+--   - the objectid columns must be of the source's own type (idgen's base type, or the edition's
+--     domain over text, whose casts call nothing);
 --   - it calls none of the edition's functions: the state words are read from the edition's
 --     sequences, and IDs are decoded here, with the layouts both editions publish (a caller who
 --     may not read the sequences falls back on the edition's functions only where the caller or a
@@ -41,24 +45,33 @@
 --     superuser owns);
 --   - it calls idgen's functions only where a superuser owns them (a C function always is);
 --   - a superuser's move to the edition refuses where pg_tle would run an install script that a
---     role without superuser installed.
+--     role without superuser installed;
+--   - it runs as the role that connected: a role set for the session (ALTER DATABASE ... SET role)
+--     is refused.
 -- The tables it reads for their largest ID are read with row_security off: a policy of another
--- role is never evaluated, and a table it would filter fails the move instead. Nothing it runs resolves a name through a schema a database owner
--- could write to: search_path is pg_catalog, pg_temp, and every other name is schema-qualified
--- (operators are written plainly: under that path they resolve in pg_catalog alone, as pg_temp is
--- never searched for operators or functions).
+-- role is never evaluated, and a table it would filter fails the move instead. Nothing it runs
+-- resolves a name through a schema a database owner could write to: search_path is pg_catalog,
+-- pg_temp, and every other name is schema-qualified (operators are written plainly: under that
+-- path they resolve in pg_catalog alone, as pg_temp is never searched for operators or functions).
 \if :{?to}
 \else
-\echo 'usage: psql -X -v ON_ERROR_STOP=1 -v to=idgen|idgen_sql [-v max_wait=10s] -d DATABASE -f idgen_move.sql'
+\echo 'usage: psql -X -v ON_ERROR_STOP=1 -v to=idgen|idgen_sql [-v max_wait=10s] [-v lock_timeout=10s] -d DATABASE -f idgen_move.sql'
 \quit
 \endif
 \if :{?max_wait}
 \else
 \set max_wait 10s
 \endif
+\if :{?lock_timeout}
+\else
+\set lock_timeout 10s
+\endif
 
 BEGIN;
 SET LOCAL search_path = pg_catalog, pg_temp;
+-- A lock another session holds on a table or an extension the move changes (another role's open
+-- transaction that read one) is waited for up to lock_timeout, then the move fails, changing nothing.
+SELECT pg_catalog.set_config('lock_timeout', :'lock_timeout', true) AS lock_timeout \gset idgen_move_
 SELECT pg_catalog.set_config('idgen_move.target', :'to', true) AS target,
        pg_catalog.set_config('idgen_move.max_wait', :'max_wait', true) AS max_wait \gset idgen_move_
 DO $move$
@@ -106,6 +119,15 @@ BEGIN
     RAISE EXCEPTION 'invalid value for to: "%"', target
       USING ERRCODE = 'invalid_parameter_value', HINT = 'to=idgen moves a database from the SQL edition to idgen; to=idgen_sql moves it back.';
   END IF;
+  -- The move judges code by its owner against the role that runs it: a role set for the session
+  -- (ALTER DATABASE ... SET role, a SET ROLE) is not the one that connected, whose rights the
+  -- session still has.
+  IF CURRENT_USER <> SESSION_USER THEN
+    RAISE EXCEPTION 'the move runs as the role that connected (%), not as %', SESSION_USER, CURRENT_USER
+      USING ERRCODE = 'insufficient_privilege',
+            DETAIL = 'A role set for the session (SET ROLE, or ALTER DATABASE or ALTER ROLE ... SET role) would decide whose code the move may run, while the session keeps the rights of the role that connected.',
+            HINT = pg_catalog.format('Connect as the role that is to run the move, or remove that setting (ALTER DATABASE %I RESET role).', pg_catalog.current_database());
+  END IF;
   SELECT e.oid INTO ext FROM pg_catalog.pg_extension e WHERE e.extname = source;
   IF ext IS NULL THEN
     RAISE EXCEPTION '% is not installed in this database', source
@@ -151,34 +173,74 @@ BEGIN
     AND a.attnum > 0 AND NOT a.attisdropped AND a.attinhcount = 0
     AND r.relkind = ANY (ARRAY['r', 'p', 'f']::pg_catalog."char"[]);
 
-  -- What the rewrites evaluate (step 3 and 4 rewrite each table with an objectid column, its
-  -- partitions and children): CHECK constraints, index expressions and predicates, generated
-  -- columns. Each must belong to a table the caller or a superuser owns, and name no function,
-  -- operator or type that another role owns (a superuser's move would run it with a superuser's
-  -- rights; an index is built as its table's owner, whose code could still leave objects in this
+  -- The objectid columns are of the source's own type: idgen's (a base type a superuser made) or
+  -- the edition's (a domain over text, whose casts to and from text call nothing). Another type of
+  -- that name (one the edition's installer put in its place) is refused.
+  SELECT pg_catalog.string_agg(DISTINCT pg_catalog.format_type(t.oid, NULL), ', ') INTO foreign_code
+    FROM pg_catalog.pg_type t
+   WHERE t.typname = 'objectid' AND t.typnamespace = CAST('idgen' AS pg_catalog.regnamespace)
+     AND NOT (EXISTS (SELECT FROM pg_catalog.pg_depend dp
+                       WHERE dp.classid = CAST('pg_catalog.pg_type' AS pg_catalog.regclass) AND dp.objid = t.oid
+                         AND dp.refclassid = CAST('pg_catalog.pg_extension' AS pg_catalog.regclass)
+                         AND dp.refobjid = ext AND dp.deptype = 'e')
+              AND CASE source
+                    WHEN 'idgen' THEN t.typtype = 'b'
+                      AND EXISTS (SELECT FROM pg_catalog.pg_roles r WHERE r.oid = t.typowner AND r.rolsuper)
+                    ELSE t.typtype = 'd' AND t.typbasetype = CAST('pg_catalog.text' AS pg_catalog.regtype) END);
+  IF foreign_code IS NOT NULL THEN
+    RAISE EXCEPTION 'type % is not the objectid type of %', foreign_code, source
+      USING ERRCODE = 'wrong_object_type',
+            DETAIL = 'The move turns idgen.objectid columns to text and back; it does so only for the type the extension made. Nothing has changed.',
+            HINT = 'Put the extension''s own idgen.objectid back, or move the columns yourself.';
+  END IF;
+
+  -- What the move evaluates in the tables it reads and rewrites: it reads the largest ID of each
+  -- table a default of a 64-bit family fills, and rewrites each table with an objectid column
+  -- (steps 3 and 4), with their partitions and children. Planning the read and running the rewrite
+  -- evaluate the tables' CHECK constraints (constraint exclusion folds them), the expressions and
+  -- predicates of their indexes, the expressions of their statistics objects and of their partition
+  -- keys, and their generated columns. Each must belong to the caller or a superuser and name no
+  -- function, operator or type that another role owns: a superuser's move would run it with a
+  -- superuser's rights (an index built as its table's owner could still leave objects in this
   -- session). Otherwise: refused, before anything changed.
-  WITH RECURSIVE rewritten(relid) AS (
-    SELECT DISTINCT c.oid FROM pg_catalog.jsonb_array_elements(columns) x
-      JOIN pg_catalog.pg_namespace n ON n.nspname = x ->> 'schema'
-      JOIN pg_catalog.pg_class c ON c.relnamespace = n.oid AND c.relname = x ->> 'table'
+  WITH RECURSIVE touched(relid) AS (
+    SELECT DISTINCT c.oid
+      FROM (SELECT x FROM pg_catalog.jsonb_array_elements(columns) x
+            UNION ALL SELECT x FROM pg_catalog.jsonb_array_elements(defaults) x WHERE x ->> 'family' IS NOT NULL) e
+      JOIN pg_catalog.pg_namespace n ON n.nspname = e.x ->> 'schema'
+      JOIN pg_catalog.pg_class c ON c.relnamespace = n.oid AND c.relname = e.x ->> 'table'
     UNION
-    SELECT i.inhrelid FROM pg_catalog.pg_inherits i JOIN rewritten r ON i.inhparent = r.relid
-  ), evaluated(relid, classid, objid, what) AS (
-    SELECT k.conrelid, CAST('pg_catalog.pg_constraint' AS pg_catalog.regclass), k.oid, pg_catalog.format('constraint %I', k.conname)
-      FROM pg_catalog.pg_constraint k JOIN rewritten r ON k.conrelid = r.relid WHERE k.contype = 'c'
+    SELECT i.inhrelid FROM pg_catalog.pg_inherits i JOIN touched r ON i.inhparent = r.relid
+  ), evaluated(relid, classid, objid, owner, what) AS (
+    SELECT k.conrelid, CAST('pg_catalog.pg_constraint' AS pg_catalog.regclass), k.oid, c.relowner,
+           pg_catalog.format('constraint %I', k.conname)
+      FROM pg_catalog.pg_constraint k JOIN touched r ON k.conrelid = r.relid
+      JOIN pg_catalog.pg_class c ON c.oid = k.conrelid WHERE k.contype = 'c'
     UNION ALL
-    SELECT i.indrelid, CAST('pg_catalog.pg_class' AS pg_catalog.regclass), i.indexrelid,
-           pg_catalog.format('index %I', (SELECT c.relname FROM pg_catalog.pg_class c WHERE c.oid = i.indexrelid))
-      FROM pg_catalog.pg_index i JOIN rewritten r ON i.indrelid = r.relid
-      WHERE i.indexprs IS NOT NULL OR i.indpred IS NOT NULL
+    SELECT i.indrelid, CAST('pg_catalog.pg_class' AS pg_catalog.regclass), i.indexrelid, c.relowner,
+           pg_catalog.format('index %I', (SELECT x.relname FROM pg_catalog.pg_class x WHERE x.oid = i.indexrelid))
+      FROM pg_catalog.pg_index i JOIN touched r ON i.indrelid = r.relid
+      JOIN pg_catalog.pg_class c ON c.oid = i.indrelid
+     WHERE i.indexprs IS NOT NULL OR i.indpred IS NOT NULL
     UNION ALL
-    SELECT d.adrelid, CAST('pg_catalog.pg_attrdef' AS pg_catalog.regclass), d.oid, pg_catalog.format('generated column %I', a.attname)
-      FROM pg_catalog.pg_attrdef d JOIN rewritten r ON d.adrelid = r.relid
+    SELECT x.stxrelid, CAST('pg_catalog.pg_statistic_ext' AS pg_catalog.regclass), x.oid, x.stxowner,
+           pg_catalog.format('statistics %I', x.stxname)
+      FROM pg_catalog.pg_statistic_ext x JOIN touched r ON x.stxrelid = r.relid
+     WHERE x.stxexprs IS NOT NULL
+    UNION ALL
+    SELECT p.partrelid, CAST('pg_catalog.pg_class' AS pg_catalog.regclass), p.partrelid, c.relowner, 'the partition key'
+      FROM pg_catalog.pg_partitioned_table p JOIN touched r ON p.partrelid = r.relid
+      JOIN pg_catalog.pg_class c ON c.oid = p.partrelid WHERE p.partexprs IS NOT NULL
+    UNION ALL
+    SELECT d.adrelid, CAST('pg_catalog.pg_attrdef' AS pg_catalog.regclass), d.oid, c.relowner,
+           pg_catalog.format('generated column %I', a.attname)
+      FROM pg_catalog.pg_attrdef d JOIN touched r ON d.adrelid = r.relid
       JOIN pg_catalog.pg_attribute a ON a.attrelid = d.adrelid AND a.attnum = d.adnum
-      WHERE a.attgenerated <> ''
+      JOIN pg_catalog.pg_class c ON c.oid = d.adrelid
+     WHERE a.attgenerated <> ''
   ), owned(relid, what, owner) AS (
-    -- the expression, written by its table's owner
-    SELECT e.relid, e.what, c.relowner FROM evaluated e JOIN pg_catalog.pg_class c ON c.oid = e.relid
+    -- the expression, written by its owner
+    SELECT e.relid, e.what, e.owner FROM evaluated e
     UNION ALL
     -- and what it names: functions, operators and their functions, types (a domain's checks)
     SELECT e.relid, pg_catalog.format('%s calls %s', e.what, pg_catalog.pg_describe_object(x.classid, x.objid, 0)), x.owner
@@ -205,8 +267,8 @@ BEGIN
   IF foreign_code IS NOT NULL THEN
     RAISE EXCEPTION 'the move would run code of another role as %', CURRENT_USER
       USING ERRCODE = 'insufficient_privilege',
-            DETAIL = pg_catalog.format('Turning the idgen.objectid columns to text and back rewrites their tables, which evaluates: %s. Nothing has changed.', foreign_code),
-            HINT = 'Run the move as that role, or drop those constraints, indexes or columns, move, and have their owner make them again.';
+            DETAIL = pg_catalog.format('Reading the largest IDs of the tables whose defaults move, and turning the idgen.objectid columns to text and back, evaluates: %s. Nothing has changed.', foreign_code),
+            HINT = 'Run the move as that role, or drop those objects, move, and have their owner make them again.';
   END IF;
   -- A superuser's CREATE EXTENSION idgen_sql through pg_tle runs the install script that a role
   -- granted pgtle_admin stored there, no superuser needed: refused where such a role did (the

@@ -93,8 +93,10 @@ BEGIN
   RETURN true;
 END $$;
 CREATE FUNCTION public.spy_immutable(what text) RETURNS boolean LANGUAGE plpgsql IMMUTABLE AS $$BEGIN RETURN public.spy(what); END$$;
+CREATE FUNCTION public.spy_int(what text) RETURNS int LANGUAGE plpgsql IMMUTABLE AS $$BEGIN PERFORM public.spy(what); RETURN 0; END$$;
 ALTER FUNCTION public.spy(text) OWNER TO app;
-ALTER FUNCTION public.spy_immutable(text) OWNER TO app;});
+ALTER FUNCTION public.spy_immutable(text) OWNER TO app;
+ALTER FUNCTION public.spy_int(text) OWNER TO app;});
 }
 sub ran { my ($db) = @_; return $node->safe_psql($db // 'app', q{SELECT coalesce(string_agg(format('%s as %s', what, who), ', '), 'nothing') FROM public.ran}); }
 sub app_is_superuser { return $node->safe_psql('postgres', q{SELECT rolsuper FROM pg_roles WHERE rolname = 'app'}); }
@@ -118,7 +120,32 @@ INSERT INTO spied (n) VALUES (1)});
 refused_for_code('idgen', 'her CHECK on an objectid column', qr/constraint spied_id_check on public\.spied \(role app\)/);
 as_app(q{ALTER TABLE spied DROP CONSTRAINT spied_id_check; CREATE INDEX ON spied (public.spy_immutable('an index of ' || n))});
 refused_for_code('idgen', 'her index expression on such a table', qr/index spied_spy_immutable_idx on public\.spied \(role app\)/);
-as_app(q{DROP TABLE spied});
+# Another table's objects, and objects the rewrite alone would not evaluate, planned when the move
+# reads the largest ID: a partition key on a table with an objectid column; an index expression, a
+# statistics object, a child's CHECK on a table whose default moves.
+as_app(q{DROP TABLE spied;
+CREATE TABLE parted (o idgen.objectid, k int) PARTITION BY RANGE ((k + public.spy_int('a partition key')));
+CREATE TABLE parted_1 PARTITION OF parted FOR VALUES FROM (0) TO (100)});
+refused_for_code('idgen', 'her partition key on a table with an objectid column', qr/the partition key on public\.parted \(role app\)/);
+as_app(q{DROP TABLE parted;
+CREATE TABLE folded (id bigint DEFAULT idgen.snowflake_id(), v int);
+INSERT INTO folded (v) VALUES (1);
+CREATE INDEX folded_fold ON folded ((id + public.spy_int('an index planned'))) });
+refused_for_code('idgen', 'her index expression on a table whose default moves', qr/index folded_fold on public\.folded \(role app\)/);
+as_app(q{DROP INDEX folded_fold; CREATE STATISTICS folded_stats ON (id + public.spy_int('statistics planned')), v FROM folded});
+refused_for_code('idgen', 'her statistics object on such a table', qr/statistics folded_stats on public\.folded \(role app\)/);
+as_app(q{DROP STATISTICS folded_stats; CREATE TABLE folded_child (CHECK (id > public.spy_int('constraint exclusion'))) INHERITS (folded)});
+refused_for_code('idgen', 'a CHECK of her child table, folded by constraint exclusion', qr/constraint folded_child_id_check on public\.folded_child \(role app\)/);
+as_app(q{DROP TABLE folded CASCADE});
+# A role the database sets for every session: the superuser's move would judge as her.
+as_app(q{ALTER DATABASE app SET role = 'app'});
+{
+	my ($ret, $err) = move('idgen', undef, superuser => 1);
+	isnt($ret, 0, "ALTER DATABASE ... SET role: a superuser's move refuses");
+	like($err, qr/ERROR:  42501: the move runs as the role that connected \(\w+\), not as app/, '... 42501, saying why') or diag $err;
+	is(extension(), 'idgen_sql', '... and nothing changed');
+}
+as_app(q{ALTER DATABASE app RESET role});
 # A table of the superuser's whose CHECK calls a function of hers.
 $node->safe_psql('app', q{CREATE TABLE public.theirs (id idgen.objectid, CHECK (public.spy(id::text)))});
 refused_for_code('idgen', 'a superuser\'s table, a CHECK calling her function', qr/constraint theirs_id_check calls function public\.spy\(text\) on public\.theirs \(role app\)/);
@@ -137,6 +164,7 @@ BEGIN
   FOR o IN SELECT c.oid::regclass AS s FROM pg_class c WHERE c.relnamespace = 'idgen'::regnamespace AND c.relkind = 'S' LOOP
     EXECUTE format('ALTER SEQUENCE %s OWNER TO app', o.s);
   END LOOP;
+  ALTER DOMAIN idgen.objectid OWNER TO app;
 END $$});
 as_app_in('tle_like', q{
 CREATE TABLE post (sf bigint PRIMARY KEY DEFAULT idgen.snowflake_id(), js bigint DEFAULT idgen.js_id(), made text DEFAULT 'edition');
@@ -149,6 +177,27 @@ CREATE OR REPLACE FUNCTION idgen.edition_next_word(family text) RETURNS bigint L
 BEGIN PERFORM public.spy('edition_next_word'); RETURN nextval(format('idgen.edition_%s_seq', family)::regclass); END $$;
 INSERT INTO post SELECT FROM generate_series(1, 100)});
 $node->safe_psql('tle_like', 'TRUNCATE public.ran');
+# Her own type in the place of the edition's objectid domain, with a cast of hers to text: refused.
+as_app_in('tle_like', q{
+CREATE TABLE swapped (o idgen.objectid, v int);
+INSERT INTO swapped VALUES (idgen.objectid(), 1);
+ALTER DOMAIN idgen.objectid RENAME TO objectid_orig;
+CREATE TYPE idgen.objectid AS (x text);
+CREATE FUNCTION public.oid2text(idgen.objectid) RETURNS text LANGUAGE plpgsql AS $$BEGIN PERFORM public.spy('a cast'); RETURN ($1).x; END$$;
+CREATE CAST (idgen.objectid AS text) WITH FUNCTION public.oid2text(idgen.objectid);
+ALTER TABLE swapped ALTER COLUMN o TYPE idgen.objectid USING ROW(o::text)::idgen.objectid;
+ALTER EXTENSION idgen_sql ADD TYPE idgen.objectid;
+ALTER EXTENSION idgen_sql ADD FUNCTION public.oid2text(idgen.objectid);
+ALTER EXTENSION idgen_sql ADD CAST (idgen.objectid AS text)});
+$node->safe_psql('tle_like', 'TRUNCATE public.ran');
+($ret, $err) = move('idgen', '3s', superuser => 1, db => 'tle_like');
+isnt($ret, 0, 'her type in the place of the objectid domain: a superuser\'s move refuses');
+like($err, qr/ERROR:  42809: type idgen\.objectid is not the objectid type of idgen_sql/, '... 42809, naming it') or diag $err;
+is(ran('tle_like'), 'nothing', '... having run nothing of hers');
+as_app_in('tle_like', q{DROP TABLE swapped; ALTER EXTENSION idgen_sql DROP CAST (idgen.objectid AS text);
+DROP CAST (idgen.objectid AS text); ALTER EXTENSION idgen_sql DROP FUNCTION public.oid2text(idgen.objectid);
+DROP FUNCTION public.oid2text(idgen.objectid); ALTER EXTENSION idgen_sql DROP TYPE idgen.objectid; DROP TYPE idgen.objectid;
+ALTER DOMAIN idgen.objectid_orig RENAME TO objectid});
 my %max_before = map { $_ => $node->safe_psql('tle_like', "SELECT max($_) FROM post") } qw(sf js);
 ($ret, $err) = move('idgen', '3s', superuser => 1, db => 'tle_like');
 is($ret, 0, 'the edition\'s functions hers: a superuser\'s move to idgen goes on') or diag $err;
