@@ -29,13 +29,15 @@
 -- 4, and the transaction with it.
 --
 -- It runs no code of another role. Whoever runs it (a superuser, often) runs with their own rights
--- everything the move evaluates, so the move evaluates nothing that a role other than the caller or a
+-- everything the move evaluates, so it evaluates nothing that a role other than the caller or a
 -- superuser owns or wrote, or refuses before changing anything (42501), naming what and whose:
---   - reading the largest ID of the tables whose defaults move, and rewriting the tables with an
---     objectid column, plan and evaluate their CHECK constraints, the expressions and predicates of
---     their indexes, the expressions of their statistics objects and partition keys, and their
---     generated columns (and those of every partition and child): each must belong to the caller
---     or a superuser, and call no function, operator or type of another role;
+--   - the relations it touches (those whose defaults move, whose largest ID it reads, those with an
+--     objectid column, which it rewrites, and their partitions and children) are found from the
+--     catalogs alone and locked first; then each of them, and everything reachable from them
+--     through the catalog's dependencies (their constraints, indexes, statistics, defaults, column
+--     types and what those call: functions, operators, operator classes, a domain's checks, a
+--     foreign key's table), must belong to the caller or a superuser, before any expression of
+--     theirs is read. The owner of another role's tables runs the move herself;
 --   - the objectid columns must be of the source's own type (idgen's base type, or the edition's
 --     domain over text, whose casts call nothing);
 --   - it calls none of the edition's functions: the state words are read from the edition's
@@ -97,6 +99,9 @@ DECLARE
   reference pg_catalog.int8;
   seq pg_catalog.oid;
   foreign_code pg_catalog.text;
+  rels pg_catalog.oid[];
+  locked pg_catalog.oid[] := '{}';
+  rel pg_catalog.oid;
   -- the end of the highest tick each family's IDs have reached, in Unix milliseconds
   reached pg_catalog.jsonb := '{}';
   defaults pg_catalog.jsonb;
@@ -135,43 +140,112 @@ BEGIN
             HINT = pg_catalog.format('Moving to %s swaps %s for it; a database with neither needs only CREATE EXTENSION %s.', target, source, target);
   END IF;
 
-  -- 1. What moves: each default that depends on a member of the extension (not a generated
-  -- column's expression), of an ordinary, partitioned or foreign table, with the family of the
-  -- 64-bit generator it calls, if any; each column of type idgen.objectid that is not inherited
-  -- (ALTER TYPE on its table's root reaches the rest).
-  SELECT COALESCE(pg_catalog.jsonb_agg(pg_catalog.jsonb_build_object(
-           'schema', n.nspname, 'table', r.relname, 'column', a.attname, 'expr', pg_catalog.pg_get_expr(ad.adbin, ad.adrelid),
-           'family', (SELECT pg_catalog.min(pg_catalog.regexp_replace(p.proname, '_id$', ''))
-                      FROM pg_catalog.pg_depend dp JOIN pg_catalog.pg_proc p ON p.oid = dp.refobjid
-                      WHERE dp.classid = 'pg_catalog.pg_attrdef'::pg_catalog.regclass
-                        AND dp.objid = ad.oid
-                        AND dp.refclassid = 'pg_catalog.pg_proc'::pg_catalog.regclass
-                        AND p.pronamespace = 'idgen'::pg_catalog.regnamespace
-                        AND p.proname = ANY (ARRAY['instagram_id', 'snowflake_id', 'sonyflake_id', 'trace_id', 'js_id'])
-                        AND a.atttypid = 'pg_catalog.int8'::pg_catalog.regtype))
-           ORDER BY n.nspname, r.relname, a.attnum), '[]')
-    INTO defaults
-  FROM pg_catalog.pg_attrdef ad
-  JOIN pg_catalog.pg_attribute a ON a.attrelid = ad.adrelid AND a.attnum = ad.adnum
-  JOIN pg_catalog.pg_class r ON r.oid = ad.adrelid
-  JOIN pg_catalog.pg_namespace n ON n.oid = r.relnamespace
-  WHERE a.attgenerated = '' AND r.relkind = ANY (ARRAY['r', 'p', 'f']::pg_catalog."char"[])
-    AND EXISTS (SELECT FROM pg_catalog.pg_depend dd
-                JOIN pg_catalog.pg_depend de ON de.classid = dd.refclassid AND de.objid = dd.refobjid
-                WHERE dd.classid = 'pg_catalog.pg_attrdef'::pg_catalog.regclass AND dd.objid = ad.oid
-                  AND de.refclassid = 'pg_catalog.pg_extension'::pg_catalog.regclass
-                  AND de.refobjid = ext AND de.deptype = 'e');
-
-  SELECT COALESCE(pg_catalog.jsonb_agg(pg_catalog.jsonb_build_object('schema', n.nspname, 'table', r.relname, 'column', a.attname)
-           ORDER BY n.nspname, r.relname, a.attnum), '[]')
-    INTO columns
-  FROM pg_catalog.pg_attribute a
-  JOIN pg_catalog.pg_class r ON r.oid = a.attrelid
-  JOIN pg_catalog.pg_namespace n ON n.oid = r.relnamespace
-  JOIN pg_catalog.pg_type t ON t.oid = a.atttypid
-  WHERE t.typname = 'objectid' AND t.typnamespace = 'idgen'::pg_catalog.regnamespace
-    AND a.attnum > 0 AND NOT a.attisdropped AND a.attinhcount = 0
-    AND r.relkind = ANY (ARRAY['r', 'p', 'f']::pg_catalog."char"[]);
+  -- 0. The relations the move touches, found from the catalogs alone: those whose column defaults
+  -- depend on the extension, those with an idgen.objectid column, and their partitions and
+  -- children. Reading the largest ID of the first, and rewriting the second, plans and evaluates
+  -- what belongs to them and what that depends on: CHECK constraints (the planner folds them),
+  -- index expressions and predicates, statistics, partition keys, column defaults and types (a
+  -- constant's input and output, an index's support functions: a range type's subtype_diff, ...).
+  -- A superuser would run all of it with a superuser's rights. So the move first locks every such
+  -- relation (ACCESS EXCLUSIVE, until the end: nothing is added to them after they are judged),
+  -- looking again until no new one appears, then requires that each of them, and everything
+  -- reachable from them through the catalog's dependencies, belongs to the caller or a superuser,
+  -- before any expression of theirs is read. Otherwise it refuses (42501), having changed nothing:
+  -- whoever owns them runs the move, with her own rights.
+  LOOP
+    WITH RECURSIVE r(relid) AS (
+      SELECT ad.adrelid FROM pg_catalog.pg_attrdef ad JOIN pg_catalog.pg_class c ON c.oid = ad.adrelid
+       WHERE c.relkind = ANY (ARRAY['r', 'p', 'f']::pg_catalog."char"[])
+         AND EXISTS (SELECT FROM pg_catalog.pg_depend dd
+                     JOIN pg_catalog.pg_depend de ON de.classid = dd.refclassid AND de.objid = dd.refobjid
+                     WHERE dd.classid = CAST('pg_catalog.pg_attrdef' AS pg_catalog.regclass) AND dd.objid = ad.oid
+                       AND de.refclassid = CAST('pg_catalog.pg_extension' AS pg_catalog.regclass)
+                       AND de.refobjid = ext AND de.deptype = 'e')
+      UNION
+      SELECT a.attrelid FROM pg_catalog.pg_attribute a JOIN pg_catalog.pg_class c ON c.oid = a.attrelid
+        JOIN pg_catalog.pg_type t ON t.oid = a.atttypid
+       WHERE t.typname = 'objectid' AND t.typnamespace = CAST('idgen' AS pg_catalog.regnamespace)
+         AND a.attnum > 0 AND NOT a.attisdropped AND c.relkind = ANY (ARRAY['r', 'p', 'f']::pg_catalog."char"[])
+      UNION
+      SELECT i.inhrelid FROM pg_catalog.pg_inherits i JOIN r ON i.inhparent = r.relid
+    )
+    SELECT COALESCE(pg_catalog.array_agg(DISTINCT r.relid), '{}') INTO rels FROM r;
+    EXIT WHEN rels OPERATOR(pg_catalog.<@) locked;
+    FOR rel IN SELECT x FROM pg_catalog.unnest(rels) x WHERE NOT x = ANY (locked) LOOP
+      IF (SELECT c.relkind FROM pg_catalog.pg_class c WHERE c.oid = rel) = 'f' THEN
+        -- (LOCK TABLE takes no foreign table: a change of owner to the owner it has locks it alone)
+        EXECUTE pg_catalog.format('ALTER FOREIGN TABLE ONLY %s OWNER TO %I', CAST(rel AS pg_catalog.regclass),
+                                  (SELECT r.rolname FROM pg_catalog.pg_class c JOIN pg_catalog.pg_roles r ON r.oid = c.relowner WHERE c.oid = rel));
+      ELSE
+        EXECUTE pg_catalog.format('LOCK TABLE ONLY %s IN ACCESS EXCLUSIVE MODE', CAST(rel AS pg_catalog.regclass));
+      END IF;
+      locked := locked || rel;
+    END LOOP;
+  END LOOP;
+  WITH RECURSIVE node(classid, objid) AS (
+    SELECT CAST('pg_catalog.pg_class' AS pg_catalog.regclass), x FROM pg_catalog.unnest(rels) x
+    UNION
+    SELECT n2.classid, n2.objid FROM node n CROSS JOIN LATERAL (
+      -- what a relation holds
+      SELECT CAST('pg_catalog.pg_attrdef' AS pg_catalog.regclass), d.oid FROM pg_catalog.pg_attrdef d
+       WHERE n.classid = CAST('pg_catalog.pg_class' AS pg_catalog.regclass) AND d.adrelid = n.objid
+      UNION ALL
+      SELECT CAST('pg_catalog.pg_constraint' AS pg_catalog.regclass), k.oid FROM pg_catalog.pg_constraint k
+       WHERE n.classid = CAST('pg_catalog.pg_class' AS pg_catalog.regclass) AND k.conrelid = n.objid
+      UNION ALL
+      -- (a foreign key of another table that points at it, checked again when its column changes type)
+      SELECT CAST('pg_catalog.pg_constraint' AS pg_catalog.regclass), k.oid FROM pg_catalog.pg_constraint k
+       WHERE n.classid = CAST('pg_catalog.pg_class' AS pg_catalog.regclass) AND k.confrelid = n.objid
+      UNION ALL
+      SELECT CAST('pg_catalog.pg_class' AS pg_catalog.regclass), i.indexrelid FROM pg_catalog.pg_index i
+       WHERE n.classid = CAST('pg_catalog.pg_class' AS pg_catalog.regclass) AND i.indrelid = n.objid
+      UNION ALL
+      SELECT CAST('pg_catalog.pg_statistic_ext' AS pg_catalog.regclass), x.oid FROM pg_catalog.pg_statistic_ext x
+       WHERE n.classid = CAST('pg_catalog.pg_class' AS pg_catalog.regclass) AND x.stxrelid = n.objid
+      UNION ALL
+      -- a domain's constraints, a composite type's relation
+      SELECT CAST('pg_catalog.pg_constraint' AS pg_catalog.regclass), k.oid FROM pg_catalog.pg_constraint k
+       WHERE n.classid = CAST('pg_catalog.pg_type' AS pg_catalog.regclass) AND k.contypid = n.objid
+      UNION ALL
+      SELECT CAST('pg_catalog.pg_class' AS pg_catalog.regclass), t.typrelid FROM pg_catalog.pg_type t
+       WHERE n.classid = CAST('pg_catalog.pg_type' AS pg_catalog.regclass) AND t.oid = n.objid AND t.typrelid <> 0
+      UNION ALL
+      -- and what each depends on: types, functions, operators, operator classes and families,
+      -- relations (a foreign key's table), constraints
+      SELECT dp.refclassid, dp.refobjid FROM pg_catalog.pg_depend dp
+       WHERE dp.classid = n.classid AND dp.objid = n.objid
+         AND dp.refclassid = ANY (ARRAY[CAST('pg_catalog.pg_type' AS pg_catalog.regclass), CAST('pg_catalog.pg_proc' AS pg_catalog.regclass),
+                                        CAST('pg_catalog.pg_operator' AS pg_catalog.regclass), CAST('pg_catalog.pg_opclass' AS pg_catalog.regclass),
+                                        CAST('pg_catalog.pg_opfamily' AS pg_catalog.regclass), CAST('pg_catalog.pg_class' AS pg_catalog.regclass),
+                                        CAST('pg_catalog.pg_constraint' AS pg_catalog.regclass)])
+    ) n2(classid, objid)
+  ), owned(classid, objid, owner) AS (
+    SELECT n.classid, n.objid, CASE n.classid
+        WHEN CAST('pg_catalog.pg_class' AS pg_catalog.regclass) THEN (SELECT c.relowner FROM pg_catalog.pg_class c WHERE c.oid = n.objid)
+        WHEN CAST('pg_catalog.pg_type' AS pg_catalog.regclass) THEN (SELECT t.typowner FROM pg_catalog.pg_type t WHERE t.oid = n.objid)
+        WHEN CAST('pg_catalog.pg_proc' AS pg_catalog.regclass) THEN (SELECT p.proowner FROM pg_catalog.pg_proc p WHERE p.oid = n.objid)
+        WHEN CAST('pg_catalog.pg_operator' AS pg_catalog.regclass) THEN (SELECT o.oprowner FROM pg_catalog.pg_operator o WHERE o.oid = n.objid)
+        WHEN CAST('pg_catalog.pg_opclass' AS pg_catalog.regclass) THEN (SELECT o.opcowner FROM pg_catalog.pg_opclass o WHERE o.oid = n.objid)
+        WHEN CAST('pg_catalog.pg_opfamily' AS pg_catalog.regclass) THEN (SELECT o.opfowner FROM pg_catalog.pg_opfamily o WHERE o.oid = n.objid)
+        WHEN CAST('pg_catalog.pg_statistic_ext' AS pg_catalog.regclass) THEN (SELECT x.stxowner FROM pg_catalog.pg_statistic_ext x WHERE x.oid = n.objid)
+        WHEN CAST('pg_catalog.pg_attrdef' AS pg_catalog.regclass) THEN
+          (SELECT c.relowner FROM pg_catalog.pg_attrdef d JOIN pg_catalog.pg_class c ON c.oid = d.adrelid WHERE d.oid = n.objid)
+        WHEN CAST('pg_catalog.pg_constraint' AS pg_catalog.regclass) THEN
+          (SELECT COALESCE(c.relowner, t.typowner) FROM pg_catalog.pg_constraint k
+             LEFT JOIN pg_catalog.pg_class c ON c.oid = k.conrelid LEFT JOIN pg_catalog.pg_type t ON t.oid = k.contypid
+            WHERE k.oid = n.objid) END
+      FROM node n
+  )
+  SELECT pg_catalog.string_agg(DISTINCT pg_catalog.format('%s (role %I)', pg_catalog.pg_describe_object(w.classid, w.objid, 0), r.rolname), '; ')
+    INTO foreign_code
+    FROM owned w JOIN pg_catalog.pg_roles r ON r.oid = w.owner
+   WHERE NOT r.rolsuper AND r.rolname <> CURRENT_USER;
+  IF foreign_code IS NOT NULL THEN
+    RAISE EXCEPTION 'the move would run code of another role as %', CURRENT_USER
+      USING ERRCODE = 'insufficient_privilege',
+            DETAIL = pg_catalog.format('Reading the largest IDs of the tables whose defaults move and rewriting the tables with an idgen.objectid column evaluate what belongs to them and what it depends on, which must be the caller''s or a superuser''s: %s. Nothing has changed.', pg_catalog.left(foreign_code, 2000)),
+            HINT = 'Run the move as that role (the database owner who installed the extension), or drop those objects, move, and have their owner make them again.';
+  END IF;
 
   -- The objectid columns are of the source's own type: idgen's (a base type a superuser made) or
   -- the edition's (a domain over text, whose casts to and from text call nothing). Another type of
@@ -194,82 +268,6 @@ BEGIN
             HINT = 'Put the extension''s own idgen.objectid back, or move the columns yourself.';
   END IF;
 
-  -- What the move evaluates in the tables it reads and rewrites: it reads the largest ID of each
-  -- table a default of a 64-bit family fills, and rewrites each table with an objectid column
-  -- (steps 3 and 4), with their partitions and children. Planning the read and running the rewrite
-  -- evaluate the tables' CHECK constraints (constraint exclusion folds them), the expressions and
-  -- predicates of their indexes, the expressions of their statistics objects and of their partition
-  -- keys, and their generated columns. Each must belong to the caller or a superuser and name no
-  -- function, operator or type that another role owns: a superuser's move would run it with a
-  -- superuser's rights (an index built as its table's owner could still leave objects in this
-  -- session). Otherwise: refused, before anything changed.
-  WITH RECURSIVE touched(relid) AS (
-    SELECT DISTINCT c.oid
-      FROM (SELECT x FROM pg_catalog.jsonb_array_elements(columns) x
-            UNION ALL SELECT x FROM pg_catalog.jsonb_array_elements(defaults) x WHERE x ->> 'family' IS NOT NULL) e
-      JOIN pg_catalog.pg_namespace n ON n.nspname = e.x ->> 'schema'
-      JOIN pg_catalog.pg_class c ON c.relnamespace = n.oid AND c.relname = e.x ->> 'table'
-    UNION
-    SELECT i.inhrelid FROM pg_catalog.pg_inherits i JOIN touched r ON i.inhparent = r.relid
-  ), evaluated(relid, classid, objid, owner, what) AS (
-    SELECT k.conrelid, CAST('pg_catalog.pg_constraint' AS pg_catalog.regclass), k.oid, c.relowner,
-           pg_catalog.format('constraint %I', k.conname)
-      FROM pg_catalog.pg_constraint k JOIN touched r ON k.conrelid = r.relid
-      JOIN pg_catalog.pg_class c ON c.oid = k.conrelid WHERE k.contype = 'c'
-    UNION ALL
-    SELECT i.indrelid, CAST('pg_catalog.pg_class' AS pg_catalog.regclass), i.indexrelid, c.relowner,
-           pg_catalog.format('index %I', (SELECT x.relname FROM pg_catalog.pg_class x WHERE x.oid = i.indexrelid))
-      FROM pg_catalog.pg_index i JOIN touched r ON i.indrelid = r.relid
-      JOIN pg_catalog.pg_class c ON c.oid = i.indrelid
-     WHERE i.indexprs IS NOT NULL OR i.indpred IS NOT NULL
-    UNION ALL
-    SELECT x.stxrelid, CAST('pg_catalog.pg_statistic_ext' AS pg_catalog.regclass), x.oid, x.stxowner,
-           pg_catalog.format('statistics %I', x.stxname)
-      FROM pg_catalog.pg_statistic_ext x JOIN touched r ON x.stxrelid = r.relid
-     WHERE x.stxexprs IS NOT NULL
-    UNION ALL
-    SELECT p.partrelid, CAST('pg_catalog.pg_class' AS pg_catalog.regclass), p.partrelid, c.relowner, 'the partition key'
-      FROM pg_catalog.pg_partitioned_table p JOIN touched r ON p.partrelid = r.relid
-      JOIN pg_catalog.pg_class c ON c.oid = p.partrelid WHERE p.partexprs IS NOT NULL
-    UNION ALL
-    SELECT d.adrelid, CAST('pg_catalog.pg_attrdef' AS pg_catalog.regclass), d.oid, c.relowner,
-           pg_catalog.format('generated column %I', a.attname)
-      FROM pg_catalog.pg_attrdef d JOIN touched r ON d.adrelid = r.relid
-      JOIN pg_catalog.pg_attribute a ON a.attrelid = d.adrelid AND a.attnum = d.adnum
-      JOIN pg_catalog.pg_class c ON c.oid = d.adrelid
-     WHERE a.attgenerated <> ''
-  ), owned(relid, what, owner) AS (
-    -- the expression, written by its owner
-    SELECT e.relid, e.what, e.owner FROM evaluated e
-    UNION ALL
-    -- and what it names: functions, operators and their functions, types (a domain's checks)
-    SELECT e.relid, pg_catalog.format('%s calls %s', e.what, pg_catalog.pg_describe_object(x.classid, x.objid, 0)), x.owner
-      FROM evaluated e JOIN pg_catalog.pg_depend dp ON dp.classid = e.classid AND dp.objid = e.objid
-      CROSS JOIN LATERAL (
-        SELECT dp.refclassid, dp.refobjid, p.proowner FROM pg_catalog.pg_proc p
-         WHERE dp.refclassid = CAST('pg_catalog.pg_proc' AS pg_catalog.regclass) AND p.oid = dp.refobjid
-        UNION ALL
-        SELECT dp.refclassid, dp.refobjid, o.oprowner FROM pg_catalog.pg_operator o
-         WHERE dp.refclassid = CAST('pg_catalog.pg_operator' AS pg_catalog.regclass) AND o.oid = dp.refobjid
-        UNION ALL
-        SELECT CAST('pg_catalog.pg_proc' AS pg_catalog.regclass), p.oid, p.proowner
-          FROM pg_catalog.pg_operator o JOIN pg_catalog.pg_proc p ON p.oid = CAST(o.oprcode AS pg_catalog.oid)
-         WHERE dp.refclassid = CAST('pg_catalog.pg_operator' AS pg_catalog.regclass) AND o.oid = dp.refobjid
-        UNION ALL
-        SELECT dp.refclassid, dp.refobjid, t.typowner FROM pg_catalog.pg_type t
-         WHERE dp.refclassid = CAST('pg_catalog.pg_type' AS pg_catalog.regclass) AND t.oid = dp.refobjid
-      ) x(classid, objid, owner)
-  )
-  SELECT pg_catalog.string_agg(DISTINCT pg_catalog.format('%s on %s (role %I)', w.what, CAST(w.relid AS pg_catalog.regclass), r.rolname), '; ')
-    INTO foreign_code
-    FROM owned w JOIN pg_catalog.pg_roles r ON r.oid = w.owner
-   WHERE NOT r.rolsuper AND r.rolname <> CURRENT_USER;
-  IF foreign_code IS NOT NULL THEN
-    RAISE EXCEPTION 'the move would run code of another role as %', CURRENT_USER
-      USING ERRCODE = 'insufficient_privilege',
-            DETAIL = pg_catalog.format('Reading the largest IDs of the tables whose defaults move, and turning the idgen.objectid columns to text and back, evaluates: %s. Nothing has changed.', foreign_code),
-            HINT = 'Run the move as that role, or drop those objects, move, and have their owner make them again.';
-  END IF;
   -- A superuser's CREATE EXTENSION idgen_sql through pg_tle runs the install script that a role
   -- granted pgtle_admin stored there, no superuser needed: refused where such a role did (the
   -- server's own files of the edition, when it has them, are what CREATE EXTENSION takes).
@@ -288,6 +286,50 @@ BEGIN
   END IF;
   -- The largest IDs are read with row_security off: no policy of another role runs here.
   PERFORM pg_catalog.set_config('row_security', 'off', true);
+
+  -- 1. What moves, of the relations locked and judged above: each default that depends on a member
+  -- of the extension (not a generated column's expression), of an ordinary, partitioned or foreign
+  -- table, with the family of the 64-bit generator it calls, if any; each column of type
+  -- idgen.objectid that is not inherited (ALTER TYPE on its table's root reaches the rest).
+  SELECT COALESCE(pg_catalog.jsonb_agg(pg_catalog.jsonb_build_object(
+           'schema', n.nspname, 'table', r.relname, 'column', a.attname, 'expr', pg_catalog.pg_get_expr(ad.adbin, ad.adrelid),
+           'family', (SELECT pg_catalog.min(pg_catalog.regexp_replace(p.proname, '_id$', ''))
+                      FROM pg_catalog.pg_depend dp JOIN pg_catalog.pg_proc p ON p.oid = dp.refobjid
+                      WHERE dp.classid = 'pg_catalog.pg_attrdef'::pg_catalog.regclass
+                        AND dp.objid = ad.oid
+                        AND dp.refclassid = 'pg_catalog.pg_proc'::pg_catalog.regclass
+                        AND p.pronamespace = 'idgen'::pg_catalog.regnamespace
+                        AND p.proname = ANY (ARRAY['instagram_id', 'snowflake_id', 'sonyflake_id', 'trace_id', 'js_id'])
+                        -- (a bigint, or a domain over one)
+                        AND 'pg_catalog.int8'::pg_catalog.regtype = (
+                              WITH RECURSIVE b(oid, base) AS (
+                                SELECT t.oid, t.typbasetype FROM pg_catalog.pg_type t WHERE t.oid = a.atttypid
+                                UNION ALL
+                                SELECT t.oid, t.typbasetype FROM pg_catalog.pg_type t JOIN b ON t.oid = b.base)
+                              SELECT b.oid FROM b WHERE b.base = 0)))
+           ORDER BY n.nspname, r.relname, a.attnum), '[]')
+    INTO defaults
+  FROM pg_catalog.pg_attrdef ad
+  JOIN pg_catalog.pg_attribute a ON a.attrelid = ad.adrelid AND a.attnum = ad.adnum
+  JOIN pg_catalog.pg_class r ON r.oid = ad.adrelid
+  JOIN pg_catalog.pg_namespace n ON n.oid = r.relnamespace
+  WHERE a.attgenerated = '' AND r.relkind = ANY (ARRAY['r', 'p', 'f']::pg_catalog."char"[]) AND r.oid = ANY (locked)
+    AND EXISTS (SELECT FROM pg_catalog.pg_depend dd
+                JOIN pg_catalog.pg_depend de ON de.classid = dd.refclassid AND de.objid = dd.refobjid
+                WHERE dd.classid = 'pg_catalog.pg_attrdef'::pg_catalog.regclass AND dd.objid = ad.oid
+                  AND de.refclassid = 'pg_catalog.pg_extension'::pg_catalog.regclass
+                  AND de.refobjid = ext AND de.deptype = 'e');
+
+  SELECT COALESCE(pg_catalog.jsonb_agg(pg_catalog.jsonb_build_object('schema', n.nspname, 'table', r.relname, 'column', a.attname)
+           ORDER BY n.nspname, r.relname, a.attnum), '[]')
+    INTO columns
+  FROM pg_catalog.pg_attribute a
+  JOIN pg_catalog.pg_class r ON r.oid = a.attrelid
+  JOIN pg_catalog.pg_namespace n ON n.oid = r.relnamespace
+  JOIN pg_catalog.pg_type t ON t.oid = a.atttypid
+  WHERE t.typname = 'objectid' AND t.typnamespace = 'idgen'::pg_catalog.regnamespace
+    AND a.attnum > 0 AND NOT a.attisdropped AND a.attinhcount = 0
+    AND r.relkind = ANY (ARRAY['r', 'p', 'f']::pg_catalog."char"[]) AND r.oid = ANY (locked);
 
   -- 2. The defaults out first: their tables locked, no row takes a default of either until the end.
   FOR d IN SELECT x FROM pg_catalog.jsonb_array_elements(defaults) x LOOP
@@ -358,6 +400,26 @@ BEGIN
     CONTINUE WHEN tick IS NULL;
     reached := reached || pg_catalog.jsonb_build_object(f, epoch + (tick + 1) * CAST(l ->> 'unit' AS pg_catalog.int8));
   END LOOP;
+  -- Moving from idgen, where the caller may read it (a superuser), the server's lease: every ID
+  -- idgen has made on this server lies below it, in any family and however it was called (a
+  -- wrapper function of the owner's too, whose IDs no default says).
+  IF source = 'idgen' AND pg_catalog.has_function_privilege('pg_catalog.pg_replication_origin_progress(pg_catalog.text, pg_catalog.bool)', 'EXECUTE')
+     AND EXISTS (SELECT FROM pg_catalog.pg_replication_origin o WHERE o.roname = 'idgen_mark') THEN
+    SELECT CAST(CAST(pg_catalog.concat('x', pg_catalog.lpad(pg_catalog.split_part(CAST(p AS pg_catalog.text), '/', 1), 8, '0'),
+                                       pg_catalog.lpad(pg_catalog.split_part(CAST(p AS pg_catalog.text), '/', 2), 8, '0'))
+                     AS pg_catalog.bit(64)) AS pg_catalog.int8)
+      INTO id FROM pg_catalog.pg_replication_origin_progress('idgen_mark', false) p;
+    -- (the lease in 10 ms units: bits 61 to 16 from idgen 1.4, bits 62 to 24 before)
+    ms := CASE WHEN (id >> 62) & 3 = 3 THEN ((id >> 16) & ((CAST(1 AS pg_catalog.int8) << 46) - 1)) * 10
+               ELSE ((id & 9223372036854775807) >> 24) * 10 END;
+    IF ms > 0 THEN
+      FOREACH f IN ARRAY families LOOP
+        IF NOT reached ? f OR CAST(reached ->> f AS pg_catalog.int8) < ms THEN
+          reached := reached || pg_catalog.jsonb_build_object(f, ms);
+        END IF;
+      END LOOP;
+    END IF;
+  END IF;
   FOR d IN SELECT x FROM pg_catalog.jsonb_array_elements(defaults) x WHERE x ->> 'family' IS NOT NULL LOOP
     f := d ->> 'family';
     l := layouts -> f;
