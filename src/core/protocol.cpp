@@ -4,35 +4,45 @@
 
 namespace idgen::protocol {
 
-#ifdef IDGEN_SIM_ROUTES
-Route sim_route = kRouteNone;
-#endif
+using identity::DisjointInEveryPart;
+using identity::Includes;
+using identity::Meets;
+using identity::NoParts;
+using identity::Union;
 
 // ---- the start of the server ------------------------------------------------------------------------
 
+// The identity lease counts while the configuration's identity meets nothing the server lease holds
+// of the families with a part (what was made before restart_at_clock() moved them): then every
+// value those families make from the identity lease lies above every value theirs could repeat. An
+// identity lease that idgen 1.3 wrote counts as 1.3 counted it, under the identity it names.
+bool IdentityLeaseCounts(uint64_t identity_raw, const LeaseParts& parts, const Self& self) {
+  if (!IsFormat14(identity_raw)) return LegacyHashOf(identity_raw) == self.legacy_hash;
+  return DisjointInEveryPart(parts.server, self.identity);
+}
+
 // The origins' values, raised by the failover margin on a promoted server (an asynchronous standby
 // may have missed its primary's last leases), become the floors of the words. The identity lease
-// counts while the server has the identity it was written under; under another identity the
-// families with one lie below the server's lease, as before restart_at_clock().
-Load DecideLoad(uint64_t mark_raw, uint64_t identity_raw, uint64_t decimal_raw, uint32_t identity, bool promoted,
-                uint32_t timeline, uint64_t margin_ms) {
+// lowers the floor of the families with a part while it counts; otherwise they lie below the server
+// lease, as before restart_at_clock().
+Load DecideLoad(uint64_t mark_raw, uint64_t identity_raw, uint64_t decimal_raw, const LeaseParts& parts,
+                const Self& self, bool promoted, uint32_t timeline, uint64_t margin_ms) {
   Load load;
   const uint64_t stored_ms = LeaseMsOf(mark_raw);
   // Promoted now, or the leases were loaded last under an earlier timeline (a promoted server
   // restarted, or cloned, before its first ID): the leases are what a standby replayed.
-  const bool before_this_timeline =
-      timeline > 1 && stored_ms != 0 && TimelineOf(decimal_raw) < timeline && !Reopened(kRouteMarginAtPromotionOnly);
+  const bool before_this_timeline = timeline > 1 && stored_ms != 0 && TimelineOf(decimal_raw) < timeline;
   load.after_failover = promoted || before_this_timeline;
-  const uint64_t margin = load.after_failover && !Reopened(kRouteAsyncFailover) ? margin_ms : 0;
-  load.identity_valid = identity_raw != 0 && IdentityOf(identity_raw) == (identity & kIdentityMask);
-  load.retire_identity = identity_raw != 0 && !load.identity_valid && !Reopened(kRouteRetiredInMemory) &&
-                         !Reopened(kRouteStaleIdentityLease);
+  const uint64_t margin = load.after_failover ? margin_ms : 0;
+  load.identity_valid = identity_raw != 0 && IdentityLeaseCounts(identity_raw, parts, self);
+  load.retire_identity = identity_raw != 0 && !load.identity_valid;
   const uint64_t identity_ms = load.identity_valid ? std::min(LeaseMsOf(identity_raw), stored_ms) : stored_ms;
   load.floor_ms = stored_ms == 0 ? 0 : stored_ms + margin;
   load.identity_floor_ms = identity_ms == 0 ? 0 : identity_ms + margin;
-  if (Reopened(kRouteRestartClockBack)) load.floor_ms = load.identity_floor_ms = 0;
   load.self_made_ms = kLeaseMs + margin;
-  load.decimal_next = DecimalNextOf(decimal_raw) + (load.after_failover ? kDecimalFailoverSkip : 0);
+  // The generator ids the primary may have taken that never reached this server: one a take
+  // interval of the margin, and one more.
+  load.decimal_next = DecimalNextOf(decimal_raw) + (load.after_failover ? DecimalFailoverSkip(margin_ms) : 0);
   load.renew = load.after_failover && stored_ms != 0;
   load.renew_identity_ms = load.renew && load.identity_valid ? load.identity_floor_ms : 0;
   // (timeline 1 writes no timeline: a server never promoted keeps idgen_decimal_id as it was)
@@ -42,14 +52,13 @@ Load DecideLoad(uint64_t mark_raw, uint64_t identity_raw, uint64_t decimal_raw, 
   return load;
 }
 
-void ApplyLoad(ServerMark& mark, const Load& load, uint64_t mark_raw, uint64_t identity_raw) {
+void ApplyLoad(ServerMark& mark, const Load& load, uint64_t mark_raw, uint64_t identity_raw, uint64_t take_ms) {
   mark.decimal_id_next = load.decimal_next;
   mark.decimal_id_floor = load.decimal_next;
   mark.decimal_timeline = load.timeline_before;
-  mark.lease_end_ms = LeaseMsOf(mark_raw);
-  mark.lease_identity = IdentityOf(mark_raw);
-  mark.identity_lease_hash = IdentityOf(identity_raw);
-  mark.identity_lease_end_ms = load.identity_valid ? LeaseMsOf(identity_raw) : kNoLease;
+  mark.decimal_take_ms = take_ms;
+  mark.lease_raw = mark_raw;
+  mark.identity_lease_raw = load.identity_valid ? identity_raw : kNoLease;
   mark.floor_ms = load.floor_ms;
   mark.identity_floor_ms = load.identity_floor_ms;
   mark.loaded = true;
@@ -59,96 +68,104 @@ void FinishLoad(ServerMark& mark, const Load& load) { mark.decimal_timeline = lo
 
 // ---- renewing the leases ---------------------------------------------------------------------------
 
-// A lease is written under the identity of the server's configuration, and a value is returned only
-// under the identity of the lease that covers it: a reload that changed the identity drops the
-// value. So does a generation moved since the session's checks (restart_at_clock(), a dropped
-// identity lease). A value at or past a lease renews it a second beyond the value or the clock; a
-// value of a family with an identity under another identity than the server's lease was written
-// under writes the lease again first (restart_at_clock() compares that identity), one unit (10 ms)
-// beyond itself; a value at or past the database's copy writes the copy.
-CoverDecision DecideCover(const ServerMark& mark, Group group, uint64_t hot_generation, bool identity_changed,
-                          uint32_t identity, const CopyState& copy, uint64_t ms, uint64_t now_ms) {
+// A value is returned only under a lease that covers it, written under parts that hold its identity:
+// the families with a part under the identity lease where one counts, else under the server lease.
+// A value at or past a lease renews it a second beyond the value or the clock; a value whose identity
+// the covering lease's parts do not hold writes that lease again first, one unit (10 ms) beyond
+// itself, under the parts it had and this identity (restart_at_clock() reads them). The parts of a
+// lease forget what lies below the clock: a renewal at or past the old lease's end starts them over.
+// A value at or past the database's copy, or whose identity the copy's parts do not hold, writes
+// the copy. A reload that changed the identity, or a generation moved since the session's checks
+// (restart_at_clock(), a dropped identity lease), drops the value.
+CoverDecision DecideCover(const ServerMark& mark, const LeaseParts& parts, Kin kin, uint64_t hot_generation,
+                          bool identity_changed, const Identity& identity, const CopyState& copy, uint64_t ms,
+                          uint64_t now_ms) {
   CoverDecision decision;
   if (identity_changed || mark.generation != hot_generation) {
     decision.retake = true;
     return decision;
   }
-  const bool with_identity = group == kWithIdentity;
-  const uint64_t lease = mark.lease_end_ms;
-  const uint64_t identity_lease = with_identity ? mark.identity_lease_end_ms : kNoLease;
-  const uint64_t copy_ms = with_identity ? copy.copy_identity_ms : copy.copy_ms;
-  const bool new_identity =
-      with_identity && mark.lease_identity != (identity & kIdentityMask) && !Reopened(kRouteLeaseOfOldIdentity);
-  if (ms >= lease || ms >= identity_lease || new_identity) {
-    const uint64_t next = std::max(std::max(ms, now_ms) + kLeaseMs, new_identity ? lease + 10 : 0);
+  const bool with_identity = WithIdentity(kin);
+  const uint64_t lease = mark.LeaseMs();
+  const bool under_identity_lease = with_identity && mark.HasIdentityLease();
+  const uint64_t identity_lease = under_identity_lease ? mark.IdentityLeaseMs() : kNoLease;
+  const Parts& covering = under_identity_lease ? parts.identity : parts.server;
+  const bool new_identity = with_identity && !Includes(covering, identity);
+  const bool renew_server = ms >= lease || (new_identity && !under_identity_lease);
+  const bool renew_identity = under_identity_lease && (ms >= identity_lease || new_identity);
+  if (renew_server || renew_identity) {
+    const uint64_t covering_lease = under_identity_lease ? identity_lease : lease;
+    const uint64_t next = std::max(std::max(ms, now_ms) + kLeaseMs, new_identity ? covering_lease + 10 : 0);
     if (next > kMaxLeaseMs) {
       decision.beyond_max = true;
       return decision;
     }
-    decision.renew_lease_ms = ms >= lease || new_identity ? next : 0;
-    decision.renew_identity_ms = ms >= identity_lease ? next : 0;
+    if (renew_server) {
+      decision.renew_lease_ms = std::max(next, lease + 10);
+      const Parts base = now_ms >= lease ? NoParts() : parts.server;
+      decision.lease_parts = with_identity && !under_identity_lease ? Union(base, identity::Of(identity)) : base;
+    }
+    if (renew_identity) {
+      decision.renew_identity_ms = next;
+      const Parts base = now_ms >= identity_lease ? NoParts() : parts.identity;
+      decision.identity_parts = Union(base, identity::Of(identity));
+    }
   }
-  decision.write_copy = copy.has_copy && ms >= copy_ms;
+  const uint64_t copy_ms = with_identity ? copy.copy_identity_ms : copy.copy_ms;
+  decision.write_copy =
+      copy.has_copy && (ms >= copy_ms || (with_identity && copy.has_parts_copy && !Includes(copy.parts, identity)));
   return decision;
 }
 
-bool RenewalStillValid(const ServerMark& mark, uint64_t generation) { return mark.generation == generation; }
-
-void PublishRenewal(ServerMark& mark, uint64_t lease_ms, uint64_t identity_lease_ms, uint32_t identity) {
-  if (lease_ms != 0) {
-    mark.lease_identity = identity & kIdentityMask;
-    mark.lease_end_ms = std::max(mark.lease_end_ms, lease_ms);
-  }
-  if (identity_lease_ms != 0) {
-    mark.identity_lease_end_ms = RenewedIdentityLease(mark.identity_lease_end_ms, identity_lease_ms);
-  }
+bool CoveredBy(const ServerMark& mark, const LeaseParts& parts, Kin kin, const Identity& identity, uint64_t ms) {
+  if (ms >= mark.LeaseMs()) return false;
+  if (!WithIdentity(kin)) return true;
+  if (mark.HasIdentityLease()) return ms < mark.IdentityLeaseMs() && Includes(parts.identity, identity);
+  return Includes(parts.server, identity);
 }
 
-// ---- the identity lease of another identity ------------------------------------------------------
+// ---- the identity lease that counts no more ----------------------------------------------------
 
-// Another identity than the lease's (one put back after restart_at_clock() gave the server a new
-// one, or any change without it) makes the families with an identity lie below the server's lease
-// again, which holds every value ever made here: their words go up to it, and they wait or refuse
-// until the clock passes it (else a node id put back after the recovery would repeat, in another
-// database, the IDs made under it while the clock was ahead).
-bool MustDropIdentityLease(const ServerMark& mark, uint32_t identity) {
-  return mark.identity_lease_end_ms != kNoLease && mark.identity_lease_hash != (identity & kIdentityMask);
+bool MustDropIdentityLease(const ServerMark& mark, const LeaseParts& parts, const Self& self) {
+  return mark.HasIdentityLease() && mark.identity_lease_raw != kMoving &&
+         !IdentityLeaseCounts(mark.identity_lease_raw, parts, self);
 }
 
 DropIdentity BeginDropIdentityLease(ServerMark& mark) {
   DropIdentity drop;
-  mark.generation += 1;            // values taken meanwhile are taken again
-  mark.identity_lease_end_ms = 0;  // no value passes until it is retired
-  drop.raise_identity_words_to_ms = mark.lease_end_ms;
+  mark.generation += 1;                 // values taken meanwhile are taken again
+  mark.identity_lease_raw = kMoving;    // no value passes until it is retired
+  drop.raise_identity_words_to_ms = mark.LeaseMs();
   mark.identity_floor_ms = mark.floor_ms;
-  // Retired on disk before anything reads "no lease": a restart must not find the old lease under
-  // the identity it names (the server may have that identity again by then).
-  drop.retire_on_disk = !Reopened(kRouteRetiredInMemory);
   return drop;
 }
 
-void FinishDropIdentityLease(ServerMark& mark) { mark.identity_lease_end_ms = kNoLease; }
+void FinishDropIdentityLease(ServerMark& mark) { mark.identity_lease_raw = kNoLease; }
 
 // ---- each database's copy --------------------------------------------------------------------------
 
-// Covered: this run wrote it; or it lies at or below what this run raised the words to; or (the
-// families with an identity) it was written under an identity that differs from this server's in
-// every part (node, UID20 digit, shards), whose IDs theirs cannot repeat in any family (a copy of
-// this server's made before restart_at_clock gave it a new one, or another server's). A copy of a
-// server that shares one part with this one holds the families of that part as any copy does. A
-// copy of 1.2 (the system identifier) predates every identity lease, and the identity it was
-// written under.
-bool Covered(const ServerMark& mark, const Self& self, Group group, uint64_t copy_ms, int64_t tag) {
-  const auto bits = static_cast<uint64_t>(tag);
-  if ((bits & kTagged) != 0 && (bits >> kIdentityBits & kRunMask) == (self.run_bits & kRunMask)) return true;
-  if (Reopened(kRouteRestoreIntoClone) && tag == self.system_identifier) return true;
-  const uint64_t floor = group == kWithIdentity ? mark.identity_floor_ms : mark.floor_ms;
+// Covered: this run wrote it; or it lies at or below what this run raised the words to; or (a kin
+// with a part) the kin's part of this server's identity meets nothing the copy's parts hold (a copy
+// of this server's made before restart_at_clock gave it a new one, or another server's). A copy of
+// 1.2 (the system identifier) predates every identity lease, and the identity it was written under.
+namespace {
+
+// Whether this run wrote the copy's tag, in whichever layout it has.
+bool OurRun(const Self& self, const CopyState& copy) {
+  return copy.run != 0 && copy.run == (self.run_bits & (copy.layout14 ? kRunMask : kLegacyRunMask));
+}
+
+}  // namespace
+
+bool Covered(const ServerMark& mark, const Self& self, Kin kin, uint64_t copy_ms, const CopyState& copy) {
+  if (OurRun(self, copy)) return true;
+  const uint64_t floor = WithIdentity(kin) ? mark.identity_floor_ms : mark.floor_ms;
   if (copy_ms <= floor) return true;
-  if (group != kWithIdentity) return false;
-  if ((bits & kTagged) != 0) {
-    return EveryPartDiffers(static_cast<uint32_t>(bits & kIdentityMask), self.identity & kIdentityMask);
+  if (!WithIdentity(kin)) return false;
+  if ((static_cast<uint64_t>(copy.tag) & kTagged) == 0) {
+    return copy.tag == self.system_identifier && mark.HasIdentityLease();
   }
-  return tag == self.system_identifier && mark.identity_lease_end_ms != kNoLease;
+  return !Meets(copy.parts, self.identity, PartOf(kin));
 }
 
 uint64_t CopyIdentityMs(const CopyRead& read) {
@@ -156,22 +173,31 @@ uint64_t CopyIdentityMs(const CopyRead& read) {
   return static_cast<uint64_t>(std::max<int64_t>(tagged && read.has_identity ? read.mark_identity : read.mark, 0));
 }
 
-// A copy that is not covered is waited for by each group, even one the clock has passed already:
-// its first value raises the group's words to it (RaiseAfterCopyWait).
+// A copy that is not covered is waited for by each kin, even one the clock has passed already: its
+// first value raises the kin's words to it (RaiseAfterCopyWait).
 CopyState DecideCopy(const ServerMark& mark, const Self& self, const CopyRead& read) {
   CopyState copy;
   copy.has_copy = read.has_mark && read.has_server;
   copy.has_identity_copy = read.has_identity;
+  copy.has_parts_copy = read.has_parts;
   if (!copy.has_copy) return copy;
   copy.copy_ms = static_cast<uint64_t>(std::max<int64_t>(read.mark, 0));
-  const int64_t tag = read.server;
   copy.copy_identity_ms = CopyIdentityMs(read);
-  copy.tag_is_ours = tag == OwnTag(self.run_bits, self.identity);
-  copy.tag = tag;
-  if (Reopened(kRouteRestoreByOwner)) return copy;
-  copy.wait_ms[kTimeOnly] = Covered(mark, self, kTimeOnly, copy.copy_ms, tag) ? 0 : copy.copy_ms;
-  copy.wait_ms[kWithIdentity] =
-      Covered(mark, self, kWithIdentity, copy.copy_identity_ms, tag) ? 0 : copy.copy_identity_ms;
+  copy.tag = read.server;
+  const auto tag = static_cast<uint64_t>(read.server);
+  copy.layout14 = read.has_parts && identity::WrittenByCopyWords(read.parts);
+  if (copy.layout14) {
+    copy.run = tag >> 26 & kRunMask;
+    copy.parts = identity::DecodeCopy(identity::CopyWords{read.parts, static_cast<uint32_t>(tag & kShardBitsMask)});
+  } else if ((tag & kTagged) != 0) {
+    copy.run = tag >> 24 & kLegacyRunMask;  // (1.3's layout: the parts are not known)
+  }
+  copy.tag_is_ours = OurRun(self, copy) && Includes(copy.parts, self.identity);
+  for (int k = 0; k < kKinCount; ++k) {
+    const auto kin = static_cast<Kin>(k);
+    const uint64_t bound = WithIdentity(kin) ? copy.copy_identity_ms : copy.copy_ms;
+    copy.wait_ms[k] = Covered(mark, self, kin, bound, copy) ? 0 : bound;
+  }
   return copy;
 }
 
@@ -181,7 +207,6 @@ CopyState DecideCopy(const ServerMark& mark, const Self& self, const CopyRead& r
 // another session.)
 bool MustReadCopy(bool same_state_and_database, bool has_copy, bool fresh, uint64_t seen_generation,
                   uint64_t generation) {
-  if (Reopened(kRouteSessionBeforeRestore) && same_state_and_database && has_copy) fresh = true;
   return !same_state_and_database || !has_copy || !fresh || seen_generation != generation;
 }
 
@@ -196,45 +221,54 @@ Wait DecideWait(uint64_t wait_ms, uint64_t now_ms, uint64_t max_clock_regression
   return wait;
 }
 
-uint64_t RaiseAfterCopyWait(const Wait& wait, uint64_t wait_ms) {
-  return wait.kind == Wait::kRefuse || Reopened(kRouteCopyPassedByClock) ? 0 : wait_ms;
-}
+uint64_t RaiseAfterCopyWait(const Wait& wait, uint64_t wait_ms) { return wait.kind == Wait::kRefuse ? 0 : wait_ms; }
 
 // The server's lease, which lies above every value returned on this server, and the lease of the
-// families with an identity (set exactly: it drops only what older identities made, which no server
-// makes again), under this run's tag. The copy becomes this run's (which covers both groups) only
-// once neither group has a wait left for the copy another writer left: until then it is only
-// raised, and keeps its writer, so that the group that has not waited yet still honors it.
-CopyWrite DecideCopyWrite(const ServerMark& mark, const Self& self, const CopyState& copy, uint64_t now_ms) {
+// families with a part (set exactly: it drops only what older identities made, which no server
+// makes again), under this run's tag, with the parts of the values the database holds. The copy
+// becomes this run's (which covers every kin) only once no kin has a wait left for the copy another
+// writer left: until then it is only raised, and keeps no run, so that the kin that has not waited
+// yet still honors it, and so does its writer, given it back.
+CopyWrite DecideCopyWrite(const ServerMark& mark, const LeaseParts& parts, const Self& self, const CopyState& copy,
+                          Kin kin, uint64_t now_ms) {
+  (void)parts;
   CopyWrite write;
-  const uint64_t lease_ms = mark.lease_end_ms;
+  const uint64_t lease_ms = mark.LeaseMs();
   // (0 while restart_at_clock() moves the identity lease: the server's lease bounds them then)
-  const uint64_t identity_lease = mark.identity_lease_end_ms;
+  const uint64_t identity_lease = mark.IdentityLeaseMs();
   const uint64_t identity_ms = identity_lease == 0 ? lease_ms : std::min(lease_ms, identity_lease);
-  const bool settled = copy.tag_is_ours ||
-                       (copy.wait_ms[kTimeOnly] <= now_ms && copy.wait_ms[kWithIdentity] <= now_ms) ||
-                       Reopened(kRouteTagBeforeBothWaited);
+  bool settled = copy.tag_is_ours;
+  if (!settled) {
+    settled = true;
+    for (const uint64_t wait : copy.wait_ms) settled = settled && wait <= now_ms;
+  }
   write.mark = static_cast<int64_t>(lease_ms);
   write.write_identity = copy.has_identity_copy;
   write.mark_identity = static_cast<int64_t>(identity_ms);
   write.identity_exact = settled;
-  write.write_tag = !copy.tag_is_ours && settled;
-  write.claims = write.write_tag;
-  write.tag = Reopened(kRouteRestoreIntoClone) ? self.system_identifier : OwnTag(self.run_bits, self.identity);
-  // Raised before both groups waited, the copy holds this run's values above what its writer made:
-  // it is no run's any more (run 0), so that its writer, given it back, honors it too. Its identity
-  // stays: the families with one have not made values here yet.
-  const auto old_tag = static_cast<uint64_t>(copy.tag);
-  if (!copy.tag_is_ours && !settled && (old_tag & kTagged) != 0 && (old_tag >> kIdentityBits & kRunMask) != 0 &&
-      !Reopened(kRouteRaisedCopyKeepsWriter)) {
+  // The parts the copy holds (not known where 1.3 wrote it), with this identity once a value of a
+  // kin with a part is written here. A database whose extension has no idgen.mark_parts yet keeps
+  // 1.3's layout of the tag.
+  const Parts next_parts = WithIdentity(kin) ? Union(copy.parts, identity::Of(self.identity)) : copy.parts;
+  const bool parts_change = copy.has_parts_copy && !(copy.layout14 && next_parts == copy.parts);
+  write.claims = !copy.tag_is_ours && settled;
+  const identity::CopyWords words = identity::EncodeCopy(next_parts);
+  const auto tag_of = [&](uint64_t run) {
+    return copy.has_parts_copy ? Tag(run, words.shard_bits) : LegacyTag(run, self.legacy_hash);
+  };
+  if (write.claims || (settled && parts_change)) {
     write.write_tag = true;
-    write.tag = static_cast<int64_t>(kTagged | (old_tag & kIdentityMask));
+    write.tag = tag_of(self.run_bits);
+  } else if (!settled && (copy.run != 0 || parts_change)) {
+    // Raised before every kin waited, the copy holds this run's values above what its writer made:
+    // it is no run's any more (run 0), so that its writer, given it back, honors it too.
+    write.write_tag = true;
+    write.tag = tag_of(0);
   }
-  if (write.claims && !Reopened(kRouteCopyPassedByClock)) {
+  write.parts = words.parts;
+  if (write.claims) {
     // (never beyond the clock: what an owner set ahead moves nothing of the server's)
-    for (const Group group : {kTimeOnly, kWithIdentity}) {
-      write.raise_ms[group] = copy.wait_ms[group] <= now_ms ? copy.wait_ms[group] : 0;
-    }
+    for (int k = 0; k < kKinCount; ++k) write.raise_ms[k] = copy.wait_ms[k] <= now_ms ? copy.wait_ms[k] : 0;
   }
   return write;
 }
@@ -245,73 +279,90 @@ void AfterCopyWrite(CopyState& copy, const CopyWrite& write) {
   copy.copy_identity_ms = copy.has_identity_copy
                               ? (write.identity_exact ? identity_ms : std::max(copy.copy_identity_ms, identity_ms))
                               : copy.copy_ms;
+  if (write.write_tag) {
+    copy.tag = write.tag;
+    const auto tag = static_cast<uint64_t>(write.tag);
+    copy.layout14 = copy.has_parts_copy;
+    copy.run = copy.layout14 ? tag >> 26 & kRunMask : tag >> 24 & kLegacyRunMask;
+    if (copy.layout14) {
+      copy.parts = identity::DecodeCopy(identity::CopyWords{write.parts, static_cast<uint32_t>(tag & kShardBitsMask)});
+    }
+  }
   copy.tag_is_ours = copy.tag_is_ours || write.claims;
-  if (write.write_tag) copy.tag = write.tag;
-  if (write.claims) copy.wait_ms[kTimeOnly] = copy.wait_ms[kWithIdentity] = 0;
+  if (write.claims) {
+    for (uint64_t& wait : copy.wait_ms) wait = 0;
+  }
 }
 
-CopyWrite DecideCopyAtCreate(const ServerMark& mark, const Self& self) {
-  if (Reopened(kRouteCreateStartsAtZero)) return CopyWrite{};
+CopyWrite DecideCopyAtCreate(const ServerMark& mark, const LeaseParts& parts, const Self& self) {
   CopyState fresh;
-  fresh.has_copy = fresh.has_identity_copy = true;
-  return DecideCopyWrite(mark, self, fresh, 0);
+  fresh.has_copy = fresh.has_identity_copy = fresh.has_parts_copy = true;
+  // (the values the server lease holds of the families with a part, and this identity's)
+  fresh.parts = parts.server;
+  fresh.layout14 = true;
+  return DecideCopyWrite(mark, parts, self, fresh, kNode, 0);
 }
 
-uint64_t CoveredMs(const ServerMark& mark, const CopyState& copy, Group group, uint32_t identity) {
-  const uint64_t lease = mark.lease_end_ms;
+uint64_t CoveredMs(const ServerMark& mark, const LeaseParts& parts, const CopyState& copy, Group group,
+                   const Identity& identity) {
+  const uint64_t lease = mark.LeaseMs();
   if (group == kTimeOnly) return copy.has_copy ? std::min(lease, copy.copy_ms) : lease;
-  if (mark.lease_identity != (identity & kIdentityMask) && !Reopened(kRouteLeaseOfOldIdentity)) return 0;
-  const uint64_t with_identity = std::min(lease, mark.identity_lease_end_ms);
+  const bool under_identity_lease = mark.HasIdentityLease();
+  if (!Includes(under_identity_lease ? parts.identity : parts.server, identity)) return 0;
+  if (copy.has_parts_copy && copy.has_copy && !Includes(copy.parts, identity)) return 0;
+  const uint64_t with_identity = under_identity_lease ? std::min(lease, mark.IdentityLeaseMs()) : lease;
   return copy.has_copy ? std::min(with_identity, copy.copy_identity_ms) : with_identity;
 }
 
 // ---- idgen.restart_at_clock() -----------------------------------------------------------------------
 
-// After a clock that jumped ahead and back, once the server has a new identity (every part new), the
-// families with a node identity carry on from the clock. The identity of their last values: the
-// identity lease in force, or else the server's lease.
+// After a clock that jumped ahead and back, once the server's families with a part have parts that
+// meet nothing they made ahead of the clock, they carry on from the clock.
 Restart::Kind RestartPrecondition(const RestartInput& in) {
   if (!in.superuser) return Restart::kRefusePermission;
   if (!in.shared_primary) return Restart::kRefuseNotPrimary;
   // Sessions under an identity set per database or role would generate under it: this call could not
   // see whether it is new.
-  if (in.identity_set_per_database_or_role && !Reopened(kRouteIdentityPerDatabase)) {
-    return Restart::kRefuseIdentityPerDatabase;
-  }
+  if (in.identity_set_per_database_or_role) return Restart::kRefuseIdentityPerDatabase;
   // With the node id from Citus, a new identity is a new group id, which this call cannot see.
   if (in.node_id_from_citus) return Restart::kRefuseCitus;
   return Restart::kMove;
 }
 
-Restart DecideRestart(const ServerMark& mark, const RestartInput& in) {
+Restart DecideRestart(const ServerMark& mark, const LeaseParts& parts, const RestartInput& in) {
   Restart restart;
   restart.kind = RestartPrecondition(in);
   if (restart.kind != Restart::kMove) return restart;
-  const uint64_t active = mark.identity_lease_end_ms;
-  restart.old_ms = active != kNoLease ? active : LeaseMsOf(in.mark_raw);
-  const bool use_identity_lease = (active != kNoLease || Reopened(kRouteStaleIdentityLease)) && in.identity_raw != 0;
-  const uint32_t last_identity = IdentityOf(use_identity_lease ? in.identity_raw : in.mark_raw);
+  const bool active = mark.HasIdentityLease() && mark.identity_lease_raw != kMoving;
+  const uint64_t server_ms = mark.LeaseMs();
+  const uint64_t identity_ms = active ? mark.IdentityLeaseMs() : 0;
+  restart.old_ms = active ? identity_ms : server_ms;
   if (restart.old_ms <= in.now_ms + kLeaseMs) return restart.kind = Restart::kNothingToDo, restart;
-  if (last_identity == kUnknownIdentity) return restart.kind = Restart::kRefuseUnknownIdentity, restart;
-  const uint32_t current = in.identity & kIdentityMask;
-  if (!EveryPartDiffers(last_identity, current) && !Reopened(kRouteRestartSameIdentity)) {
-    restart.same_parts = ~(last_identity ^ current) & kIdentityMask;
-    return restart.kind = Restart::kRefuseSameIdentity, restart;
+  // What the families with a part made ahead of the clock: under the identity lease, and under the
+  // server lease before it (where each lies ahead).
+  Parts ahead = NoParts();
+  if (active && identity_ms > in.now_ms) ahead = Union(ahead, parts.identity);
+  if (server_ms > in.now_ms) ahead = Union(ahead, parts.server);
+  if (!ahead.known) return restart.kind = Restart::kRefuseUnknownIdentity, restart;
+  bool any = false;
+  for (int p = 0; p < identity::kPartCount; ++p) {
+    restart.shares[p] = Meets(ahead, in.identity, static_cast<identity::Part>(p));
+    any = any || restart.shares[p];
   }
+  if (any) return restart.kind = Restart::kRefuseSameIdentity, restart;
   restart.kind = Restart::kMove;
   restart.lease_ms = in.now_ms + kLeaseMs;
   restart.floor_ms = in.now_ms;
   return restart;
 }
 
-void BeginRestart(ServerMark& mark, uint32_t identity) {
+void BeginRestart(ServerMark& mark) {
   mark.generation += 1;
-  mark.identity_lease_end_ms = 0;  // no value passes until it is written
-  mark.identity_lease_hash = identity & kIdentityMask;
+  mark.identity_lease_raw = kMoving;  // no value passes until it is written
 }
 
-void FinishRestart(ServerMark& mark, const Restart& restart) {
-  mark.identity_lease_end_ms = restart.lease_ms;
+void FinishRestart(ServerMark& mark, const Restart& restart, uint64_t identity_raw) {
+  mark.identity_lease_raw = identity_raw;
   mark.identity_floor_ms = restart.floor_ms;
 }
 
@@ -329,70 +380,77 @@ bool DecimalIdCopyCovered(const ServerMark& mark, int64_t decimal_run, int64_t c
   return static_cast<uint64_t>(*generator) < mark.decimal_id_floor;
 }
 
-// ---- DROP EXTENSION --------------------------------------------------------------------------------
-
-bool DropKeepsNothing(const ServerMark& mark, const Self& self, const DropInput& in) {
-  if (!in.read.has_mark || !in.read.has_server) return true;
-  if (Reopened(kRouteDropCreate)) return true;
-  const uint64_t copy_ms = static_cast<uint64_t>(std::max<int64_t>(in.read.mark, 0));
-  const int64_t tag = in.read.server;
-  const bool tagged = (static_cast<uint64_t>(tag) & kTagged) != 0;
-  const uint64_t identity_ms = CopyIdentityMs(in.read);
-  if (copy_ms <= in.now_ms) return true;
-  if (in.recovery) return false;
-  if (in.shared) {
-    return Covered(mark, self, kTimeOnly, copy_ms, tag) && Covered(mark, self, kWithIdentity, identity_ms, tag);
-  }
-  // No shared state: the server's leases as its origins keep them, which a preloaded start loads.
-  const uint64_t stored_ms = LeaseMsOf(in.mark_raw);
-  const bool same_identity = IdentityOf(in.identity_raw) == (self.identity & kIdentityMask);
-  const uint64_t identity_lease_ms =
-      in.identity_raw != 0 && same_identity ? std::min(LeaseMsOf(in.identity_raw), stored_ms) : stored_ms;
-  const bool other_identity =
-      tagged && EveryPartDiffers(static_cast<uint32_t>(static_cast<uint64_t>(tag) & kIdentityMask),
-                                 self.identity & kIdentityMask);
-  return copy_ms <= stored_ms && (identity_ms <= identity_lease_ms || other_identity);
+Wait DecideDecimalTake(const ServerMark& mark, uint64_t now_ms, uint64_t max_clock_regression_ms) {
+  if (mark.decimal_take_ms == 0) return Wait{};
+  // (a clock behind the last take by the interval is the server's own wait; beyond that, a clock
+  // stepped back, which the usual limit bounds)
+  return DecideWait(mark.decimal_take_ms + kDecimalTakeIntervalMs, now_ms,
+                    max_clock_regression_ms + kDecimalTakeIntervalMs);
 }
 
-DropAdopt DecideDropAdopt(const ServerMark& mark, const Self& self, const DropInput& in) {
-  DropAdopt adopt;
-  if (!in.read.has_mark || !in.read.has_server || !in.shared || in.recovery || Reopened(kRouteDropForgetsPassedCopy)) {
-    return adopt;
+// ---- DROP EXTENSION --------------------------------------------------------------------------------
+
+namespace {
+
+// The copy as DecideCopy reads it, and whether every kin is covered.
+bool CopyCoveredEverywhere(const ServerMark& mark, const Self& self, const CopyRead& read) {
+  const CopyState copy = DecideCopy(mark, self, read);
+  for (const uint64_t wait : copy.wait_ms) {
+    if (wait != 0) return false;
   }
+  return true;
+}
+
+}  // namespace
+
+bool DropKeepsNothing(const ServerMark& mark, const LeaseParts& parts, const Self& self, const DropInput& in) {
+  if (!in.read.has_mark || !in.read.has_server) return true;
   const uint64_t copy_ms = static_cast<uint64_t>(std::max<int64_t>(in.read.mark, 0));
   const uint64_t identity_ms = CopyIdentityMs(in.read);
-  const int64_t tag = in.read.server;
-  // (never beyond the clock: what an owner set ahead moves nothing of the server's)
-  if (!Covered(mark, self, kTimeOnly, copy_ms, tag) && copy_ms <= in.now_ms) adopt.raise_ms[kTimeOnly] = copy_ms;
-  if (!Covered(mark, self, kWithIdentity, identity_ms, tag) && identity_ms <= in.now_ms) {
-    adopt.raise_ms[kWithIdentity] = identity_ms;
+  if (std::max(copy_ms, identity_ms) <= in.now_ms) return true;
+  if (in.recovery) return false;
+  if (in.shared) return CopyCoveredEverywhere(mark, self, in.read);
+  // No shared state: the server's leases as its origins keep them, which a preloaded start loads.
+  ServerMark stored;
+  stored.loaded = true;
+  stored.lease_raw = in.mark_raw;
+  const bool identity_counts = in.identity_raw != 0 && IdentityLeaseCounts(in.identity_raw, parts, self);
+  stored.identity_lease_raw = identity_counts ? in.identity_raw : kNoLease;
+  stored.floor_ms = LeaseMsOf(in.mark_raw);
+  stored.identity_floor_ms = identity_counts ? std::min(LeaseMsOf(in.identity_raw), stored.floor_ms) : stored.floor_ms;
+  return CopyCoveredEverywhere(stored, self, in.read);
+}
+
+DropAdopt DecideDropAdopt(const ServerMark& mark, const LeaseParts& parts, const Self& self, const DropInput& in) {
+  (void)parts;
+  DropAdopt adopt;
+  if (!in.read.has_mark || !in.read.has_server || !in.shared || in.recovery) return adopt;
+  const CopyState copy = DecideCopy(mark, self, in.read);
+  uint64_t top = 0, top_identity = 0;
+  for (int k = 0; k < kKinCount; ++k) {
+    // (never beyond the clock: what an owner set ahead moves nothing of the server's)
+    if (copy.wait_ms[k] != 0 && copy.wait_ms[k] <= in.now_ms) {
+      adopt.raise_ms[k] = copy.wait_ms[k];
+      top = std::max(top, copy.wait_ms[k]);
+      if (WithIdentity(static_cast<Kin>(k))) top_identity = std::max(top_identity, copy.wait_ms[k]);
+    }
   }
-  const uint64_t top = std::max(adopt.raise_ms[kTimeOnly], adopt.raise_ms[kWithIdentity]);
-  if (top > mark.lease_end_ms) adopt.lease_ms = top;
-  if (mark.identity_lease_end_ms != kNoLease && adopt.raise_ms[kWithIdentity] > mark.identity_lease_end_ms) {
-    adopt.identity_lease_ms = adopt.raise_ms[kWithIdentity];
-  }
+  if (top > mark.LeaseMs()) adopt.lease_ms = top;
+  if (mark.HasIdentityLease() && top_identity > mark.IdentityLeaseMs()) adopt.identity_lease_ms = top_identity;
   return adopt;
 }
 
-// ---- who generates, under which identity ------------------------------------------------------------
+// ---- who generates ----------------------------------------------------------------------------------
 
-bool MayGenerate(bool recovery, bool shared) { return shared && (!recovery || Reopened(kRouteHotStandby)); }
+bool MayGenerate(bool recovery, bool shared) { return shared && !recovery; }
 
-uint32_t SessionIdentity(uint32_t server_identity, bool database_sets_one, uint32_t database_identity,
-                         bool session_sets_one, uint32_t session_identity) {
-  if (session_sets_one && Reopened(kRouteSessionIdentity)) return session_identity;
-  if (database_sets_one && Reopened(kRouteIdentityPerDatabase)) return database_identity;
-  return server_identity;
-}
+// ---- Instagram's bound shards ---------------------------------------------------------------------
 
 ShardHolder DecideShardHolder(const ShardRow& row) {
   if (!row.found) return ShardHolder::kNone;
-  if (row.own && row.oid_exists && !Reopened(kRouteRenamedShardSchema)) return ShardHolder::kByOid;
-  if (row.own && !Reopened(kRouteRenamedShardSchema)) {
-    return row.named_exists && row.named_has_marks ? ShardHolder::kByName : ShardHolder::kNone;
-  }
-  if (!row.named_exists) return row.own ? ShardHolder::kNone : ShardHolder::kUnknown;
+  if (row.own && row.oid_exists) return ShardHolder::kByOid;
+  if (row.own) return row.named_exists && row.named_has_marks ? ShardHolder::kByName : ShardHolder::kNone;
+  if (!row.named_exists) return ShardHolder::kUnknown;
   return ShardHolder::kByName;
 }
 

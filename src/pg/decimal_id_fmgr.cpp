@@ -23,7 +23,7 @@ IDGEN_FUNCTION(idgen_decimal_id) {
   // Prepare once in this backend, and again after restart_at_clock() (a new generation), as
   // Generate does for the families of a clock: not a call on every value.
   if (!marks::Ready(kFamilyDecimalId) ||
-      ref.state.mark.generation.load(std::memory_order_acquire) != marks::hot.generation) {
+      ref.state.mark.generation.load(std::memory_order_acquire) != marks::session.hot.generation) {
     (void)marks::Prepare(kFamilyDecimalId, ref);
   }
   marks::CheckDecimalIdCopy(ref, launch);

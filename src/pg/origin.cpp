@@ -38,9 +38,11 @@ void UnlockOriginCreation() { UnlockSharedObject(ReplicationOriginRelationId, In
 // Starts the worker that creates the missing origins, and waits for it (a cancel interrupts the
 // wait; the worker finishes on its own). A worker slot that other workers hold (parallel queries)
 // is waited for up to a second, on the latch.
-void CreateOrigins() {
+void CreateOrigins(const char* named = nullptr) {
   BackgroundWorker worker;
   memset(&worker, 0, sizeof worker);
+  // (bgw_extra: one more origin to make, by name)
+  if (named != nullptr) strlcpy(worker.bgw_extra, named, sizeof worker.bgw_extra);
   strlcpy(worker.bgw_name, "idgen origins", sizeof worker.bgw_name);
   strlcpy(worker.bgw_type, "idgen origins", sizeof worker.bgw_type);
   worker.bgw_flags = BGWORKER_SHMEM_ACCESS | BGWORKER_BACKEND_DATABASE_CONNECTION;
@@ -93,6 +95,33 @@ compat::OriginId Id(Which which) {
   return id;
 }
 
+compat::OriginId IdNamed(const char* name) {
+  compat::OriginId id = replorigin_by_name(name, true);
+  if (id == compat::kInvalidOriginId) {
+    LockOriginCreation();
+    id = replorigin_by_name(name, true);
+    if (id == compat::kInvalidOriginId) {
+      CreateOrigins(name);
+      id = replorigin_by_name(name, true);
+    }
+    UnlockOriginCreation();
+    if (id == compat::kInvalidOriginId) {
+      ereport(ERROR, errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
+              errmsg("replication origin \"%s\" does not exist", name),
+              errdetail("idgen's background worker could not create it; the server log says why."),
+              errhint("A superuser can create it: SELECT pg_replication_origin_create('%s');", name));
+    }
+  }
+  return id;
+}
+
+bool NameOf(compat::OriginId id, char* out, size_t size) {
+  char* name = nullptr;
+  if (!replorigin_by_oid(id, true, &name) || name == nullptr) return false;
+  strlcpy(out, name, size);
+  return true;
+}
+
 namespace {
 
 // Whether WAL must reach synchronous standbys before it counts: synchronous_standby_names names
@@ -139,6 +168,11 @@ void idgen_origin_worker(Datum database) {
   StartTransactionCommand();
   for (const char* name : idgen::pg::origin::kNames) {
     if (replorigin_by_name(name, true) == idgen::pg::compat::kInvalidOriginId) (void)replorigin_create(name);
+  }
+  const char* named = MyBgworkerEntry->bgw_extra;
+  if (named[0] != '\0' && strnlen(named, BGW_EXTRALEN) < BGW_EXTRALEN &&
+      replorigin_by_name(named, true) == idgen::pg::compat::kInvalidOriginId) {
+    (void)replorigin_create(named);
   }
   CommitTransactionCommand();
 }

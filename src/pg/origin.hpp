@@ -20,14 +20,25 @@ extern "C" {
 
 namespace idgen::pg::origin {
 
-enum Which { kMark, kDecimalId, kIdentityMark, kOriginCount };
+enum Which { kMark, kDecimalId, kIdentityMark, kDecimalTake, kOriginCount };
 
-inline constexpr const char* kNames[kOriginCount] = {"idgen_mark", "idgen_decimal_id", "idgen_mark_identity"};
+inline constexpr const char* kNames[kOriginCount] = {"idgen_mark", "idgen_decimal_id", "idgen_mark_identity",
+                                                     "idgen_decimal_take"};
 
 // The origin's id. Creates the origins first where they do not exist (a new server, or one that
 // pg_upgrade made), by a background worker: in a transaction of their own, committed whatever
 // becomes of the caller's. C zone: a catalog read, never under a lock of idgen's.
 compat::OriginId Id(Which which);
+
+// The registry of parts (core/identity.hpp): an origin named kPartsPrefix and the parts' text, made
+// when missing (by the same worker, committed before it is returned), whose id is the parts'
+// handle. Names are at most kMaxNamedLength bytes (the worker's extra bytes carry one). C zone; never
+// under a lock of idgen's.
+inline constexpr const char* kPartsPrefix = "idgen_parts ";
+inline constexpr size_t kMaxNamedLength = 120;
+compat::OriginId IdNamed(const char* name);
+// The name of an origin id (false: no such origin), into out.
+bool NameOf(compat::OriginId id, char* out, size_t size);
 
 // The origin's value (0 when it was never set).
 uint64_t Read(compat::OriginId id);

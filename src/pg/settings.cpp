@@ -11,8 +11,10 @@
 #include <cerrno>
 #include <cstdlib>
 #include <cstring>
+#include <optional>
 
 #include "core/decimal_id.hpp"
+#include "core/identity.hpp"
 #include "core/uid20.hpp"
 #include "pg/compat.hpp"
 #include "pg/mark.hpp"
@@ -103,56 +105,42 @@ static_assert(kShards == kInstagram.max_node() + 1);
 char* shards_text = nullptr;
 
 bool CheckShards(char** value, void** extra, GucSource) {
+  identity::ShardsProblem problem;
+  const std::optional<identity::Ranges> ranges = identity::ParseShards(*value, &problem);
+  if (!ranges) {
+    switch (problem) {
+      case identity::ShardsProblem::kOutOfRange:
+        GUC_check_errdetail("Shards are numbers from 0 to %d; a range is \"low-high\" with low <= high.", kShards - 1);
+        break;
+      case identity::ShardsProblem::kTooManyRanges:
+        GUC_check_errdetail("The list holds more than %d ranges: give this server fewer, wider ranges.",
+                            identity::kMaxRanges);
+        break;
+      default:
+        GUC_check_errdetail(
+            "List the shards this server owns as numbers and ranges separated by commas, such as \"0-2047\" or "
+            "\"5,9,100-199\" (an empty list: none).");
+    }
+    return false;
+  }
   auto* set = static_cast<ShardSet*>(compat::GucMalloc(sizeof(ShardSet)));
   if (set == nullptr) return false;
   memset(set, 0, sizeof *set);
-  const char* p = *value;
-  for (;;) {
-    while (*p == ' ') ++p;
-    char* end = nullptr;
-    errno = 0;
-    const long first = strtol(p, &end, 10);
-    if (end == p || errno != 0) break;
-    long last = first;
-    p = end;
-    while (*p == ' ') ++p;
-    if (*p == '-') {
-      const char* from = p + 1;
-      errno = 0;
-      last = strtol(from, &end, 10);
-      if (end == from || errno != 0) break;
-      p = end;
-      while (*p == ' ') ++p;
-    }
-    if (first < 0 || last >= kShards || first > last) {
-      GUC_check_errdetail("Shards are numbers from 0 to %d; a range is \"low-high\" with low <= high.", kShards - 1);
-      compat::GucFree(set);
-      return false;
-    }
-    for (long s = first; s <= last; ++s) set->bits[s / 8] |= static_cast<uint8_t>(1u << (s % 8));
-    if (*p == '\0') {
-      *extra = set;
-      return true;
-    }
-    if (*p != ',') break;
-    ++p;
+  set->ranges = *ranges;
+  for (int r = 0; r < ranges->count; ++r) {
+    for (uint32_t s = ranges->lo[r]; s <= ranges->hi[r]; ++s) set->bits[s / 8] |= static_cast<uint8_t>(1u << (s % 8));
   }
-  GUC_check_errdetail(
-      "List the shards this server owns as numbers and ranges separated by commas, such as "
-      "\"0-2047\" or \"5,9,100-199\".");
-  compat::GucFree(set);
-  return false;
+  *extra = set;
+  return true;
 }
 
-// IdentityHash() is kept until an identity setting changes (restart_at_clock and the identity lease
-// compare it often).
-// A reload that assigns an identity setting also drops what this session had found covered
-// (marks::Hot): its next value, in an open transaction too, writes the server's lease under the
-// new identity before it is returned (protocol::ReloadDropsCovered).
-bool identity_hash_known = false;
+// A reload that assigns an identity setting drops what this session had found covered (its Hot):
+// its next value, in an open transaction too, goes through Prepare and Cover, which write the
+// server's lease under parts that hold the new identity before it is returned.
+bool legacy_hash_known = false;
 void ForgetIdentity() {
-  identity_hash_known = false;
-  if (protocol::ReloadDropsCovered()) marks::hot = marks::Hot{};
+  legacy_hash_known = false;
+  marks::session.hot = engine::Hot{};
 }
 void IdentityChanged(int, void*) { ForgetIdentity(); }
 
@@ -179,9 +167,21 @@ void RaiseEpochNotTheServers(Family family) {
 
 const char* InstagramShards() { return shards_text != nullptr ? shards_text : ""; }
 
-uint32_t IdentityHash() {
+identity::Identity Identity() {
+  identity::Identity id;
+  id.node = node_id_source == kNodeIdFromSetting ? node_id : identity::kNodeFromCitus;
+  id.digit = static_cast<uint8_t>(uid20_server);
+  if (owned_shards != nullptr) {
+    id.shards = owned_shards->ranges;
+  } else {
+    (void)id.shards.Add(0, kShards - 1);
+  }
+  return id;
+}
+
+uint32_t LegacyIdentityHash() {
   static uint32_t known = 0;
-  if (identity_hash_known) return known;
+  if (legacy_hash_known) return known;
   // The node: its id, folded into 12 bits (exact below 4096), the source mixed into the fold (the
   // default source mixes nothing).
   uint32_t node = static_cast<uint32_t>(node_id);
@@ -193,7 +193,7 @@ uint32_t IdentityHash() {
     hash = (hash ^ (owned_shards != nullptr ? owned_shards->bits[i] : 0xFF)) * 16777619u;
   const uint32_t shards = (hash ^ hash >> 8 ^ hash >> 16 ^ hash >> 24) & 0xFF;
   known = node << 12 | static_cast<uint32_t>(uid20_server & 0xF) << 8 | shards;
-  identity_hash_known = true;
+  legacy_hash_known = true;
   return known;
 }
 

@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <string_view>
 
+#include "core/identity.hpp"
 #include "core/protocol.hpp"
 #include "pg/family.hpp"
 
@@ -60,6 +61,7 @@ extern int launch_id;     // idgen.launch_id: -1 (not set) or 0..99999
 inline constexpr int kShards = 8192;
 struct ShardSet {
   uint8_t bits[kShards / 8];
+  identity::Ranges ranges;  // the same set, as the identity keeps it
 };
 extern const ShardSet* owned_shards;  // nullptr: every shard
 inline bool OwnsShard(int64_t shard) {
@@ -68,14 +70,14 @@ inline bool OwnsShard(int64_t shard) {
 }
 const char* InstagramShards();
 
-// The settings that make this server's IDs its own, in 24 bits, a part each: idgen.node_id with
-// idgen.node_id_source (12 bits: node ids below 4096 exactly), idgen.uid20_server (4 bits,
-// exactly) and a hash of idgen.instagram_shards (8 bits). What the durable mark records, and what
-// idgen.restart_at_clock() and a database's copy compare part by part.
-inline constexpr uint32_t kNodePart = protocol::kNodePart;
-inline constexpr uint32_t kUid20Part = protocol::kUid20Part;
-inline constexpr uint32_t kShardsPart = protocol::kShardsPart;
-uint32_t IdentityHash();
+// The settings that make this server's IDs its own, a part each, exactly (core/identity.hpp): the
+// node id (idgen.node_id, or any node with idgen.node_id_source = 'citus'), the UID20 digit
+// (idgen.uid20_server) and the shards (idgen.instagram_shards). What the durable mark records, and
+// what idgen.restart_at_clock() and a database's copy compare part by part.
+identity::Identity Identity();
+// The same settings as idgen 1.3 hashed them into 24 bits, by which its marks named an identity: an
+// identity lease of 1.3 is judged by it until the next write.
+uint32_t LegacyIdentityHash();
 
 // The secrets (idgen.token_secret, idgen.public_id_key), given inline or, better, by a file that
 // only the server's OS user reads (idgen.token_secret_file, idgen.public_id_key_file: read at server

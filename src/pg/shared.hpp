@@ -19,25 +19,22 @@ namespace idgen::pg {
 
 // The server's durable marks, as the backends share them (mark.hpp says how they are kept).
 struct SharedMark {
-  // Every value any coordinated family has returned on this server lies below lease_end_ms (Unix
-  // milliseconds), which the replication origin idgen_mark holds, flushed (and confirmed by
-  // synchronous standbys). Never lowered. 0: not read since the state was created.
-  std::atomic<uint64_t> lease_end_ms{0};
-  // The identity (settings::IdentityHash) that lease_end_ms was last written under: a value of a
-  // family with an identity is returned only under it, so a new identity writes the lease again
-  // before its first value (idgen.restart_at_clock() reads what the last values were made under).
-  std::atomic<uint32_t> lease_identity{0};
-  // The families with a node identity (mark.hpp: HasIdentity) after idgen.restart_at_clock() moved
-  // them back to the clock under a new identity: their values lie below this lease too, which the
-  // origin idgen_mark_identity holds. kNoLease while there is none.
-  std::atomic<uint64_t> identity_lease_end_ms{~uint64_t{0}};
-  std::atomic<uint32_t> identity_lease_hash{0};  // the identity it was written under
+  // What the replication origin idgen_mark holds, once durable (flushed, and confirmed by
+  // synchronous standbys): the lease end, below which every value any coordinated family has
+  // returned on this server lies, and the handle of the parts of the values with a part it covers
+  // (core/protocol.hpp: Pack). Only raised. 0: not read since the state was created.
+  std::atomic<uint64_t> lease_raw{0};
+  // The families with a part (mark.hpp: KinOf) after idgen.restart_at_clock() moved them back to the
+  // clock: what idgen_mark_identity holds, once durable; their values lie below it too.
+  // protocol::kNoLease while there is none, protocol::kMoving while it is written or retired.
+  std::atomic<uint64_t> identity_lease_raw{~uint64_t{0}};
   // What the words were raised to when the marks were read (this run's floors): a database's copy
   // at or below them is covered whoever wrote it.
   std::atomic<uint64_t> floor_ms{0};
   std::atomic<uint64_t> identity_floor_ms{0};
   std::atomic<bool> loaded{false};
-  // Bumped by idgen.restart_at_clock(): a value taken before it is taken again.
+  // Bumped by idgen.restart_at_clock() and a dropped identity lease: a value taken before it is taken
+  // again.
   std::atomic<uint64_t> generation{0};
   // The next DecimalId generator id this server may take (below it: taken, durably), and what it
   // was when the marks were read: a database's DecimalIds of lower generator ids are covered.
@@ -46,6 +43,8 @@ struct SharedMark {
   // The timeline every write of idgen_decimal_id carries (protocol::PackDecimalOrigin), changed and
   // written under mark_lock held exclusively, read under it shared.
   std::atomic<uint32_t> decimal_timeline{0};
+  // When the last DecimalId generator id was taken (Unix ms): the next waits a take interval.
+  std::atomic<uint64_t> decimal_take_ms{0};
 };
 
 struct SharedState {

@@ -80,6 +80,16 @@ ALTER SYSTEM SET idgen.instagram_shards = '0-8192';
 \echo :LAST_ERROR_SQLSTATE
 ALTER SYSTEM SET idgen.instagram_shards = 'all';
 \echo :LAST_ERROR_SQLSTATE
+-- A list keeps each range exactly: at most 32 of them.
+SELECT pg_catalog.string_agg((2 * g)::text, ',') AS many FROM generate_series(0, 32) g \gset
+ALTER SYSTEM SET idgen.instagram_shards = :'many';
+\echo :LAST_ERROR_SQLSTATE
+-- An empty list: this server makes no Instagram ID (restart_at_clock() needs it where the server
+-- had every shard).
+ALTER SYSTEM SET idgen.instagram_shards = '';
+SELECT pg_reload_conf(), pg_sleep(0.3);
+SELECT idgen.instagram_id(0);
+\echo :LAST_ERROR_SQLSTATE
 ALTER SYSTEM RESET idgen.instagram_shards;
 SELECT pg_reload_conf(), pg_sleep(0.3);
 

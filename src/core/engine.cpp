@@ -1,0 +1,526 @@
+#include "core/engine.hpp"
+
+#include <algorithm>
+
+namespace idgen::engine {
+
+using namespace protocol;
+using identity::Parts;
+
+namespace {
+
+// ---- the parts behind the leases ----------------------------------------------------------------
+
+// The parts a lease origin's value names: none where nothing was ever written, not known where 1.3
+// or 1.2 wrote it, else the registry's (resolved once per handle: a registration never changes).
+Parts PartsOfRaw(Effects& fx, uint64_t raw, uint16_t* cached_handle, Parts* cached) {
+  if (raw == 0 || raw == kNoLease) return identity::NoParts();
+  if (!IsFormat14(raw)) return Parts{};
+  const uint16_t handle = PartsHandleOf(raw);
+  if (handle != *cached_handle) {
+    *cached = fx.PartsOf(handle);
+    *cached_handle = handle;
+  }
+  return *cached;
+}
+
+// The session's parts of the leases the mark publishes. A catalog read at most: outside the lock.
+void Resolve(Effects& fx, Session& s, const ServerMark& m) {
+  s.parts.server = PartsOfRaw(fx, m.lease_raw, &s.server_handle, &s.parts.server);
+  const uint64_t identity_raw = m.identity_lease_raw == kMoving ? kNoLease : m.identity_lease_raw;
+  s.parts.identity = PartsOfRaw(fx, identity_raw, &s.identity_handle, &s.parts.identity);
+}
+
+// The same, for raw values read from the origins (a load, a drop without shared state).
+LeaseParts PartsOfOrigins(Effects& fx, Session& s, uint64_t mark_raw, uint64_t identity_raw) {
+  LeaseParts parts;
+  parts.server = PartsOfRaw(fx, mark_raw, &s.server_handle, &s.parts.server);
+  parts.identity = PartsOfRaw(fx, identity_raw, &s.identity_handle, &s.parts.identity);
+  return parts;
+}
+
+// ---- renewing the leases -----------------------------------------------------------------------------
+
+// Writes the leases a decision names (never lowering them) under the parts it names, flushes and
+// confirms them, then publishes what the origins hold, which is durable then. False when
+// restart_at_clock() (or a dropped identity lease) moved the words since generation was read.
+bool RenewLeasesImpl(Effects& fx, const CoverDecision& d, uint64_t generation) {
+  // Registrations are catalog writes: before the lock.
+  const uint16_t lease_handle = d.renew_lease_ms != 0 ? fx.Register(d.lease_parts) : 0;
+  const uint16_t identity_handle = d.renew_identity_ms != 0 ? fx.Register(d.identity_parts) : 0;
+  fx.LockMark(false);
+  if (fx.ReadMark().generation != generation) {
+    fx.UnlockMark();
+    return false;
+  }
+  uint64_t held_lease = 0, held_identity = 0;
+  if (d.renew_lease_ms != 0) {
+    (void)fx.AdvanceOrigin(Origin::kMark, Pack(d.renew_lease_ms, lease_handle), false);
+    held_lease = fx.ReadOrigin(Origin::kMark);  // (the larger value another renewal wrote, if it won)
+  }
+  if (d.renew_identity_ms != 0) {
+    (void)fx.AdvanceOrigin(Origin::kIdentityMark, Pack(d.renew_identity_ms, identity_handle), false);
+    held_identity = fx.ReadOrigin(Origin::kIdentityMark);
+  }
+  // (past every record whose value was read: what another renewal wrote is durable with this one)
+  const uint64_t position = fx.WrittenUpTo();
+  fx.UnlockMark();
+  fx.FlushAndConfirm(position);
+  fx.LockMark(false);
+  ServerMark m = fx.ReadMark();
+  if (m.generation != generation) {
+    fx.UnlockMark();
+    return false;
+  }
+  uint32_t fields = 0;
+  if (held_lease != 0) {
+    m.lease_raw = held_lease;
+    fields |= kFieldLease;
+  }
+  if (held_identity != 0) {
+    m.identity_lease_raw = held_identity;
+    fields |= kFieldIdentityLease;  // (raised, and only while an identity lease is in force)
+  }
+  fx.WriteMark(m, fields);
+  fx.UnlockMark();
+  return true;
+}
+
+// ---- the start of the server ------------------------------------------------------------------------
+
+// Once per server start, by the first session that generates: the origins' values, raised by the
+// failover margin on a promoted server, become the floors of the words. Origins that were never
+// written (a new server, or one that pg_upgrade made, whose databases carry the copies of the old
+// server's values) start from every database's copy, written as leases before any value.
+// Everything it publishes is durable first.
+void LoadServerMark(Effects& fx, Session& s) {
+  for (;;) {
+    const uint64_t seen_mark = fx.ReadOrigin(Origin::kMark);
+    const uint64_t seen_identity = fx.ReadOrigin(Origin::kIdentityMark);
+    Rebuilt rebuilt;
+    uint16_t rebuilt_handle = 0;
+    if (seen_mark == 0) {
+      rebuilt = fx.RebuildFromCopies();
+      if (rebuilt.any) rebuilt_handle = fx.Register(rebuilt.parts);
+    }
+    const LeaseParts parts = PartsOfOrigins(fx, s, seen_mark, seen_identity);
+    const Self self = fx.Me(s.config);
+    fx.LockMark(true);
+    ServerMark m = fx.ReadMark();
+    if (m.loaded) {
+      fx.UnlockMark();
+      return;
+    }
+    uint64_t mark_raw = fx.ReadOrigin(Origin::kMark);
+    const uint64_t identity_raw = fx.ReadOrigin(Origin::kIdentityMark);
+    if (mark_raw != seen_mark || identity_raw != seen_identity) {
+      fx.UnlockMark();  // (written meanwhile: their parts are read again)
+      continue;
+    }
+    uint64_t decimal_raw = fx.ReadOrigin(Origin::kDecimalId);
+    const uint64_t take_ms = fx.ReadOrigin(Origin::kDecimalTake);
+    const bool from_copies = mark_raw == 0 && rebuilt.any;
+    if (from_copies) {
+      mark_raw = Pack(std::max(rebuilt.mark_ms, rebuilt.identity_ms), rebuilt_handle);
+      decimal_raw = PackDecimalOrigin(TimelineOf(decimal_raw), std::max(DecimalNextOf(decimal_raw), rebuilt.decimal_next));
+    }
+    Load load = DecideLoad(mark_raw, identity_raw, decimal_raw, parts, self, fx.PromoteTriggered(), fx.Timeline(),
+                           s.config.failover_margin_ms);
+    if (from_copies) {
+      // (the copies' leases, written as this server's before any value)
+      load.renew = true;
+      load.write_decimal = true;
+    }
+    fx.RaiseWords(kTimeKins, load.floor_ms, load.self_made_ms, true);
+    fx.RaiseWords(kIdentityKins, load.identity_floor_ms, load.self_made_ms, true);
+    ApplyLoad(m, load, from_copies ? 0 : mark_raw, identity_raw, take_ms);
+    if (load.retire_identity) (void)fx.AdvanceOrigin(Origin::kIdentityMark, 0, true);
+    const uint64_t position = fx.WrittenUpTo();
+    fx.UnlockMark();
+    // Published once durable: a retired identity lease is retired on disk before anything reads
+    // "no lease" (a restart must not find it again under an identity that changed back), and what
+    // another session wrote meanwhile is durable too.
+    fx.FlushAndConfirm(position);
+    fx.LockMark(true);
+    ServerMark now = fx.ReadMark();
+    if (!now.loaded) {
+      fx.WriteMark(m, kFieldDecimal | kFieldLease | kFieldIdentityLease | kFieldFloors);
+      now = m;
+      now.loaded = true;
+      fx.WriteMark(now, kFieldLoaded);
+    }
+    fx.UnlockMark();
+    if (load.renew) {
+      // After a failover, or from the copies: the floors written as the leases, flushed, before any
+      // value (a crash before the first lease must not forget the margin).
+      CoverDecision renew;
+      renew.renew_lease_ms = load.floor_ms;
+      renew.lease_parts = from_copies ? rebuilt.parts : parts.server;
+      renew.renew_identity_ms = load.renew_identity_ms;
+      renew.identity_parts = parts.identity;
+      const ServerMark loaded = fx.ReadMark();
+      (void)RenewLeasesImpl(fx, renew, loaded.generation);
+    }
+    if (load.write_decimal) {
+      // After the leases: until idgen_decimal_id names this timeline, a start finds the failover again.
+      fx.LockMark(true);
+      ServerMark d = fx.ReadMark();
+      FinishLoad(d, load);
+      const uint64_t next = d.decimal_id_next;
+      (void)fx.AdvanceOrigin(Origin::kDecimalId, DecimalOriginValue(d, next), false);
+      fx.WriteMark(d, kFieldDecimal);
+      const uint64_t written = fx.WrittenUpTo();
+      fx.UnlockMark();
+      fx.FlushAndConfirm(written);
+    }
+    return;
+  }
+}
+
+// ---- the identity lease that counts no more ----------------------------------------------------
+
+void DropIdentityLease(Effects& fx, Session& s, const Self& self) {
+  for (;;) {
+    const ServerMark seen = fx.ReadMark();
+    Resolve(fx, s, seen);
+    fx.LockMark(true);
+    ServerMark m = fx.ReadMark();
+    if (m.lease_raw != seen.lease_raw || m.identity_lease_raw != seen.identity_lease_raw) {
+      fx.UnlockMark();
+      continue;
+    }
+    if (!MustDropIdentityLease(m, s.parts, self)) {
+      fx.UnlockMark();
+      return;
+    }
+    const DropIdentity drop = BeginDropIdentityLease(m);
+    fx.WriteMark(m, kFieldGeneration | kFieldIdentityLease | kFieldFloors);
+    fx.RaiseWords(kIdentityKins, drop.raise_identity_words_to_ms, 0, true);
+    // Retired on disk before anything reads "no lease": a restart must not find the old lease under
+    // an identity it could meet again.
+    (void)fx.AdvanceOrigin(Origin::kIdentityMark, 0, true);
+    const uint64_t position = fx.WrittenUpTo();
+    const uint64_t generation = m.generation;
+    fx.UnlockMark();
+    fx.FlushAndConfirm(position);
+    fx.LockMark(true);
+    ServerMark now = fx.ReadMark();
+    if (now.generation == generation && now.identity_lease_raw == kMoving) {
+      FinishDropIdentityLease(now);
+      fx.WriteMark(now, kFieldIdentityLease);
+    }
+    fx.UnlockMark();
+    return;
+  }
+}
+
+// ---- the database's copy --------------------------------------------------------------------------
+
+// Once per session, database and transaction (and again after restart_at_clock(), and while the
+// database has no copy): this database's copy of the mark.
+void ReadDatabaseCopy(Effects& fx, Session& s) {
+  s.copy = CopyState{};
+  s.hot = Hot{};  // nothing is ready, nothing covered, until Prepare and Cover say so again
+  s.decimal_checked = false;
+  s.decimal_copy = -1;
+  s.placed = true;
+  s.place = fx.Place();
+  const ServerMark m = fx.ReadMark();
+  s.generation = m.generation;
+  // (fresh first: an invalidation that arrives while the copy is read makes it read again)
+  s.fresh = true;
+  const CopyRead read = fx.ReadCopy();
+  const Self self = fx.Me(s.config);
+  s.decimal_run = self.decimal_run;
+  s.copy = DecideCopy(m, self, read);
+}
+
+// Writes this database's copy as the protocol decides (DecideCopyWrite), flushed.
+void WriteDatabaseCopy(Effects& fx, Session& s, Kin kin) {
+  const ServerMark m = fx.ReadMark();
+  Resolve(fx, s, m);
+  const CopyWrite write = DecideCopyWrite(m, s.parts, fx.Me(s.config), s.copy, kin, fx.NowMs());
+  for (int k = 0; k < kKinCount; ++k) {
+    if (write.raise_ms[k] != 0) fx.RaiseWords(KinBit(static_cast<Kin>(k)), write.raise_ms[k], 0, false);
+  }
+  const uint64_t position = fx.WriteCopy(write);
+  if (position != 0) fx.FlushAndConfirm(position);
+  AfterCopyWrite(s.copy, write);
+}
+
+// Values of a kin that may repeat what the database's copy records wait for the clock to pass it,
+// or are refused when it is further ahead than idgen.max_clock_regression.
+void WaitForCopy(Effects& fx, Session& s, Kin kin) {
+  const Wait wait = DecideWait(s.copy.wait_ms[kin], fx.NowMs(), s.config.max_clock_regression_ms);
+  if (wait.kind == Wait::kRefuse) fx.Refuse(Refusal{Refusal::kCopyAhead, wait.gap_ms, 0});
+  if (wait.kind == Wait::kWait) fx.WaitUntilMs(wait.until_ms);
+  const uint64_t raise = RaiseAfterCopyWait(wait, s.copy.wait_ms[kin]);
+  if (raise != 0) fx.RaiseWords(KinBit(kin), raise, 0, false);
+  s.copy.wait_ms[kin] = 0;
+}
+
+// What the next values may lie below without calling Cover.
+void RefreshCovered(Effects& fx, Session& s) {
+  const ServerMark m = fx.ReadMark();
+  Resolve(fx, s, m);
+  s.hot.covered_ms[kTimeOnly] = CoveredMs(m, s.parts, s.copy, kTimeOnly, s.config.identity);
+  s.hot.covered_ms[kWithIdentity] = CoveredMs(m, s.parts, s.copy, kWithIdentity, s.config.identity);
+}
+
+// A value the marks did not cover is dropped; the next one goes through Prepare again. A call that
+// keeps dropping values ends in a refusal, never a loop without end.
+bool Retake(Effects& fx, Session& s) {
+  s.hot = Hot{};
+  if (++s.retakes > kMaxRetakes) {
+    s.retakes = 0;
+    fx.Refuse(Refusal{Refusal::kTooManyRetakes, static_cast<uint64_t>(kMaxRetakes), 0});
+  }
+  return false;
+}
+
+bool PrepareImpl(Effects& fx, Session& s, int kin, uint32_t family_bit) {
+  // The server's configuration as it is now (a reload in flight is read), before anything is
+  // decided under it.
+  s.config = fx.ReadConfig();
+  if (!MayGenerate(fx.Recovery(), fx.Shared())) return false;
+  ServerMark m = fx.ReadMark();
+  if (MustReadCopy(s.placed && s.place == fx.Place(), s.copy.has_copy, s.fresh, s.generation, m.generation)) {
+    if (!m.loaded) LoadServerMark(fx, s);
+    ReadDatabaseCopy(fx, s);
+  }
+  const bool decimal = kin == kDecimal;
+  const Kin k = decimal ? kTime : static_cast<Kin>(kin);
+  // Without the copy (an extension older than 1.2 in this database), the families that are unique
+  // by their random bits work on; the others would leave a dump without the copy that keeps a
+  // restored database from repeating them.
+  if (decimal ? !s.copy.has_copy : RefuseWithoutCopy(s.copy.has_copy, k)) {
+    fx.Refuse(Refusal{Refusal::kMissingCopy, 0, 0});
+  }
+  if (!decimal && s.copy.wait_ms[k] != 0) WaitForCopy(fx, s, k);
+  if (!decimal && WithIdentity(k)) {
+    m = fx.ReadMark();
+    Resolve(fx, s, m);
+    const Self self = fx.Me(s.config);
+    if (MustDropIdentityLease(m, s.parts, self)) DropIdentityLease(fx, s, self);
+  }
+  s.hot.generation = s.generation;
+  if (s.copy.has_copy) s.hot.ready |= family_bit;
+  return true;
+}
+
+}  // namespace
+
+bool Prepare(Effects& fx, Session& s, int kin, uint32_t family_bit) { return PrepareImpl(fx, s, kin, family_bit); }
+
+bool Cover(Effects& fx, Session& s, Kin kin, uint64_t ms) {
+  // A lease is written under parts that hold the identity of the configuration, and a value is
+  // returned only under a lease that covers it so: a reload read here that changed the identity
+  // drops the value, which is taken again under the new one.
+  const identity::Identity before = s.config.identity;
+  s.config = fx.ReadConfig();
+  const bool identity_changed = !(s.config.identity == before);
+  // The generation this session's checks (Prepare) were made under: restart_at_clock() or a dropped
+  // identity lease since moved the words, and the value is taken again after Prepare.
+  const uint64_t generation = s.hot.generation;
+  ServerMark m = fx.ReadMark();
+  Resolve(fx, s, m);
+  const CoverDecision decision =
+      DecideCover(m, s.parts, kin, generation, identity_changed, s.config.identity, s.copy, ms, fx.NowMs());
+  if (decision.retake) return Retake(fx, s);
+  if (decision.beyond_max) fx.Refuse(Refusal{Refusal::kBeyondMaxLease, 0, 0});
+  if ((decision.renew_lease_ms != 0 || decision.renew_identity_ms != 0) && !RenewLeasesImpl(fx, decision, generation)) {
+    return Retake(fx, s);
+  }
+  m = fx.ReadMark();
+  Resolve(fx, s, m);
+  // (a renewal of another session, under parts without this identity, may have won the origin)
+  if (!CoveredBy(m, s.parts, kin, s.config.identity, ms)) return Retake(fx, s);
+  if (decision.write_copy) WriteDatabaseCopy(fx, s, kin);
+  RefreshCovered(fx, s);
+  s.retakes = 0;
+  return true;
+}
+
+// ---- idgen.restart_at_clock() -----------------------------------------------------------------------
+
+// After a clock that jumped ahead and back, once the families with a part have parts that meet
+// nothing they made ahead of the clock, they carry on from the clock: their lease (the one write of
+// a mark that goes back) and their words move to the clock, and the values that calls took before
+// are dropped (the generation). UUIDv7 and ns_id have no part: they carry on, above every value
+// they made, and the server's lease stays above them. The database it is called in is not read:
+// its copy holds the database's values, not the server's.
+Restart RestartAtClock(Effects& fx, Session& s, RestartInput in) {
+  Restart restart;
+  restart.kind = RestartPrecondition(in);
+  if (restart.kind != Restart::kMove) return restart;
+  s.config = fx.ReadConfig();
+  in.identity = s.config.identity;
+  if (!fx.ReadMark().loaded) LoadServerMark(fx, s);
+  const uint16_t handle = fx.Register(identity::Of(in.identity));
+  for (;;) {
+    const ServerMark seen = fx.ReadMark();
+    Resolve(fx, s, seen);
+    in.now_ms = fx.NowMs();
+    restart = DecideRestart(seen, s.parts, in);
+    if (restart.kind != Restart::kMove) return restart;
+    fx.LockMark(true);
+    ServerMark m = fx.ReadMark();
+    if (m.lease_raw != seen.lease_raw || m.identity_lease_raw != seen.identity_lease_raw ||
+        m.generation != seen.generation) {
+      fx.UnlockMark();
+      continue;
+    }
+    BeginRestart(m);
+    fx.WriteMark(m, kFieldGeneration | kFieldIdentityLease);
+    fx.SetWords(kIdentityKins, restart.floor_ms);
+    const uint64_t identity_raw = Pack(restart.lease_ms, handle);
+    (void)fx.AdvanceOrigin(Origin::kIdentityMark, identity_raw, true);
+    const uint64_t position = fx.WrittenUpTo();
+    const uint64_t generation = m.generation;
+    fx.UnlockMark();
+    fx.FlushAndConfirm(position);
+    fx.LockMark(true);
+    ServerMark now = fx.ReadMark();
+    if (now.generation == generation) {
+      FinishRestart(now, restart, identity_raw);
+      fx.WriteMark(now, kFieldIdentityLease | kFieldFloors);
+    }
+    fx.UnlockMark();
+    return restart;
+  }
+}
+
+// ---- CREATE and DROP EXTENSION ----------------------------------------------------------------------
+
+void StartCopy(Effects& fx, Session& s) {
+  s.config = fx.ReadConfig();
+  // (only a copy CREATE EXTENSION made now: one an update keeps, or a restore set, stays as it is)
+  if (!fx.ReadCopy().mark_never_set) return;
+  ServerMark m;
+  if (fx.Shared() && !fx.Recovery()) {
+    if (!fx.ReadMark().loaded) LoadServerMark(fx, s);
+    m = fx.ReadMark();
+  } else {
+    // No shared state (15 and 16 without the preload): the leases as the origins hold them.
+    m.lease_raw = fx.ReadOrigin(Origin::kMark);
+    const uint64_t identity_raw = fx.ReadOrigin(Origin::kIdentityMark);
+    m.identity_lease_raw = identity_raw == 0 ? kNoLease : identity_raw;
+  }
+  if (m.LeaseMs() == 0) return;  // (a server that never made a value: the first one writes the copy)
+  Resolve(fx, s, m);
+  const CopyWrite write = DecideCopyAtCreate(m, s.parts, fx.Me(s.config));
+  const uint64_t position = fx.WriteCopy(write);
+  if (position != 0) fx.FlushAndConfirm(position);
+  s.fresh = false;  // (the copy this session knew is not the new one)
+}
+
+void CheckDrop(Effects& fx, Session& s) {
+  s.config = fx.ReadConfig();
+  const Self self = fx.Me(s.config);
+  DropInput in;
+  in.read = fx.ReadCopy();
+  if (!in.read.has_mark || !in.read.has_server) return;
+  in.now_ms = fx.NowMs();
+  in.recovery = fx.Recovery();
+  in.shared = fx.Shared();
+  const uint64_t copy_ms = static_cast<uint64_t>(std::max<int64_t>(std::max(in.read.mark, in.read.mark_identity), 0));
+  ServerMark m;
+  if (copy_ms > in.now_ms && !in.recovery) {
+    if (in.shared) {
+      if (!fx.ReadMark().loaded) LoadServerMark(fx, s);
+    } else {
+      // No shared state: the server's leases as its origins keep them, which a preloaded start loads.
+      in.mark_raw = fx.ReadOrigin(Origin::kMark);
+      in.identity_raw = fx.ReadOrigin(Origin::kIdentityMark);
+    }
+  }
+  LeaseParts parts;
+  if (in.shared) {
+    m = fx.ReadMark();
+    Resolve(fx, s, m);
+    parts = s.parts;
+  } else {
+    parts = PartsOfOrigins(fx, s, in.mark_raw, in.identity_raw);
+  }
+  if (!DropKeepsNothing(m, parts, self, in)) {
+    fx.Refuse(Refusal{Refusal::kDropCopyAhead, std::max<uint64_t>(copy_ms, 0), 0});
+  }
+  if (in.shared && !in.recovery) {
+    // What the copy held that the clock has passed, adopted before the copy goes.
+    if (!fx.ReadMark().loaded) LoadServerMark(fx, s);
+    m = fx.ReadMark();
+    Resolve(fx, s, m);
+    const DropAdopt adopt = DecideDropAdopt(m, s.parts, self, in);
+    for (int k = 0; k < kKinCount; ++k) {
+      if (adopt.raise_ms[k] != 0) fx.RaiseWords(KinBit(static_cast<Kin>(k)), adopt.raise_ms[k], 0, false);
+    }
+    if (adopt.lease_ms != 0 || adopt.identity_lease_ms != 0) {
+      CoverDecision renew;
+      renew.renew_lease_ms = adopt.lease_ms;
+      renew.lease_parts = s.parts.server;
+      renew.renew_identity_ms = adopt.identity_lease_ms;
+      renew.identity_parts = s.parts.identity;
+      (void)RenewLeasesImpl(fx, renew, m.generation);
+    }
+  }
+  if (s.config.launch_id >= 0 && in.shared) {
+    if (!fx.ReadMark().loaded) LoadServerMark(fx, s);
+    int64_t generator = 0;
+    if (!DecimalIdCopyCovered(fx.ReadMark(), self.decimal_run, fx.ReadDecimalCopy(), s.config.launch_id, &generator)) {
+      fx.Refuse(Refusal{Refusal::kDropDecimalAhead, static_cast<uint64_t>(generator), s.config.launch_id});
+    }
+  }
+}
+
+// ---- DecimalId -------------------------------------------------------------------------------------
+
+int64_t TakeGeneratorId(Effects& fx, Session& s) {
+  for (;;) {
+    const Wait wait = DecideDecimalTake(fx.ReadMark(), fx.NowMs(), s.config.max_clock_regression_ms);
+    if (wait.kind == Wait::kRefuse) fx.Refuse(Refusal{Refusal::kDecimalTakeAhead, wait.gap_ms, 0});
+    if (wait.kind == Wait::kWait) {
+      fx.WaitUntilMs(wait.until_ms);
+      continue;
+    }
+    // One take at a time, at least the take interval apart (a promoted server skips as many as its
+    // primary could have taken in the failover margin).
+    fx.LockMark(true);
+    ServerMark m = fx.ReadMark();
+    const uint64_t now_ms = fx.NowMs();
+    if (DecideDecimalTake(m, now_ms, s.config.max_clock_regression_ms).kind != Wait::kGo) {
+      fx.UnlockMark();
+      continue;
+    }
+    const uint64_t taken = fx.TakeGeneratorId();
+    if (taken > static_cast<uint64_t>(kDecimalUnit - 1)) {
+      fx.UnlockMark();
+      fx.Refuse(Refusal{Refusal::kDecimalExhausted, 0, 0});
+    }
+    (void)fx.AdvanceOrigin(Origin::kDecimalId, DecimalOriginValue(m, taken + 1), false);
+    (void)fx.AdvanceOrigin(Origin::kDecimalTake, now_ms, false);
+    m.decimal_take_ms = std::max(m.decimal_take_ms, now_ms);
+    fx.WriteMark(m, kFieldDecimalTake);
+    const uint64_t position = fx.WrittenUpTo();
+    fx.UnlockMark();
+    fx.FlushAndConfirm(position);
+    return static_cast<int64_t>(taken);
+  }
+}
+
+void CoverDecimalIdSlow(Effects& fx, Session& s, int launch_id, int64_t id) {
+  const int64_t copy = DecimalCopyValue(s.decimal_run, launch_id, id);
+  if (copy == s.decimal_copy) return;
+  const uint64_t position = fx.WriteDecimalCopy(copy);
+  if (position != 0) fx.FlushAndConfirm(position);
+  s.decimal_copy = copy;
+}
+
+void CheckDecimalIdCopySlow(Effects& fx, Session& s, int launch_id) {
+  s.decimal_checked = true;
+  int64_t generator = 0;
+  if (!DecimalIdCopyCovered(fx.ReadMark(), s.decimal_run, fx.ReadDecimalCopy(), launch_id, &generator)) {
+    fx.Refuse(Refusal{Refusal::kDecimalCopyAhead, static_cast<uint64_t>(generator), launch_id});
+  }
+}
+
+}  // namespace idgen::engine
