@@ -17,6 +17,7 @@ Parts PartsOfRaw(Effects& fx, uint64_t raw, uint16_t* cached_handle, Parts* cach
   if (raw == 0 || raw == kNoLease) return identity::NoParts();
   if (!IsFormat14(raw)) return Parts{};
   const uint16_t handle = PartsHandleOf(raw);
+  if (handle == 0) return identity::NoParts();  // (a lease of no value with a part)
   if (handle != *cached_handle) {
     *cached = fx.PartsOf(handle);
     *cached_handle = handle;
@@ -392,10 +393,12 @@ Restart RestartAtClock(Effects& fx, Session& s, RestartInput in) {
 
 // ---- CREATE and DROP EXTENSION ----------------------------------------------------------------------
 
-void StartCopy(Effects& fx, Session& s) {
+void StartCopy(Effects& fx, Session& s, bool created_now) {
   s.config = fx.ReadConfig();
-  // (only a copy CREATE EXTENSION made now: one an update keeps, or a restore set, stays as it is)
-  if (!fx.ReadCopy().mark_never_set) return;
+  // Only a copy this CREATE EXTENSION made (a value the install made may have written it already,
+  // before its parts could be recorded), or one nothing set: one an update keeps, or a restore set,
+  // stays as it is.
+  if (!created_now && !fx.ReadCopy().mark_never_set) return;
   ServerMark m;
   if (fx.Shared() && !fx.Recovery()) {
     if (!fx.ReadMark().loaded) LoadServerMark(fx, s);

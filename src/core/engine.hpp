@@ -186,8 +186,10 @@ bool Cover(Effects& fx, Session& session, Kin kin, uint64_t ms);
 
 // idgen.restart_at_clock(): the decision, carried out when it is kMove.
 protocol::Restart RestartAtClock(Effects& fx, Session& session, protocol::RestartInput in);
-// CREATE EXTENSION: the new copy at the server's leases (nothing on a server that never made a value).
-void StartCopy(Effects& fx, Session& session);
+// CREATE EXTENSION: the new copy at the server's leases, under this run and the parts of the server
+// lease (nothing on a server that never made a value). created_now: the copy's sequences were made
+// in this transaction.
+void StartCopy(Effects& fx, Session& session, bool created_now);
 // DROP EXTENSION idgen: refuses while the copy holds what the server has not passed; adopts what the
 // clock has passed.
 void CheckDrop(Effects& fx, Session& session);

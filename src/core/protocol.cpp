@@ -191,7 +191,9 @@ CopyState DecideCopy(const ServerMark& mark, const Self& self, const CopyRead& r
     copy.parts = identity::DecodeCopy(identity::CopyWords{read.parts, static_cast<uint32_t>(tag & kShardBitsMask)});
   } else if ((tag & kTagged) != 0) {
     copy.run = tag >> 24 & kLegacyRunMask;  // (1.3's layout: the parts are not known)
-  }
+  } else if (read.server == 0) {
+    copy.parts = identity::NoParts();  // (never written: it holds no value of a family with a part)
+  }  // (else 1.2's system identifier: the parts are not known)
   copy.tag_is_ours = OurRun(self, copy) && Includes(copy.parts, self.identity);
   for (int k = 0; k < kKinCount; ++k) {
     const auto kin = static_cast<Kin>(k);

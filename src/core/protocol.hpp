@@ -30,8 +30,8 @@ inline constexpr uint64_t kLeaseMs = 1000;
 
 // A lease origin's value (idgen_mark, idgen_mark_identity) from 1.4 on: the two top bits set, the
 // lease end in 10 ms units (46 bits), and the handle of the parts of the values it covers (16 bits:
-// the id of the replication origin whose name is their registry text, core/identity.hpp; 0: not
-// known). The handle is in the low bits, so that a larger value is always a later lease (origins
+// the id of the replication origin whose name is their registry text, core/identity.hpp; 0: no
+// part, a lease of no value with a part). The handle is in the low bits, so that a larger value is always a later lease (origins
 // advance to the larger value). idgen 1.3 wrote a 24-bit hash under the top bit, 1.2 a hash with the
 // top bit clear: their leases read as they were, their parts as not known.
 inline constexpr uint64_t kFormat14 = uint64_t{3} << 62;

@@ -39,6 +39,7 @@ extern "C" {
 #include "utils/inval.h"
 #include "utils/lsyscache.h"
 #include "utils/rel.h"
+#include "utils/syscache.h"
 }
 
 namespace idgen::pg::marks {
@@ -216,8 +217,12 @@ class PgEffects final : public engine::Effects {
  public:
   // The origins' ids come first (a catalog read, and on a new server the worker that creates the
   // origins): an effect under the lock reads no catalog.
-  explicit PgEffects(const StateRef& ref) : state_(ref.state), shared_(ref.shared) {
-    for (int i = 0; i < origin::kOriginCount; ++i) ids_[i] = origin::Id(static_cast<origin::Which>(i));
+  // (create false: where the origins do not exist yet, they read 0 and nothing is written to them)
+  explicit PgEffects(const StateRef& ref, bool create = true) : state_(ref.state), shared_(ref.shared) {
+    for (int i = 0; i < origin::kOriginCount; ++i) {
+      ids_[i] = create ? origin::Id(static_cast<origin::Which>(i))
+                       : replorigin_by_name(origin::kNames[i], true);
+    }
   }
 
   uint64_t NowMs() override { return marks::NowMs(); }
@@ -251,9 +256,14 @@ class PgEffects final : public engine::Effects {
   }
   uint64_t Place() override { return uint64_t{MyDatabaseId} << 1 | (shared_ ? 1 : 0); }
 
-  uint64_t ReadOrigin(engine::Origin which) override { return origin::Read(ids_[OriginOf(which)]); }
+  uint64_t ReadOrigin(engine::Origin which) override {
+    const compat::OriginId id = ids_[OriginOf(which)];
+    return id == compat::kInvalidOriginId ? 0 : origin::Read(id);
+  }
   uint64_t AdvanceOrigin(engine::Origin which, uint64_t value, bool backward) override {
-    return origin::Advance(ids_[OriginOf(which)], value, backward);
+    const compat::OriginId id = ids_[OriginOf(which)];
+    if (id == compat::kInvalidOriginId) elog(ERROR, "idgen: the origin %s does not exist", origin::kNames[OriginOf(which)]);
+    return origin::Advance(id, value, backward);
   }
   uint64_t WrittenUpTo() override { return GetXLogInsertEndRecPtr(); }
   void FlushAndConfirm(uint64_t position) override {
@@ -261,6 +271,7 @@ class PgEffects final : public engine::Effects {
   }
 
   uint16_t Register(const identity::Parts& parts) override {
+    if (parts == identity::NoParts()) return 0;  // (a handle of 1.4's format without parts names none)
     char name[origin::kMaxNamedLength + 1];
     const size_t prefix = strlen(origin::kPartsPrefix);
     strlcpy(name, origin::kPartsPrefix, sizeof name);
@@ -549,8 +560,18 @@ void CheckDropKeepsNothing(const StateRef& ref) {
 }
 
 void StartCopy(const StateRef& ref) {
-  PgEffects fx(ref);
-  engine::StartCopy(fx, session);
+  PgEffects fx(ref, false);
+  // (made in this transaction: CREATE EXTENSION, not an update)
+  bool created_now = false;
+  const Oid mark = SequenceNamed("mark");
+  if (creating_extension && OidIsValid(mark)) {
+    HeapTuple tuple = SearchSysCache1(RELOID, ObjectIdGetDatum(mark));
+    if (HeapTupleIsValid(tuple)) {
+      created_now = TransactionIdIsCurrentTransactionId(HeapTupleHeaderGetXmin(tuple->t_data));
+      ReleaseSysCache(tuple);
+    }
+  }
+  engine::StartCopy(fx, session, created_now);
 }
 
 protocol::Restart RestartAtClock(const StateRef& ref, const protocol::RestartInput& in) {
@@ -663,7 +684,7 @@ IDGEN_FUNCTION(idgen_restart_at_clock) {
         strlcat(names, kNames[p], sizeof names);
       }
       char message[300], detail[500];
-      snprintf(message, sizeof message, "this server's %s still meets what its last IDs were made under", names);
+      snprintf(message, sizeof message, "this server still has the %s that its last IDs carry", names);
       snprintf(detail, sizeof detail,
                "The durable mark lies %s ahead of the clock: IDs made from the clock under a node id, a UID20 digit "
                "or an Instagram shard that the IDs made while the clock was ahead carry could repeat them, in the "
