@@ -69,7 +69,8 @@
 \set lock_timeout 10s
 \endif
 
-BEGIN;
+-- (read committed whatever a database sets: each statement sees what the locks before it settled)
+BEGIN ISOLATION LEVEL READ COMMITTED;
 SET LOCAL search_path = pg_catalog, pg_temp;
 -- A lock another session holds on a table or an extension the move changes (another role's open
 -- transaction that read one) is waited for up to lock_timeout, then the move fails, changing nothing.
@@ -77,6 +78,7 @@ SELECT pg_catalog.set_config('lock_timeout', :'lock_timeout', true) AS lock_time
 SELECT pg_catalog.set_config('idgen_move.target', :'to', true) AS target,
        pg_catalog.set_config('idgen_move.max_wait', :'max_wait', true) AS max_wait \gset idgen_move_
 DO $move$
+#variable_conflict error
 DECLARE
   target pg_catalog.text := pg_catalog.current_setting('idgen_move.target');
   max_wait pg_catalog.interval := CAST(pg_catalog.current_setting('idgen_move.max_wait') AS pg_catalog.interval);
@@ -185,6 +187,10 @@ BEGIN
   WITH RECURSIVE node(classid, objid) AS (
     SELECT CAST('pg_catalog.pg_class' AS pg_catalog.regclass), x FROM pg_catalog.unnest(rels) x
     UNION
+    -- the source extension's members: what the move reads, drops, and relies on being the extension's
+    SELECT dp.classid, dp.objid FROM pg_catalog.pg_depend dp
+     WHERE dp.refclassid = CAST('pg_catalog.pg_extension' AS pg_catalog.regclass) AND dp.refobjid = ext AND dp.deptype = 'e'
+    UNION
     SELECT n2.classid, n2.objid FROM node n CROSS JOIN LATERAL (
       -- what a relation holds
       SELECT CAST('pg_catalog.pg_attrdef' AS pg_catalog.regclass), d.oid FROM pg_catalog.pg_attrdef d
@@ -228,6 +234,7 @@ BEGIN
         WHEN CAST('pg_catalog.pg_opclass' AS pg_catalog.regclass) THEN (SELECT o.opcowner FROM pg_catalog.pg_opclass o WHERE o.oid = n.objid)
         WHEN CAST('pg_catalog.pg_opfamily' AS pg_catalog.regclass) THEN (SELECT o.opfowner FROM pg_catalog.pg_opfamily o WHERE o.oid = n.objid)
         WHEN CAST('pg_catalog.pg_statistic_ext' AS pg_catalog.regclass) THEN (SELECT x.stxowner FROM pg_catalog.pg_statistic_ext x WHERE x.oid = n.objid)
+        WHEN CAST('pg_catalog.pg_namespace' AS pg_catalog.regclass) THEN (SELECT x.nspowner FROM pg_catalog.pg_namespace x WHERE x.oid = n.objid)
         WHEN CAST('pg_catalog.pg_attrdef' AS pg_catalog.regclass) THEN
           (SELECT c.relowner FROM pg_catalog.pg_attrdef d JOIN pg_catalog.pg_class c ON c.oid = d.adrelid WHERE d.oid = n.objid)
         WHEN CAST('pg_catalog.pg_constraint' AS pg_catalog.regclass) THEN
@@ -236,14 +243,17 @@ BEGIN
             WHERE k.oid = n.objid) END
       FROM node n
   )
-  SELECT pg_catalog.string_agg(DISTINCT pg_catalog.format('%s (role %I)', pg_catalog.pg_describe_object(w.classid, w.objid, 0), r.rolname), '; ')
+  SELECT pg_catalog.string_agg(x.what, '; ' ORDER BY x.what) FILTER (WHERE x.rank <= 20)
+         || CASE WHEN pg_catalog.count(*) > 20 THEN pg_catalog.format('; and %s more', pg_catalog.count(*) - 20) ELSE '' END
     INTO foreign_code
-    FROM owned w JOIN pg_catalog.pg_roles r ON r.oid = w.owner
-   WHERE NOT r.rolsuper AND r.rolname <> CURRENT_USER;
+    FROM (SELECT y.what, pg_catalog.row_number() OVER (ORDER BY y.what) AS rank
+            FROM (SELECT DISTINCT pg_catalog.format('%s (role %I)', pg_catalog.pg_describe_object(w.classid, w.objid, 0), r.rolname) AS what
+                    FROM owned w JOIN pg_catalog.pg_roles r ON r.oid = w.owner
+                   WHERE NOT r.rolsuper AND r.rolname <> CURRENT_USER) y) x;
   IF foreign_code IS NOT NULL THEN
     RAISE EXCEPTION 'the move would run code of another role as %', CURRENT_USER
       USING ERRCODE = 'insufficient_privilege',
-            DETAIL = pg_catalog.format('Reading the largest IDs of the tables whose defaults move and rewriting the tables with an idgen.objectid column evaluate what belongs to them and what it depends on, which must be the caller''s or a superuser''s: %s. Nothing has changed.', pg_catalog.left(foreign_code, 2000)),
+            DETAIL = pg_catalog.format('Reading the largest IDs of the tables whose defaults move and rewriting the tables with an idgen.objectid column evaluate what belongs to them and what it depends on, which must be the caller''s or a superuser''s: %s. Nothing has changed.', foreign_code),
             HINT = 'Run the move as that role (the database owner who installed the extension), or drop those objects, move, and have their owner make them again.';
   END IF;
 
@@ -292,7 +302,7 @@ BEGIN
   -- table, with the family of the 64-bit generator it calls, if any; each column of type
   -- idgen.objectid that is not inherited (ALTER TYPE on its table's root reaches the rest).
   SELECT COALESCE(pg_catalog.jsonb_agg(pg_catalog.jsonb_build_object(
-           'schema', n.nspname, 'table', r.relname, 'column', a.attname, 'expr', pg_catalog.pg_get_expr(ad.adbin, ad.adrelid),
+           'relid', r.oid, 'attnum', a.attnum, 'column', a.attname, 'expr', pg_catalog.pg_get_expr(ad.adbin, ad.adrelid),
            'family', (SELECT pg_catalog.min(pg_catalog.regexp_replace(p.proname, '_id$', ''))
                       FROM pg_catalog.pg_depend dp JOIN pg_catalog.pg_proc p ON p.oid = dp.refobjid
                       WHERE dp.classid = 'pg_catalog.pg_attrdef'::pg_catalog.regclass
@@ -320,7 +330,7 @@ BEGIN
                   AND de.refclassid = 'pg_catalog.pg_extension'::pg_catalog.regclass
                   AND de.refobjid = ext AND de.deptype = 'e');
 
-  SELECT COALESCE(pg_catalog.jsonb_agg(pg_catalog.jsonb_build_object('schema', n.nspname, 'table', r.relname, 'column', a.attname)
+  SELECT COALESCE(pg_catalog.jsonb_agg(pg_catalog.jsonb_build_object('relid', r.oid, 'column', a.attname)
            ORDER BY n.nspname, r.relname, a.attnum), '[]')
     INTO columns
   FROM pg_catalog.pg_attribute a
@@ -333,8 +343,8 @@ BEGIN
 
   -- 2. The defaults out first: their tables locked, no row takes a default of either until the end.
   FOR d IN SELECT x FROM pg_catalog.jsonb_array_elements(defaults) x LOOP
-    EXECUTE pg_catalog.format('ALTER TABLE ONLY %I.%I ALTER COLUMN %I DROP DEFAULT',
-                              d ->> 'schema', d ->> 'table', d ->> 'column');
+    EXECUTE pg_catalog.format('ALTER TABLE ONLY %s ALTER COLUMN %I DROP DEFAULT',
+                              CAST(CAST(d ->> 'relid' AS pg_catalog.oid) AS pg_catalog.regclass), d ->> 'column');
   END LOOP;
 
   -- The highest tick each 64-bit family has reached, as the end of that tick in Unix
@@ -354,9 +364,14 @@ BEGIN
     tick := NULL;
     epoch := CAST(l ->> 'epoch' AS pg_catalog.int8);
     IF source = 'idgen_sql' THEN
-      SELECT c.oid INTO seq FROM pg_catalog.pg_depend dp JOIN pg_catalog.pg_class c ON c.oid = dp.objid
-       WHERE dp.classid = CAST('pg_catalog.pg_class' AS pg_catalog.regclass) AND dp.refclassid = CAST('pg_catalog.pg_extension' AS pg_catalog.regclass)
-         AND dp.refobjid = ext AND dp.deptype = 'e' AND c.relkind = 'S' AND c.relname = pg_catalog.format('edition_%s_seq', f);
+      -- (the sequence of that name in schema idgen, a member of the extension: nothing else of that name)
+      SELECT c.oid INTO seq FROM pg_catalog.pg_class c
+       WHERE c.relnamespace = CAST('idgen' AS pg_catalog.regnamespace) AND c.relname = pg_catalog.format('edition_%s_seq', f)
+         AND c.relkind = 'S'
+         AND EXISTS (SELECT FROM pg_catalog.pg_depend dp
+                      WHERE dp.classid = CAST('pg_catalog.pg_class' AS pg_catalog.regclass) AND dp.objid = c.oid
+                        AND dp.refclassid = CAST('pg_catalog.pg_extension' AS pg_catalog.regclass)
+                        AND dp.refobjid = ext AND dp.deptype = 'e');
       CONTINUE WHEN seq IS NULL;
       IF pg_catalog.has_sequence_privilege(seq, 'SELECT') THEN
         tick := pg_catalog.pg_sequence_last_value(CAST(seq AS pg_catalog.regclass)) >> CAST(l ->> 'seq' AS pg_catalog.int4);
@@ -427,7 +442,8 @@ BEGIN
     IF source = 'idgen' THEN
       epoch := CAST(COALESCE(NULLIF(pg_catalog.current_setting(pg_catalog.format('idgen.%s_epoch_ms', f), true), ''), l ->> 'epoch') AS pg_catalog.int8);
     END IF;
-    EXECUTE pg_catalog.format('SELECT pg_catalog.max(%I) FROM %I.%I', d ->> 'column', d ->> 'schema', d ->> 'table') INTO id;
+    EXECUTE pg_catalog.format('SELECT pg_catalog.max(%I) FROM %s', d ->> 'column',
+                              CAST(CAST(d ->> 'relid' AS pg_catalog.oid) AS pg_catalog.regclass)) INTO id;
     -- (a negative largest value, or one past the time field, is no ID of this family: the column holds
     -- IDs of another too)
     CONTINUE WHEN id IS NULL OR id < 0;
@@ -465,8 +481,8 @@ BEGIN
 
   -- 3. The objectid columns as text, the extension out, the other in.
   FOR d IN SELECT x FROM pg_catalog.jsonb_array_elements(columns) x LOOP
-    EXECUTE pg_catalog.format('ALTER TABLE %I.%I ALTER COLUMN %I TYPE pg_catalog.text COLLATE pg_catalog."C" USING CAST(%I AS pg_catalog.text)',
-                              d ->> 'schema', d ->> 'table', d ->> 'column', d ->> 'column');
+    EXECUTE pg_catalog.format('ALTER TABLE %s ALTER COLUMN %I TYPE pg_catalog.text COLLATE pg_catalog."C" USING CAST(%I AS pg_catalog.text)',
+                              CAST(CAST(d ->> 'relid' AS pg_catalog.oid) AS pg_catalog.regclass), d ->> 'column', d ->> 'column');
   END LOOP;
   BEGIN
     EXECUTE pg_catalog.format('DROP EXTENSION %I', source);
@@ -480,18 +496,18 @@ BEGIN
 
   -- 4. The columns back to idgen.objectid, the defaults back as they were.
   FOR d IN SELECT x FROM pg_catalog.jsonb_array_elements(columns) x LOOP
-    EXECUTE pg_catalog.format('ALTER TABLE %I.%I ALTER COLUMN %I TYPE idgen.objectid USING CAST(%I AS idgen.objectid)',
-                              d ->> 'schema', d ->> 'table', d ->> 'column',
+    EXECUTE pg_catalog.format('ALTER TABLE %s ALTER COLUMN %I TYPE idgen.objectid USING CAST(%I AS idgen.objectid)',
+                              CAST(CAST(d ->> 'relid' AS pg_catalog.oid) AS pg_catalog.regclass), d ->> 'column',
                               d ->> 'column');
   END LOOP;
   FOR d IN SELECT x FROM pg_catalog.jsonb_array_elements(defaults) x LOOP
     BEGIN
-      EXECUTE pg_catalog.format('ALTER TABLE ONLY %I.%I ALTER COLUMN %I SET DEFAULT %s',
-                                d ->> 'schema', d ->> 'table', d ->> 'column',
+      EXECUTE pg_catalog.format('ALTER TABLE ONLY %s ALTER COLUMN %I SET DEFAULT %s',
+                                CAST(CAST(d ->> 'relid' AS pg_catalog.oid) AS pg_catalog.regclass), d ->> 'column',
                                 d ->> 'expr');
     EXCEPTION WHEN undefined_function OR undefined_object THEN
       GET STACKED DIAGNOSTICS message = MESSAGE_TEXT;
-      RAISE EXCEPTION 'the default of %.%.% cannot move to %: %', d ->> 'schema', d ->> 'table',
+      RAISE EXCEPTION 'the default of %.% cannot move to %: %', CAST(CAST(d ->> 'relid' AS pg_catalog.oid) AS pg_catalog.regclass),
                       d ->> 'column', target, message
         USING ERRCODE = 'feature_not_supported',
               DETAIL = pg_catalog.format('The default is %s.', d ->> 'expr'),
@@ -509,9 +525,8 @@ BEGIN
                 JOIN pg_catalog.pg_depend dd ON dd.classid = 'pg_catalog.pg_attrdef'::pg_catalog.regclass AND dd.objid = ad.oid
                 JOIN pg_catalog.pg_depend de ON de.classid = dd.refclassid AND de.objid = dd.refobjid
                 JOIN pg_catalog.pg_extension e ON e.oid = de.refobjid
-                WHERE s.nspname = x ->> 'schema'
-                  AND r.relname = x ->> 'table'
-                  AND a.attname = x ->> 'column'
+                WHERE r.oid = CAST(x ->> 'relid' AS pg_catalog.oid)
+                  AND a.attnum = CAST(x ->> 'attnum' AS pg_catalog.int2)
                   AND de.refclassid = 'pg_catalog.pg_extension'::pg_catalog.regclass
                   AND de.deptype = 'e' AND e.extname = target);
   IF n <> pg_catalog.jsonb_array_length(defaults) THEN
