@@ -102,13 +102,18 @@ CoverDecision DecideCover(const ServerMark& mark, const LeaseParts& parts, Kin k
     }
     if (renew_server) {
       decision.renew_lease_ms = std::max(next, lease + 10);
-      const Parts base = now_ms >= lease ? NoParts() : parts.server;
-      decision.lease_parts = with_identity && !under_identity_lease ? Union(base, identity::Of(identity)) : base;
+      // (a value with a part under the server lease writes its identity into the parts, the others
+      // keep them as they are: the parts shrink only when a value with a part finds that the clock
+      // has passed every value of the old lease)
+      decision.lease_parts = parts.server;
+      if (with_identity && !under_identity_lease) {
+        decision.lease_parts = now_ms >= lease ? identity::Of(identity) : Union(parts.server, identity::Of(identity));
+      }
     }
     if (renew_identity) {
       decision.renew_identity_ms = next;
-      const Parts base = now_ms >= identity_lease ? NoParts() : parts.identity;
-      decision.identity_parts = Union(base, identity::Of(identity));
+      decision.identity_parts =
+          now_ms >= identity_lease ? identity::Of(identity) : Union(parts.identity, identity::Of(identity));
     }
   }
   const uint64_t copy_ms = with_identity ? copy.copy_identity_ms : copy.copy_ms;
