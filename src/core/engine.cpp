@@ -123,7 +123,8 @@ void LoadServerMark(Effects& fx, Session& s) {
     const bool from_copies = mark_raw == 0 && rebuilt.any;
     if (from_copies) {
       mark_raw = Pack(std::max(rebuilt.mark_ms, rebuilt.identity_ms), rebuilt_handle);
-      decimal_raw = PackDecimalOrigin(TimelineOf(decimal_raw), std::max(DecimalNextOf(decimal_raw), rebuilt.decimal_next));
+      decimal_raw =
+          PackDecimalOrigin(TimelineOf(decimal_raw), std::max(DecimalNextOf(decimal_raw), rebuilt.decimal_next));
     }
     Load load = DecideLoad(mark_raw, identity_raw, decimal_raw, parts, self, fx.PromoteTriggered(), fx.Timeline(),
                            s.config.failover_margin_ms);

@@ -65,16 +65,16 @@ inline constexpr uint8_t kIdentityKins = static_cast<uint8_t>(0xF & ~kTimeKins);
 // hint), the simulator counts them.
 struct Refusal {
   enum Kind : uint8_t {
-    kMissingCopy,        // this database has no copy (an extension older than 1.2, or dropped)
-    kCopyAhead,          // this database's copy lies a further than max_clock_regression ahead
-    kBeyondMaxLease,     // a lease would pass what an origin can hold
-    kTooManyRetakes,     // the retake loop ran past its bound
-    kDecimalTakeAhead,   // the last DecimalId generator id was taken a ahead of the clock
-    kDecimalExhausted,   // every DecimalId generator id is used
-    kDecimalCopyAhead,   // this database holds DecimalIds of launch id b, generator ids up to a
-    kDropCopyAhead,      // DROP EXTENSION: the copy holds IDs up to a this server has not passed
-    kDropDecimalAhead,   // DROP EXTENSION: DecimalIds of launch id b, generator ids up to a
-    kRebuildAhead,       // the first start of the origins: a copy lies a ahead of the clock
+    kMissingCopy,       // this database has no copy (an extension older than 1.2, or dropped)
+    kCopyAhead,         // this database's copy lies a further than max_clock_regression ahead
+    kBeyondMaxLease,    // a lease would pass what an origin can hold
+    kTooManyRetakes,    // the retake loop ran past its bound
+    kDecimalTakeAhead,  // the last DecimalId generator id was taken a ahead of the clock
+    kDecimalExhausted,  // every DecimalId generator id is used
+    kDecimalCopyAhead,  // this database holds DecimalIds of launch id b, generator ids up to a
+    kDropCopyAhead,     // DROP EXTENSION: the copy holds IDs up to a this server has not passed
+    kDropDecimalAhead,  // DROP EXTENSION: DecimalIds of launch id b, generator ids up to a
+    kRebuildAhead,      // the first start of the origins: a copy lies a ahead of the clock
   } kind;
   uint64_t a = 0;
   int64_t b = 0;
@@ -163,7 +163,7 @@ struct Session {
   bool decimal_checked = false;
   int64_t decimal_copy = -1;
   int64_t decimal_run = 0;  // this server's DecimalId run (protocol::Self)
-  Config config;  // as last read (Cover compares the identity with it)
+  Config config;            // as last read (Cover compares the identity with it)
   // The parts of the leases' handles, as last resolved.
   uint16_t server_handle = 0, identity_handle = 0;
   protocol::LeaseParts parts;
@@ -203,11 +203,13 @@ void CheckDecimalIdCopySlow(Effects& fx, Session& session, int launch_id);
 // (on every DecimalId: the common call writes nothing and makes no call)
 inline void CoverDecimalId(Effects& fx, Session& session, int launch_id, int64_t id) {
   if (!session.copy.has_copy) return;
-  if (__builtin_expect(protocol::DecimalCopyValue(session.decimal_run, launch_id, id) == session.decimal_copy, 1)) return;
+  if (__builtin_expect(protocol::DecimalCopyValue(session.decimal_run, launch_id, id) == session.decimal_copy, 1))
+    return;
   CoverDecimalIdSlow(fx, session, launch_id, id);
 }
 inline void CheckDecimalIdCopy(Effects& fx, Session& session, int launch_id) {
-  if (__builtin_expect(!session.decimal_checked && session.copy.has_copy, 0)) CheckDecimalIdCopySlow(fx, session, launch_id);
+  if (__builtin_expect(!session.decimal_checked && session.copy.has_copy, 0))
+    CheckDecimalIdCopySlow(fx, session, launch_id);
   session.decimal_checked = true;
 }
 

@@ -138,8 +138,8 @@ bool MustDropIdentityLease(const ServerMark& mark, const LeaseParts& parts, cons
 
 DropIdentity BeginDropIdentityLease(ServerMark& mark) {
   DropIdentity drop;
-  mark.generation += 1;                 // values taken meanwhile are taken again
-  mark.identity_lease_raw = kMoving;    // no value passes until it is retired
+  mark.generation += 1;               // values taken meanwhile are taken again
+  mark.identity_lease_raw = kMoving;  // no value passes until it is retired
   drop.raise_identity_words_to_ms = mark.LeaseMs();
   mark.identity_floor_ms = mark.floor_ms;
   return drop;
@@ -198,7 +198,7 @@ CopyState DecideCopy(const ServerMark& mark, const Self& self, const CopyRead& r
     copy.run = tag >> 24 & kLegacyRunMask;  // (1.3's layout: the parts are not known)
   } else if (read.server == 0) {
     copy.parts = identity::NoParts();  // (never written: it holds no value of a family with a part)
-  }  // (else 1.2's system identifier: the parts are not known)
+  }                                    // (else 1.2's system identifier: the parts are not known)
   copy.tag_is_ours = OurRun(self, copy) && Includes(copy.parts, self.identity);
   for (int k = 0; k < kKinCount; ++k) {
     const auto kin = static_cast<Kin>(k);

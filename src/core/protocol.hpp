@@ -31,9 +31,9 @@ inline constexpr uint64_t kLeaseMs = 1000;
 // A lease origin's value (idgen_mark, idgen_mark_identity) from 1.4 on: the two top bits set, the
 // lease end in 10 ms units (46 bits), and the handle of the parts of the values it covers (16 bits:
 // the id of the replication origin whose name is their registry text, core/identity.hpp; 0: no
-// part, a lease of no value with a part). The handle is in the low bits, so that a larger value is always a later lease (origins
-// advance to the larger value). idgen 1.3 wrote a 24-bit hash under the top bit, 1.2 a hash with the
-// top bit clear: their leases read as they were, their parts as not known.
+// part, a lease of no value with a part). The handle is in the low bits, so that a larger value is always a later lease
+// (origins advance to the larger value). idgen 1.3 wrote a 24-bit hash under the top bit, 1.2 a hash with the top bit
+// clear: their leases read as they were, their parts as not known.
 inline constexpr uint64_t kFormat14 = uint64_t{3} << 62;
 inline constexpr uint64_t kLeaseUnitsMax = (uint64_t{1} << 46) - 1;
 inline constexpr uint64_t kMaxLeaseMs = kLeaseUnitsMax * 10;
@@ -129,7 +129,9 @@ struct ServerMark {
   bool HasIdentityLease() const { return identity_lease_raw != kNoLease; }
   // The identity lease's end: kNoLease when there is none, 0 while it moves.
   uint64_t IdentityLeaseMs() const {
-    return identity_lease_raw == kNoLease ? kNoLease : identity_lease_raw == kMoving ? 0 : LeaseMsOf(identity_lease_raw);
+    return identity_lease_raw == kNoLease  ? kNoLease
+           : identity_lease_raw == kMoving ? 0
+                                           : LeaseMsOf(identity_lease_raw);
   }
 };
 
@@ -181,8 +183,8 @@ constexpr uint64_t DecimalOriginValue(const ServerMark& mark, uint64_t next) {
 struct CopyState;
 
 struct CoverDecision {
-  bool retake = false;        // drop the value, take another after Prepare
-  bool beyond_max = false;    // refuse: the lease would pass what the mark can hold
+  bool retake = false;          // drop the value, take another after Prepare
+  bool beyond_max = false;      // refuse: the lease would pass what the mark can hold
   uint64_t renew_lease_ms = 0;  // write these under these parts, flush and confirm (0: not this one),
   Parts lease_parts;            // then publish what the origins hold
   uint64_t renew_identity_ms = 0;
@@ -245,9 +247,9 @@ struct CopyState {
   bool has_parts_copy = false;
   uint64_t copy_ms = 0;
   uint64_t copy_identity_ms = 0;
-  bool layout14 = false;  // idgen.mark_server has 1.4's layout (idgen.mark_parts says so), else 1.3's
-  uint64_t run = 0;       // the writer's run (0: no run, or a tag of 1.2)
-  Parts parts;            // of the values it holds of the families with a part (1.3's: not known)
+  bool layout14 = false;     // idgen.mark_server has 1.4's layout (idgen.mark_parts says so), else 1.3's
+  uint64_t run = 0;          // the writer's run (0: no run, or a tag of 1.2)
+  Parts parts;               // of the values it holds of the families with a part (1.3's: not known)
   bool tag_is_ours = false;  // this run wrote it, and its parts hold this server's identity
   int64_t tag = 0;           // idgen.mark_server as read or written
   uint64_t wait_ms[kKinCount] = {0, 0, 0, 0};  // per kin: the clock must pass this before a value (0: nothing)

@@ -220,8 +220,7 @@ class PgEffects final : public engine::Effects {
   // (create false: where the origins do not exist yet, they read 0 and nothing is written to them)
   explicit PgEffects(const StateRef& ref, bool create = true) : state_(ref.state), shared_(ref.shared) {
     for (int i = 0; i < origin::kOriginCount; ++i) {
-      ids_[i] = create ? origin::Id(static_cast<origin::Which>(i))
-                       : replorigin_by_name(origin::kNames[i], true);
+      ids_[i] = create ? origin::Id(static_cast<origin::Which>(i)) : replorigin_by_name(origin::kNames[i], true);
     }
   }
 
@@ -262,7 +261,8 @@ class PgEffects final : public engine::Effects {
   }
   uint64_t AdvanceOrigin(engine::Origin which, uint64_t value, bool backward) override {
     const compat::OriginId id = ids_[OriginOf(which)];
-    if (id == compat::kInvalidOriginId) elog(ERROR, "idgen: the origin %s does not exist", origin::kNames[OriginOf(which)]);
+    if (id == compat::kInvalidOriginId)
+      elog(ERROR, "idgen: the origin %s does not exist", origin::kNames[OriginOf(which)]);
     return origin::Advance(id, value, backward);
   }
   uint64_t WrittenUpTo() override { return GetXLogInsertEndRecPtr(); }
@@ -289,7 +289,9 @@ class PgEffects final : public engine::Effects {
   }
   engine::Rebuilt RebuildFromCopies() override { return RebuildFromEveryCopy(); }
 
-  void LockMark(bool exclusive) override { LWLockAcquire(&state_.mark_lock.lock, exclusive ? LW_EXCLUSIVE : LW_SHARED); }
+  void LockMark(bool exclusive) override {
+    LWLockAcquire(&state_.mark_lock.lock, exclusive ? LW_EXCLUSIVE : LW_SHARED);
+  }
   void UnlockMark() override { LWLockRelease(&state_.mark_lock.lock); }
   protocol::ServerMark ReadMark() override {
     const SharedMark& m = state_.mark;
@@ -382,8 +384,8 @@ class PgEffects final : public engine::Effects {
     int count = 0;
     writes[count++] = SequenceWrite{SequenceNamed("mark"), "mark", write.mark, false};
     if (write.write_identity) {
-      writes[count++] = SequenceWrite{SequenceNamed("mark_identity"), "mark_identity", write.mark_identity,
-                                      write.identity_exact};
+      writes[count++] =
+          SequenceWrite{SequenceNamed("mark_identity"), "mark_identity", write.mark_identity, write.identity_exact};
     }
     if (write.write_tag) {
       writes[count++] = SequenceWrite{SequenceNamed("mark_server"), "mark_server", write.tag, true};
@@ -466,7 +468,8 @@ void PgEffects::Refuse(const engine::Refusal& refusal) {
               errhint("Give this deployment a new idgen.launch_id: its IDs then differ from every earlier one."));
       pg_unreachable();
     case engine::Refusal::kDecimalCopyAhead:
-      snprintf(message, sizeof message, "this database holds DecimalIds of launch id %lld that this server could repeat",
+      snprintf(message, sizeof message,
+               "this database holds DecimalIds of launch id %lld that this server could repeat",
                static_cast<long long>(refusal.b));
       snprintf(detail, sizeof detail,
                "They were made by another server (a restored dump, a copy of this server) or set by hand, with "
@@ -482,8 +485,9 @@ void PgEffects::Refuse(const engine::Refusal& refusal) {
                "(a restored dump, a copy of this server), ahead of this server's clock: the copy of the mark that "
                "keeps its new IDs above them goes with the extension.",
                FormatUtc(static_cast<int64_t>(refusal.a)).c_str());
-      Raise(ErrorKind::kPrerequisite, "extension \"idgen\" cannot be dropped while it holds IDs this server has not passed",
-            detail, "Drop it once the system clock has passed that time (nothing else is needed).");
+      Raise(ErrorKind::kPrerequisite,
+            "extension \"idgen\" cannot be dropped while it holds IDs this server has not passed", detail,
+            "Drop it once the system clock has passed that time (nothing else is needed).");
     case engine::Refusal::kDropDecimalAhead:
       snprintf(detail, sizeof detail,
                "This database holds DecimalIds of launch id %lld with generator ids up to %llu, which this server has "

@@ -105,8 +105,8 @@ inline bool Ready(Family family) { return (session.hot.ready & (uint32_t{1} << f
 // Whether a value of the family may be taken without Prepare: it passed, and (a family with a part)
 // no identity lease is in force, which Prepare judges against the identity of the configuration.
 inline bool ReadyToTake(Family family, const StateRef& ref) {
-  return Ready(family) &&
-         (!HasIdentity(family) || ref.state.mark.identity_lease_raw.load(std::memory_order_acquire) == protocol::kNoLease);
+  return Ready(family) && (!HasIdentity(family) ||
+                           ref.state.mark.identity_lease_raw.load(std::memory_order_acquire) == protocol::kNoLease);
 }
 // Cover for the value at mark (Generated::mark), without a function call when it lies below what
 // this backend knows to be covered.
