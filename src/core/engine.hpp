@@ -80,14 +80,7 @@ struct Refusal {
   int64_t b = 0;
 };
 
-// What the first start of the server's origins found in every database's copy (a cluster that
-// pg_upgrade made, or any new one): the leases a server that held those copies had written.
-struct Rebuilt {
-  bool any = false;
-  uint64_t mark_ms = 0, identity_ms = 0;
-  identity::Parts parts;  // of every copy
-  uint64_t decimal_next = 0;
-};
+using protocol::Rebuilt;
 
 class Effects {
  public:
@@ -193,6 +186,13 @@ void StartCopy(Effects& fx, Session& session, bool created_now);
 // DROP EXTENSION idgen: refuses while the copy holds what the server has not passed; adopts what the
 // clock has passed.
 void CheckDrop(Effects& fx, Session& session);
+// After a COPY brought values of a kin into this database (protocol::DecideMovedValues): the latest's
+// instant and their parts join the copy, flushed; every session reads it again before its next value.
+void HoldMovedValues(Effects& fx, Session& session, Kin kin, uint64_t ms, const identity::Parts& parts);
+void HoldMovedDecimalIds(Effects& fx, Session& session, int launch_id, int64_t generator);
+// idgen.adopt_copy(): the server carries on above this database's copy, however far ahead
+// (protocol::DecideAdopt); the copy is this run's after it. Returns what it adopted.
+protocol::Adopt AdoptCopy(Effects& fx, Session& session);
 
 // DecimalId: a new generator id, durable before it is returned, taken at least a take interval after
 // the last one; the database's copy of the last DecimalId; the check of the copy before a session's

@@ -542,8 +542,10 @@ TEST(Shards, ValueAgainstTheMarks) {
   const ShardValue mark = DecideShardValue(40, 20, 30, true);
   EXPECT_EQ(mark.kind, ShardValue::kMark);
   EXPECT_EQ(mark.mark_us, 40 + static_cast<int64_t>(kLeaseMs) * 1000);
-  EXPECT_EQ(DecideShardWait(9000, 1000, 5000, 3000).kind, Wait::kWait);
-  EXPECT_EQ(DecideShardWait(9001, 1000, 5000, 3000).kind, Wait::kRefuse);
+  // (the allowance: the regression, the mark's lease, a burst's run ahead and the failover margin)
+  EXPECT_EQ(DecideShardWait(9000, 1000, 5000, 1000, 1000).kind, Wait::kWait);
+  EXPECT_EQ(DecideShardWait(9001, 1000, 5000, 1000, 1000).kind, Wait::kRefuse);
+  EXPECT_EQ(DecideShardWait(19000, 1000, 5000, 1000, 11000).kind, Wait::kWait);
 }
 
 TEST(Generate, OnlyAPrimaryWithSharedState) {
