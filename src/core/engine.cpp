@@ -102,7 +102,21 @@ void LoadServerMark(Effects& fx, Session& s) {
     uint16_t rebuilt_handle = 0;
     if (seen_mark == 0) {
       rebuilt = fx.RebuildFromCopies();
-      if (rebuilt.any) rebuilt_handle = fx.Register(rebuilt.parts);
+      if (rebuilt.any) {
+        // Values above the copies' bounds only once the clock has passed them, as a database's copy
+        // is waited for (a gap beyond idgen.max_clock_regression refused): never a start that runs
+        // every database's values ahead of the clock because one copy lies there.
+        const uint64_t top = std::max(rebuilt.mark_ms, rebuilt.identity_ms);
+        const Wait wait = DecideWait(top, fx.NowMs(), s.config.max_clock_regression_ms);
+        if (wait.kind == Wait::kRefuse) {
+          fx.Refuse(Refusal{Refusal::kRebuildAhead, wait.gap_ms, static_cast<int64_t>(rebuilt.source)});
+        }
+        if (rebuilt.decimal_next > static_cast<uint64_t>(kDecimalUnit - 1)) {
+          fx.Refuse(Refusal{Refusal::kDecimalExhausted, 0, 0});
+        }
+        if (wait.kind == Wait::kWait) fx.WaitUntilMs(wait.until_ms);
+        rebuilt_handle = fx.Register(rebuilt.parts);
+      }
     }
     const LeaseParts parts = PartsOfOrigins(fx, s, seen_mark, seen_identity);
     const Self self = fx.Me(s.config);
@@ -512,9 +526,8 @@ Adopt AdoptCopy(Effects& fx, Session& s) {
   const Self self = fx.Me(s.config);
   ServerMark m = fx.ReadMark();
   int64_t generator = 0;
-  const bool decimal_covered =
-      s.config.launch_id < 0 ||
-      DecimalIdCopyCovered(m, self.decimal_run, fx.ReadDecimalCopy(), s.config.launch_id, &generator);
+  const bool decimal_covered = s.config.launch_id < 0 || DecimalIdCopyCovered(m, self.decimal_run, fx.ReadDecimalCopy(),
+                                                                              s.config.launch_id, &generator);
   const Adopt adopt = DecideAdopt(m, s.copy, decimal_covered, generator);
   if (adopt.time_ms != 0) {
     // (a floor the server made itself: UUIDv7 and ns_id carry on from it, ahead of the clock, and

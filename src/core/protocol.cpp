@@ -92,6 +92,9 @@ Rebuilt RebuiltOf(const CopyRead& read, int64_t decimal_copy) {
 void Merge(Rebuilt& into, const Rebuilt& one) {
   if (!one.any) return;
   into.parts = into.any ? identity::Union(into.parts, one.parts) : one.parts;
+  if (!into.any || std::max(one.mark_ms, one.identity_ms) > std::max(into.mark_ms, into.identity_ms)) {
+    into.source = one.source;
+  }
   into.any = true;
   into.mark_ms = std::max(into.mark_ms, one.mark_ms);
   into.identity_ms = std::max(into.identity_ms, one.identity_ms);

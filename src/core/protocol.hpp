@@ -193,6 +193,9 @@ struct Rebuilt {
   uint64_t mark_ms = 0, identity_ms = 0;
   Parts parts;  // of every copy
   uint64_t decimal_next = 0;
+  // Where the latest bound came from (the caller's name of a database: a refusal names it, so that
+  // a copy set ahead by hand is found and set right).
+  uint64_t source = 0;
 };
 // One database's copy as it counts in the rebuilt leases (has_mark false: nothing; decimal_copy:
 // idgen.decimal_id_generator, 0 or less when it holds none).

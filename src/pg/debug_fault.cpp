@@ -16,12 +16,8 @@ namespace idgen::pg::settings {
 namespace {
 
 const config_enum_entry kDebugFaults[] = {
-    {"none", kNoFault, false},
-    {"random", kFaultRandom, false},
-    {"out_of_memory", kFaultMemory, false},
-    {"internal", kFaultInternal, false},
-    {"retake", kFaultRetake, false},
-    {nullptr, 0, false},
+    {"none", kNoFault, false},           {"random", kFaultRandom, false}, {"out_of_memory", kFaultMemory, false},
+    {"internal", kFaultInternal, false}, {"retake", kFaultRetake, false}, {nullptr, 0, false},
 };
 int debug_fault = kNoFault;
 

@@ -49,8 +49,9 @@ bool IsCopySequence(Oid relid) {
 void OnObjectAccess(ObjectAccessType access, Oid class_id, Oid object_id, int sub_id, void* arg) {
   if (previous_hook != nullptr) previous_hook(access, class_id, object_id, sub_id, arg);
   if (access != OAT_DROP) return;
-  const bool copy = class_id == ExtensionRelationId ? object_id == get_extension_oid("idgen", true)
-                    : class_id == RelationRelationId && sub_id == 0 && IsCopySequence(object_id);
+  const bool copy = class_id == ExtensionRelationId
+                        ? object_id == get_extension_oid("idgen", true)
+                        : class_id == RelationRelationId && sub_id == 0 && IsCopySequence(object_id);
   if (!copy) return;
   const Oid extension = get_extension_oid("idgen", true);
   // Once per statement and extension: the first such drop sees the copy whole; the next ones, some

@@ -80,7 +80,6 @@ Datum MinId(Family family, FunctionCallInfo fcinfo) {
   PG_RETURN_INT64(Guarded([&] { return layout::MinAt(*kLayouts[family], epoch, at); }));
 }
 
-
 }  // namespace
 
 // Before an Instagram ID of a shard whose IDs elsewhere (the server that held the shard before it

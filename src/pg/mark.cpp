@@ -31,6 +31,7 @@ extern "C" {
 #include "access/xlogrecovery.h"
 #include "catalog/namespace.h"
 #include "catalog/pg_class.h"
+#include "commands/dbcommands.h"
 #include "commands/extension.h"
 #include "commands/sequence.h"
 #include "storage/bufmgr.h"
@@ -534,13 +535,19 @@ void PgEffects::Refuse(const engine::Refusal& refusal) {
       Raise(ErrorKind::kPrerequisite,
             "extension \"idgen\" cannot be dropped while it holds DecimalIds this server could repeat", detail,
             "Give this server its own idgen.launch_id, reload, then drop it.");
-    case engine::Refusal::kRebuildAhead:
-      snprintf(message, sizeof message, "a database's copy of the durable mark lies %s ahead of the system clock",
-               FormatDuration(static_cast<int64_t>(refusal.a)).c_str());
+    case engine::Refusal::kRebuildAhead: {
+      const char* database = get_database_name(static_cast<Oid>(refusal.b));
+      snprintf(message, sizeof message,
+               "the copy of the durable mark in database \"%s\" lies %s ahead of the system clock",
+               database != nullptr ? database : "?", FormatDuration(static_cast<int64_t>(refusal.a)).c_str());
       Raise(ErrorKind::kClockRegression, message,
-            "This server's marks are new (a cluster that pg_upgrade made, or a new one), and start from every "
-            "database's copy: IDs made before the clock passes it could repeat IDs those databases hold.",
-            "Check the system clock. IDs resume by themselves once it passes the mark.");
+            "This server's marks are new (a cluster that pg_upgrade made, a restore into a new cluster), and start "
+            "from every database's copy: IDs made before the clock passes it, in any database, could repeat IDs "
+            "that database holds.",
+            "Check the system clock. IDs resume by themselves once it passes the mark (idgen.max_clock_regression "
+            "is the largest gap that idgen waits out instead of refusing). A copy set ahead by hand is set right in "
+            "that database by a superuser, with setval() of idgen.mark and idgen.mark_identity.");
+    }
   }
   elog(ERROR, "idgen: unknown refusal %d", static_cast<int>(refusal.kind));
 }
@@ -766,7 +773,8 @@ IDGEN_FUNCTION(idgen_restart_at_clock) {
 // idgen.adopt_copy(): engine::AdoptCopy, for superusers, on a primary with shared state.
 IDGEN_FUNCTION(idgen_adopt_copy) {
   if (!superuser()) {
-    ereport(ERROR, errcode(ERRCODE_INSUFFICIENT_PRIVILEGE), errmsg("permission denied to adopt a copy of the durable mark"),
+    ereport(ERROR, errcode(ERRCODE_INSUFFICIENT_PRIVILEGE),
+            errmsg("permission denied to adopt a copy of the durable mark"),
             errdetail("It moves this server's marks, which every database shares, ahead of the clock."),
             errhint("Ask a superuser."));
   }
@@ -787,7 +795,7 @@ IDGEN_FUNCTION(idgen_adopt_copy) {
                  ? ("UUIDv7, ULID, typeid and ns_id from " + FormatUtc(static_cast<int64_t>(adopt.time_ms))).c_str()
                  : "",
              adopt.decimal_next != 0 ? (adopt.time_ms != 0 ? ", DecimalId generator ids past the copy's"
-                                                            : "DecimalId generator ids past the copy's")
+                                                           : "DecimalId generator ids past the copy's")
                                      : "");
   }
   return TextDatum(text);

@@ -63,8 +63,9 @@ Family FamilyOfDefault(Node* expr, Oid schema) {
     Family family;
   };
   static constexpr Named kNamed[] = {
-      {"snowflake_id", kFamilySnowflake}, {"sonyflake_id", kFamilySonyflake}, {"trace_id", kFamilyTrace},
-      {"js_id", kFamilyJs},               {"instagram_id", kFamilyInstagram}, {"uid20", kFamilyUid20},
+      {"snowflake_id", kFamilySnowflake}, {"sonyflake_id", kFamilySonyflake},
+      {"trace_id", kFamilyTrace},         {"js_id", kFamilyJs},
+      {"instagram_id", kFamilyInstagram}, {"uid20", kFamilyUid20},
       {"uid20_sec", kFamilyUid20Sec},     {"decimal_id", kFamilyDecimalId},
   };
   for (const Named& n : kNamed) {

@@ -168,6 +168,7 @@ void idgen_rebuild_worker(Datum slot_index) {
   if (OidIsValid(get_extension_oid("idgen", true))) {
     const idgen::protocol::CopyRead read = idgen::pg::marks::ReadCopyHere();
     slot.one = idgen::protocol::RebuiltOf(read, idgen::pg::marks::ReadDecimalCopyHere());
+    slot.one.source = slot.database;
   }
   PopActiveSnapshot();
   CommitTransactionCommand();

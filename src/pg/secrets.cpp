@@ -362,9 +362,11 @@ std::string_view Scoped(Secret which, std::string_view secret) {
   if (derived_for[i] != generation) {
     char message[NAMEDATALEN + 64];
     char* database = get_database_name(MyDatabaseId);
-    const int length = snprintf(message, sizeof message, "idgen key scope: database %s", database != nullptr ? database : "");
+    const int length =
+        snprintf(message, sizeof message, "idgen key scope: database %s", database != nullptr ? database : "");
     pfree(database);
-    HmacSha256(secret, std::string_view(message, static_cast<size_t>(std::min<int>(length, sizeof message - 1))), keys[i]);
+    HmacSha256(secret, std::string_view(message, static_cast<size_t>(std::min<int>(length, sizeof message - 1))),
+               keys[i]);
     derived_for[i] = generation;
   }
   return std::string_view(reinterpret_cast<const char*>(keys[i]), sizeof keys[i]);

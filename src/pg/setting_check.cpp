@@ -158,7 +158,6 @@ void CheckGiven(const Given* given, int count) {
   }
 }
 
-
 // After a reload: the idgen.* lines of the configuration files, as the reload read them (the last
 // line of each name wins, postgresql.auto.conf after postgresql.conf), each checked as the reload
 // checked it. The problems of the files are replaced; those of other sources (a database's or a
@@ -195,9 +194,9 @@ bool InForceAsGiven(const char* name, const char* given) {
 }
 
 constexpr const char* kGivingIds[] = {
-    "idgen.node_id",          "idgen.node_id_source", "idgen.uid20_server",     "idgen.instagram_shards",
-    "idgen.launch_id",        "idgen.instagram_epoch_ms", "idgen.snowflake_epoch_ms", "idgen.sonyflake_epoch_ms",
-    "idgen.trace_epoch_ms",   "idgen.js_epoch_ms",    "idgen.uid20_epoch_ms",
+    "idgen.node_id",        "idgen.node_id_source",     "idgen.uid20_server",       "idgen.instagram_shards",
+    "idgen.launch_id",      "idgen.instagram_epoch_ms", "idgen.snowflake_epoch_ms", "idgen.sonyflake_epoch_ms",
+    "idgen.trace_epoch_ms", "idgen.js_epoch_ms",        "idgen.uid20_epoch_ms",
 };
 
 // Returns false when the files no longer give what is in force (InForceAsGiven).

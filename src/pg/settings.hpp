@@ -55,9 +55,9 @@ inline void CheckConfigured(uint32_t consumers) {
 void CatchUpWithReload();
 
 enum NodeIdSource { kNodeIdFromSetting, kNodeIdFromCitus };
-extern int node_id;                     // idgen.node_id: 0..65535, each family checks its own width
+extern int node_id;  // idgen.node_id: 0..65535, each family checks its own width
 enum KeyScope { kKeyScopeServer, kKeyScopeDatabase };
-extern int key_scope;  // idgen.key_scope: whose secrets are (RequireSecret)
+extern int key_scope;                   // idgen.key_scope: whose secrets are (RequireSecret)
 extern int node_id_source;              // idgen.node_id_source: where node_identity.cpp takes the node id
 extern int max_clock_regression_ms;     // idgen.max_clock_regression
 extern int max_clock_lead_ms;           // idgen.max_clock_lead
