@@ -65,8 +65,9 @@ BEGIN
   END IF;
   next := CASE WHEN pos.is_called THEN pos.last_value::pg_catalog.numeric OPERATOR(pg_catalog.+) s.seqincrement
                ELSE pos.last_value::pg_catalog.numeric END;
-  -- (skipped in steps of its increment: a ticket server keeps its residue)
-  resumed := next OPERATOR(pg_catalog.+) skip::pg_catalog.numeric OPERATOR(pg_catalog.*) s.seqincrement;
+  -- (skipped in steps of its increment: a ticket server keeps its residue; OPERATOR() binds every
+  -- operator alike, from the left: the parentheses give the order)
+  resumed := next OPERATOR(pg_catalog.+) (skip::pg_catalog.numeric OPERATOR(pg_catalog.*) s.seqincrement);
   IF resumed OPERATOR(pg_catalog.>) s.seqmax THEN
     RAISE EXCEPTION 'sequence % has no value left after skipping %', seq, skip
       USING ERRCODE = 'numeric_value_out_of_range',

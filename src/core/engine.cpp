@@ -248,7 +248,9 @@ void ReadDatabaseCopy(Effects& fx, Session& s) {
   const CopyRead read = fx.ReadCopy();
   const Self self = fx.Me(s.config);
   s.decimal_run = self.decimal_run;
-  s.copy = DecideCopy(m, self, read);
+  Parts theirs;
+  const bool known = read.has_parts && fx.RecallTheirs(read.server, read.parts, &theirs);
+  s.copy = DecideCopy(m, self, read, known ? &theirs : nullptr);
 }
 
 // Writes this database's copy as the protocol decides (DecideCopyWrite), flushed.
@@ -259,6 +261,8 @@ void WriteDatabaseCopy(Effects& fx, Session& s, Kin kin) {
   for (int k = 0; k < kKinCount; ++k) {
     if (write.raise_ms[k] != 0) fx.RaiseWords(KinBit(static_cast<Kin>(k)), write.raise_ms[k], 0, false);
   }
+  // (remembered first: a session that reads the new copy finds it)
+  if (write.remember_theirs) fx.RememberTheirs(write.tag, write.parts, write.theirs);
   const uint64_t position = fx.WriteCopy(write);
   if (position != 0) fx.FlushAndConfirm(position);
   AfterCopyWrite(s.copy, write);
@@ -499,6 +503,7 @@ void HoldMovedValues(Effects& fx, Session& s, Kin kin, uint64_t ms, const identi
   ReadDatabaseCopy(fx, s);
   if (MovedValuesHeld(s.copy, kin, ms, parts)) return;
   const CopyWrite write = DecideMovedValues(s.copy, fx.Me(s.config), kin, ms, parts);
+  if (write.remember_theirs) fx.RememberTheirs(write.tag, write.parts, write.theirs);
   const uint64_t position = fx.WriteCopy(write);
   if (position != 0) fx.FlushAndConfirm(position);
   s.fresh = false;

@@ -31,7 +31,10 @@ Load DecideLoad(uint64_t mark_raw, uint64_t identity_raw, uint64_t decimal_raw, 
   const uint64_t stored_ms = LeaseMsOf(mark_raw);
   // Promoted now, or the leases were loaded last under an earlier timeline (a promoted server
   // restarted, or cloned, before its first ID): the leases are what a standby replayed.
-  const bool before_this_timeline = timeline > 1 && stored_ms != 0 && TimelineOf(decimal_raw) < timeline;
+  // (a server that made DecimalIds alone has no lease, and its generator ids are what a standby may
+  // have missed then)
+  const bool before_this_timeline =
+      timeline > 1 && (stored_ms != 0 || DecimalNextOf(decimal_raw) != 0) && TimelineOf(decimal_raw) < timeline;
   load.after_failover = promoted || before_this_timeline;
   const uint64_t margin = load.after_failover ? margin_ms : 0;
   load.identity_valid = identity_raw != 0 && IdentityLeaseCounts(identity_raw, parts, self);
@@ -205,7 +208,7 @@ bool Covered(const ServerMark& mark, const Self& self, Kin kin, uint64_t copy_ms
   if ((static_cast<uint64_t>(copy.tag) & kTagged) == 0) {
     return copy.tag == self.system_identifier && mark.HasIdentityLease();
   }
-  return !Meets(copy.parts, self.identity, PartOf(kin));
+  return !Meets(copy.theirs_known ? copy.theirs : copy.parts, self.identity, PartOf(kin));
 }
 
 uint64_t CopyIdentityMs(const CopyRead& read) {
@@ -215,7 +218,7 @@ uint64_t CopyIdentityMs(const CopyRead& read) {
 
 // A copy that is not covered is waited for by each kin, even one the clock has passed already: its
 // first value raises the kin's words to it (RaiseAfterCopyWait).
-CopyState DecideCopy(const ServerMark& mark, const Self& self, const CopyRead& read) {
+CopyState DecideCopy(const ServerMark& mark, const Self& self, const CopyRead& read, const Parts* theirs) {
   CopyState copy;
   copy.has_copy = read.has_mark && read.has_server;
   copy.has_identity_copy = read.has_identity;
@@ -235,6 +238,10 @@ CopyState DecideCopy(const ServerMark& mark, const Self& self, const CopyRead& r
     copy.parts = identity::NoParts();  // (never written: it holds no value of a family with a part)
   }                                    // (else 1.2's system identifier: the parts are not known)
   copy.tag_is_ours = OurRun(self, copy) && Includes(copy.parts, self.identity);
+  if (theirs != nullptr && copy.layout14 && !copy.tag_is_ours) {
+    copy.theirs_known = true;
+    copy.theirs = *theirs;
+  }
   for (int k = 0; k < kKinCount; ++k) {
     const auto kin = static_cast<Kin>(k);
     const uint64_t bound = WithIdentity(kin) ? copy.copy_identity_ms : copy.copy_ms;
@@ -308,6 +315,11 @@ CopyWrite DecideCopyWrite(const ServerMark& mark, const LeaseParts& parts, const
     write.tag = tag_of(0);
   }
   write.parts = words.parts;
+  if (!settled && !copy.tag_is_ours && copy.layout14 && parts_change) {
+    // (the other writer's values are those the copy held before this server's first part)
+    write.remember_theirs = true;
+    write.theirs = copy.theirs_known ? copy.theirs : copy.parts;
+  }
   if (write.claims) {
     // (never beyond the clock: what an owner set ahead moves nothing of the server's)
     for (int k = 0; k < kKinCount; ++k) write.raise_ms[k] = copy.wait_ms[k] <= now_ms ? copy.wait_ms[k] : 0;
@@ -331,6 +343,11 @@ void AfterCopyWrite(CopyState& copy, const CopyWrite& write) {
     }
   }
   copy.tag_is_ours = copy.tag_is_ours || write.claims;
+  if (write.remember_theirs) {
+    copy.theirs_known = true;
+    copy.theirs = write.theirs;
+  }
+  if (write.claims) copy.theirs_known = false;
   if (write.claims) {
     for (uint64_t& wait : copy.wait_ms) wait = 0;
   }
@@ -369,6 +386,12 @@ CopyWrite DecideMovedValues(const CopyState& copy, const Self& self, Kin kin, ui
   const identity::CopyWords words = identity::EncodeCopy(next_parts);
   write.tag = copy.has_parts_copy ? Tag(0, words.shard_bits) : LegacyTag(0, self.legacy_hash);
   write.parts = words.parts;
+  if (copy.has_parts_copy && WithIdentity(kin)) {
+    // (this server's own parts stay its own: a copy it claimed holds only its values, one it did not
+    // holds the other writer's it remembers, or else every part is another's)
+    write.remember_theirs = true;
+    write.theirs = copy.tag_is_ours ? parts : Union(copy.theirs_known ? copy.theirs : copy.parts, parts);
+  }
   return write;
 }
 

@@ -276,6 +276,11 @@ struct CopyState {
   Parts parts;               // of the values it holds of the families with a part (1.3's: not known)
   bool tag_is_ours = false;  // this run wrote it, and its parts hold this server's identity
   int64_t tag = 0;           // idgen.mark_server as read or written
+  // Of a copy another writer's values still lie ahead in (no run claimed it), the parts of those
+  // values alone, where this server remembers them: it added parts of its own values since, which
+  // its words lie above. Not known (false): every part of the copy is another writer's.
+  bool theirs_known = false;
+  Parts theirs;
   uint64_t wait_ms[kKinCount] = {0, 0, 0, 0};  // per kin: the clock must pass this before a value (0: nothing)
 };
 // Whether a copy written by its writer up to copy_ms is covered for a kin: every value the server
@@ -284,7 +289,9 @@ bool Covered(const ServerMark& mark, const Self& self, Kin kin, uint64_t copy_ms
 // The copy's bound of the families with a part: idgen.mark_identity where a writer of 1.3 or later
 // put it, idgen.mark where 1.2 wrote it.
 uint64_t CopyIdentityMs(const CopyRead& read);
-CopyState DecideCopy(const ServerMark& mark, const Self& self, const CopyRead& read);
+// theirs: what this server remembers of the parts of another writer's values in exactly this copy
+// (CopyWrite::theirs), or nullptr.
+CopyState DecideCopy(const ServerMark& mark, const Self& self, const CopyRead& read, const Parts* theirs = nullptr);
 
 // Whether a session reads its database's copy again before a value: another database or state, no
 // copy yet, a new transaction or an invalidation (fresh false), or the generation moved.
@@ -317,6 +324,11 @@ struct CopyWrite {
   // Before the tag names this run (which covers every kin from then on): the words of each kin
   // whose wait the clock has passed without a value, raised to that wait (at or below the clock).
   uint64_t raise_ms[kKinCount] = {0, 0, 0, 0};
+  // A copy that stays another writer's while this server adds parts of its own values to it: the
+  // parts of the other writer's values, which this server remembers for the copy it writes (tag,
+  // parts), so that its own parts do not make it wait for the other writer's bound.
+  bool remember_theirs = false;
+  Parts theirs;
 };
 // kin: the value that writes the copy (its identity joins the copy's parts when it has a part).
 CopyWrite DecideCopyWrite(const ServerMark& mark, const LeaseParts& parts, const Self& self, const CopyState& copy,

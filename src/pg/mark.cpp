@@ -414,6 +414,38 @@ class PgEffects final : public engine::Effects {
     }
     return WriteSequences(writes, count);
   }
+  void RememberTheirs(int64_t tag, int64_t parts, const identity::Parts& theirs) override {
+    if (!shared_) return;
+    LWLockAcquire(&state_.mark_lock.lock, LW_EXCLUSIVE);
+    SharedState::Theirs* slot = &state_.theirs[0];
+    for (SharedState::Theirs& t : state_.theirs) {
+      if (t.database == MyDatabaseId && t.tag == tag && t.parts == parts) {
+        slot = &t;
+        break;
+      }
+      if (t.stamp < slot->stamp) slot = &t;  // (else the oldest goes)
+    }
+    slot->database = MyDatabaseId;
+    slot->tag = tag;
+    slot->parts = parts;
+    slot->theirs = theirs;
+    slot->stamp = ++state_.theirs_stamp;
+    LWLockRelease(&state_.mark_lock.lock);
+  }
+  bool RecallTheirs(int64_t tag, int64_t parts, identity::Parts* theirs) override {
+    if (!shared_) return false;
+    bool found = false;
+    LWLockAcquire(&state_.mark_lock.lock, LW_SHARED);
+    for (const SharedState::Theirs& t : state_.theirs) {
+      if (t.stamp != 0 && t.database == MyDatabaseId && t.tag == tag && t.parts == parts) {
+        *theirs = t.theirs;
+        found = true;
+        break;
+      }
+    }
+    LWLockRelease(&state_.mark_lock.lock);
+    return found;
+  }
   int64_t ReadDecimalCopy() override {
     return ReadSequence(SequenceNamed("decimal_id_generator"), "decimal_id_generator");
   }

@@ -5,6 +5,8 @@
 
 #include <atomic>
 #include <cstdint>
+
+#include "core/identity.hpp"
 #include <span>
 
 #include "core/state.hpp"
@@ -60,6 +62,18 @@ struct SharedState {
   // Serialises the first reading of the mark after the server started, and idgen.restart_at_clock()
   // against the renewals (which hold it shared). Never held across a flush, a wait or a lock.
   LWLockPadded mark_lock;
+  // What this server remembers of the copies it wrote that stay another writer's (a restored or
+  // moved database's, whose values lie ahead): the other writer's parts, by database and the copy's
+  // exact words (engine::Effects::RememberTheirs). The latest few; under mark_lock.
+  struct Theirs {
+    Oid database = InvalidOid;
+    int64_t tag = 0, parts = 0;
+    identity::Parts theirs;
+    uint64_t stamp = 0;
+  };
+  static constexpr int kTheirs = 16;
+  Theirs theirs[kTheirs];
+  uint64_t theirs_stamp = 0;
   // Bumped when a transaction that bound an Instagram shard (idgen.bind_instagram_shard) commits:
   // what each backend knows of the bindings (instagram_shard.cpp) is read again.
   std::atomic<uint64_t> shard_bindings{0};
