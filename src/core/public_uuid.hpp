@@ -21,7 +21,7 @@
 // UTC): under the right key the decoded time's top 6 bits are zero, under another key they are zero
 // one time in 64. So a façade that no key of the server decodes to such a time is refused, and a
 // façade made under a key that is gone is taken for one of the keys still held 1 time in 64 per key
-// (decoded to a UUID that no row has: its random bits are the façade's, its time another).
+// (decoded to another UUIDv7, which no row has).
 // The check reads the top bits of the time only: whether a changed façade is refused says nothing
 // of the time inside the original.
 #pragma once
