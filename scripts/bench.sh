@@ -69,7 +69,9 @@ if [ -n "${IDGEN_PEERS:-}" ]; then
       "$IDGEN_PEERS"/uuidv47*/pgext/uuid47; do
     [ -f "$peer/Makefile" ] || continue
     say "Building the peer $(basename "$peer") into this server..."
-    make -s -C "$peer" USE_PGXS=1 PG_CONFIG="$PG_CONFIG" with_llvm=no install >"$OUT/peer-$(basename "$peer").log" 2>&1 ||
+    # (clean first: its objects may be another major's, from the last bench)
+    { make -s -C "$peer" USE_PGXS=1 PG_CONFIG="$PG_CONFIG" clean &&
+      make -s -C "$peer" USE_PGXS=1 PG_CONFIG="$PG_CONFIG" with_llvm=no install; } >"$OUT/peer-$(basename "$peer").log" 2>&1 ||
       { say "  it did not build (see $OUT/peer-$(basename "$peer").log): measured without it"; continue; }
   done
   # pgEdge's snowflake takes its node from snowflake.node.
