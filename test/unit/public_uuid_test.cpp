@@ -260,6 +260,30 @@ TEST(PublicUuid, AnotherKeyIsRefused63TimesIn64) {
   }
 }
 
+TEST(PublicUuid, ARefusalTellsNothingOfTheTimeInside) {
+  // Whoever may send altered façades and see which are refused: with uuidv47's mapping, flipping
+  // bit k of a façade's time field flips bit k of the time read, and the façade is refused exactly
+  // when k is one of the 6 check bits, for every façade alike: the answers tell nothing of the time.
+  const KeyRing ring = Ring({kPeer});
+  std::mt19937_64 random(9);
+  for (int i = 0; i < 2000; ++i) {
+    const Uuid v7 = V7(random() >> 22, random(), random());
+    const Uuid facade = Show(v7, kPeer);
+    for (unsigned k = 0; k < 48; ++k) {
+      Uuid altered = facade;
+      altered.bytes[5 - k / 8] ^= static_cast<uint8_t>(1u << (k % 8));
+      bool refused = false;
+      try {
+        const Uuid read = Reveal(altered, ring);
+        ASSERT_EQ(Ms(read), Ms(v7) ^ (uint64_t{1} << k));
+      } catch (const Error&) {
+        refused = true;
+      }
+      ASSERT_EQ(refused, k >= kTimeBits) << i << " " << k;
+    }
+  }
+}
+
 TEST(PublicUuid, WhileKeysRotateBothAreRead) {
   const KeySpec current{Key{0x1111, 0x2222}, Mapping::kUuidv47}, previous{kPeerKey, Mapping::kUuidv47};
   const KeyRing rotating = Ring({current, previous}), after = Ring({current});
