@@ -22,7 +22,7 @@ REGRESS_ANY = extension guard uuidv7 uuidv7_core typeid type_id uuid_type codec 
 REGRESS_SHARED = layout instagram_shard decimal_id marks uid20 ns_id convert_column
 REGRESS_NOT_PRELOADED = not_preloaded
 REGRESS_DEBUG = debug_fault
-REGRESS_OWN_SERVER = token public_id
+REGRESS_OWN_SERVER = token public_id public_uuid
 
 ifeq ($(SRC),./)
 # ---- in the source tree: PGXS targets run out of tree, one directory per major ------------------

@@ -1,6 +1,6 @@
-// The secrets of idgen: idgen.token_secret and idgen.public_id_key, each given inline or by a file
-// (idgen.token_secret_file, idgen.public_id_key_file). A secret is set only in the server's
-// configuration and never lives in the GUC machinery: the check hook keeps it as "extra" data and
+// The secrets of idgen: idgen.token_secret, idgen.public_id_key and idgen.public_uuid_key, each given
+// inline or by a file (idgen.token_secret_file, idgen.public_id_key_file, idgen.public_uuid_key_file). A secret is set
+// only in the server's configuration and never lives in the GUC machinery: the check hook keeps it as "extra" data and
 // stores an empty value, so that pg_settings, pg_db_role_setting and the reload log ("parameter ...
 // changed to ...") never see it, and the show hook prints a mask; its file form keeps it out of SQL
 // text as well, and a log hook keeps the inline form's statements out of the server log.
@@ -54,6 +54,7 @@ struct SecretSetting {
   uint32_t consumers;      // for CheckConfigured
   const char* need;        // the detail of the error when it is unset
   const char* warning;     // the end of its hint
+  const char* generate;    // a command that writes one
   char* stored;            // the GUC's value: always empty
   char* file_stored;       // the file form's value: the path, as given
   const char* value;       // the secret, from the check hook's extra data; nullptr when unset
@@ -62,11 +63,17 @@ struct SecretSetting {
 };
 SecretSetting secrets[] = {
     {"idgen.token_secret", "idgen.token_secret_file", 32, kTokens,
-     "Signed tokens need a secret of at least 32 bytes, known only to the server.", "", nullptr, nullptr, nullptr,
-     nullptr, 0},
+     "Signed tokens need a secret of at least 32 bytes, known only to the server.", "", "openssl rand -hex 32", nullptr,
+     nullptr, nullptr, nullptr, 0},
     {"idgen.public_id_key", "idgen.public_id_key_file", 32, kPublicIds,
      "Public IDs are a permutation under a secret key of at least 32 bytes, known only to the server.",
-     ". Never change it once public IDs are out: they would all change.", nullptr, nullptr, nullptr, nullptr, 0},
+     ". Never change it once public IDs are out: they would all change.", "openssl rand -hex 32", nullptr, nullptr,
+     nullptr, nullptr, 0},
+    // (its value is checked when it is used: public_uuid_fmgr.cpp reads the keys it holds)
+    {"idgen.public_uuid_key", "idgen.public_uuid_key_file", 32, kPublicUuids,
+     "Public UUIDs are façades made under a 128-bit key, known only to the server.",
+     ". To change it later, keep the old key as a second line while its façades may come back.", "openssl rand -hex 16",
+     nullptr, nullptr, nullptr, nullptr, 0},
 };
 
 template <Secret which>
@@ -181,9 +188,9 @@ bool ReadSecretFile(const SecretSetting& s, const char* path, char* buffer, size
     return fail("", hint);
   }
   snprintf(hint, sizeof hint,
-           "Write a secret of at least %zu bytes to %s, and nothing else (such as: openssl rand -hex 32 > %s), "
+           "Write a secret of at least %zu bytes to %s, and nothing else (such as: %s > %s), "
            "then reload the configuration; %s names that file.",
-           s.min_bytes, path, path, s.file_setting);
+           s.min_bytes, path, s.generate, path, s.file_setting);
   char detail[sizeof report->detail];
   if (n > kMaxSecretFileBytes || memchr(buffer, '\0', n) != nullptr) {
     snprintf(report->message, sizeof report->message, "%s \"%s\" does not hold a secret", s.file_setting, path);
@@ -287,7 +294,8 @@ void DefineSecret(const char* title, const char* description, const char* long_d
 
 emit_log_hook_type previous_emit_log_hook = nullptr;
 
-constexpr std::string_view kInlineSecretNames[] = {"idgen.token_secret", "idgen.public_id_key"};
+constexpr std::string_view kInlineSecretNames[] = {"idgen.token_secret", "idgen.public_id_key",
+                                                   "idgen.public_uuid_key"};
 constexpr char kHidden[] = "(hidden by idgen: it names a secret setting, and may hold its value)";
 
 bool NamesInlineSecret(const char* text) {
@@ -405,9 +413,9 @@ std::string_view RequireSecret(Secret which) {
     }
     snprintf(message, sizeof message, "%s is not set", s.name);
     snprintf(hint, sizeof hint,
-             "Write a secret to a file that only the server's operating system user can read (openssl rand -hex 32 > "
+             "Write a secret to a file that only the server's operating system user can read (%s > "
              "$PGDATA/%s; chmod 600 $PGDATA/%s), set %s = '%s' in postgresql.conf and reload%s",
-             file, file, s.file_setting, file, s.warning);
+             s.generate, file, file, s.file_setting, file, s.warning);
     Raise(ErrorKind::kPrerequisite, message, s.need, hint);
   }
   // A secret written in the configuration is a secret only where the postmaster knows it is one:
@@ -448,6 +456,12 @@ void DefineSecrets() {
       "At least 32 bytes, set in the server configuration only; shown as ******** to everyone. Changing it "
       "changes every public ID. Prefer idgen.public_id_key_file: a value set with ALTER SYSTEM passes through SQL "
       "text (pg_stat_statements).");
+  DefineSecret<Secret::kPublicUuidKey>(
+      "key of idgen.public_uuid() and idgen.private_uuid()", "Key of idgen.public_uuid() and idgen.private_uuid().",
+      "One or two 128-bit keys in hexadecimal (32 digits each, uuidv47's form), separated by white space: the first "
+      "makes and reads façades, the second (while keys rotate) only reads them; \"opaque:\" before a key gives it "
+      "idgen's opaque mapping. Set in the server configuration only; shown as ******** to everyone. Prefer "
+      "idgen.public_uuid_key_file.");
 }
 
 }  // namespace idgen::pg::settings

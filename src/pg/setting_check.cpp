@@ -29,7 +29,7 @@ constexpr Reader kReaders[] = {
     {"idgen.node_id_source", Of(kFamilySnowflake) | Of(kFamilySonyflake) | Of(kFamilyTrace) | Of(kFamilyJs)},
     {"idgen.max_clock_regression", kLayoutFamilies | kUid20Families},
     {"idgen.max_clock_lead", Of(kFamilyUuidv7) | Of(kFamilyNsId)},
-    {"idgen.failover_margin", kEveryConsumer & ~(kTokens | kPublicIds)},
+    {"idgen.failover_margin", kEveryConsumer & ~(kTokens | kPublicIds | kPublicUuids)},
     {"idgen.instagram_epoch_ms", Of(kFamilyInstagram)},
     {"idgen.snowflake_epoch_ms", Of(kFamilySnowflake)},
     {"idgen.sonyflake_epoch_ms", Of(kFamilySonyflake)},
@@ -44,6 +44,8 @@ constexpr Reader kReaders[] = {
     {"idgen.key_scope", kTokens | kPublicIds},
     {"idgen.public_id_key", kPublicIds},
     {"idgen.public_id_key_file", kPublicIds},
+    {"idgen.public_uuid_key", kPublicUuids},
+    {"idgen.public_uuid_key_file", kPublicUuids},
 #ifdef IDGEN_DEBUG_FAULT
     {"idgen.debug_fault", 0},  // a release build does not know it: there, it is a misspelt setting
 #endif
@@ -86,6 +88,14 @@ const char* SourceName(GucSource source) {
   }
 }
 
+// Whether a setting's name is a secret's, or its file's, or a misspelling that starts like one: its
+// value is never repeated in a message (the paths of the files are for superusers and
+// pg_read_all_settings only).
+bool NamesSecret(const char* name) {
+  return pg_strncasecmp(name, "idgen.token_secret", 18) == 0 || pg_strncasecmp(name, "idgen.public_id_key", 19) == 0 ||
+         pg_strncasecmp(name, "idgen.public_uuid_key", 21) == 0;
+}
+
 int CollectGiven(Given* given, int max) {
   int count = 0, total = 0;
   config_generic** vars = compat::GucVariables(&total);
@@ -96,8 +106,7 @@ int CollectGiven(Given* given, int max) {
     strlcpy(out.name, g->name, sizeof out.name);
     const char* value = compat::GucStringValue(g);
     // (the secrets, and the paths of their files, which only superusers and pg_read_all_settings read)
-    const bool secret = pg_strncasecmp(g->name, "idgen.token_secret", 18) == 0 ||
-                        pg_strncasecmp(g->name, "idgen.public_id_key", 19) == 0;
+    const bool secret = NamesSecret(g->name);
     strlcpy(out.value, secret ? "(hidden)" : value != nullptr ? value : "", sizeof out.value);
     out.source = g->source;
     out.from_file = g->sourcefile != nullptr;
@@ -239,8 +248,7 @@ bool RecheckFiles() {
     if (superseded) continue;
     Given given = {};
     strlcpy(given.name, item->name, sizeof given.name);
-    const bool secret = pg_strncasecmp(item->name, "idgen.token_secret", 18) == 0 ||
-                        pg_strncasecmp(item->name, "idgen.public_id_key", 19) == 0;
+    const bool secret = NamesSecret(item->name);
     strlcpy(given.value, secret ? "(hidden)" : item->value != nullptr ? item->value : "", sizeof given.value);
     snprintf(given.where, sizeof given.where, "%s line %d", item->filename, item->sourceline);
     given.source = PGC_S_FILE;

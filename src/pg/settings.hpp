@@ -27,6 +27,7 @@ void Define();
 inline constexpr uint32_t Of(Family family) { return uint32_t{1} << family; }
 inline constexpr uint32_t kTokens = uint32_t{1} << 24;
 inline constexpr uint32_t kPublicIds = uint32_t{1} << 25;
+inline constexpr uint32_t kPublicUuids = uint32_t{1} << 26;
 
 // Refuses (55000, with the file, line and value in the message) when the configuration gave a
 // setting that one of these consumers reads and PostgreSQL rejected it, or an idgen.* setting that
@@ -97,13 +98,13 @@ identity::Identity Identity();
 // identity lease of 1.3 is judged by it until the next write.
 uint32_t LegacyIdentityHash();
 
-// The secrets (idgen.token_secret, idgen.public_id_key), given inline or, better, by a file that
-// only the server's OS user reads (idgen.token_secret_file, idgen.public_id_key_file: read at server
+// The secrets (idgen.token_secret, idgen.public_id_key, idgen.public_uuid_key), given inline or,
+// better, by a file that only the server's OS user reads (idgen.token_secret_file, ...: read at server
 // start and at each reload). The GUC machinery never holds them: SHOW, pg_settings and the reload
 // log see a mask or the file's path. RequireSecret refuses (55000, saying how to set it) while the
 // secret is unset, its setting was rejected, its file cannot be used (missing, open to others, too
 // short), or both forms are set: never a value under an empty or a stale key.
-enum class Secret { kTokenSecret, kPublicIdKey };
+enum class Secret { kTokenSecret, kPublicIdKey, kPublicUuidKey };
 std::string_view RequireSecret(Secret which);
 // Changes whenever either form of the secret is assigned (at each reload): what a consumer derives
 // from the secret is derived again, since a new secret can sit at the address of an old one.

@@ -15,9 +15,9 @@ inline constexpr uint32_t kLayoutFamilies =
     Of(kFamilyInstagram) | Of(kFamilySnowflake) | Of(kFamilySonyflake) | Of(kFamilyTrace) | Of(kFamilyJs);
 inline constexpr uint32_t kUid20Families = Of(kFamilyUid20) | Of(kFamilyUid20Sec);
 inline constexpr uint32_t kEveryConsumer = Of(kFamilyUuidv7) | kLayoutFamilies | kUid20Families | Of(kFamilyNsId) |
-                                           Of(kFamilyDecimalId) | kTokens | kPublicIds;
+                                           Of(kFamilyDecimalId) | kTokens | kPublicIds | kPublicUuids;
 
-// secrets.cpp: idgen.token_secret, idgen.public_id_key and their _file forms.
+// secrets.cpp: idgen.token_secret, idgen.public_id_key, idgen.public_uuid_key and their _file forms.
 void DefineSecrets();
 
 // Whether the current role may read what PostgreSQL shows superusers and pg_read_all_settings only
