@@ -444,6 +444,7 @@ void CheckDrop(Effects& fx, Session& s) {
   DropInput in;
   in.read = fx.ReadCopy();
   if (!in.read.has_mark || !in.read.has_server) return;
+  in.theirs_known = in.read.has_parts && fx.RecallTheirs(in.read.server, in.read.parts, &in.theirs);
   in.now_ms = fx.NowMs();
   in.recovery = fx.Recovery();
   in.shared = fx.Shared();

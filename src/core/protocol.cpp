@@ -485,8 +485,8 @@ Wait DecideDecimalTake(const ServerMark& mark, uint64_t now_ms, uint64_t max_clo
 namespace {
 
 // The copy as DecideCopy reads it, and whether every kin is covered.
-bool CopyCoveredEverywhere(const ServerMark& mark, const Self& self, const CopyRead& read) {
-  const CopyState copy = DecideCopy(mark, self, read);
+bool CopyCoveredEverywhere(const ServerMark& mark, const Self& self, const DropInput& in) {
+  const CopyState copy = DecideCopy(mark, self, in.read, in.theirs_known ? &in.theirs : nullptr);
   for (const uint64_t wait : copy.wait_ms) {
     if (wait != 0) return false;
   }
@@ -501,7 +501,7 @@ bool DropKeepsNothing(const ServerMark& mark, const LeaseParts& parts, const Sel
   const uint64_t identity_ms = CopyIdentityMs(in.read);
   if (std::max(copy_ms, identity_ms) <= in.now_ms) return true;
   if (in.recovery) return false;
-  if (in.shared) return CopyCoveredEverywhere(mark, self, in.read);
+  if (in.shared) return CopyCoveredEverywhere(mark, self, in);
   // No shared state: the server's leases as its origins keep them, which a preloaded start loads.
   ServerMark stored;
   stored.loaded = true;
@@ -510,14 +510,14 @@ bool DropKeepsNothing(const ServerMark& mark, const LeaseParts& parts, const Sel
   stored.identity_lease_raw = identity_counts ? in.identity_raw : kNoLease;
   stored.floor_ms = LeaseMsOf(in.mark_raw);
   stored.identity_floor_ms = identity_counts ? std::min(LeaseMsOf(in.identity_raw), stored.floor_ms) : stored.floor_ms;
-  return CopyCoveredEverywhere(stored, self, in.read);
+  return CopyCoveredEverywhere(stored, self, in);
 }
 
 DropAdopt DecideDropAdopt(const ServerMark& mark, const LeaseParts& parts, const Self& self, const DropInput& in) {
   (void)parts;
   DropAdopt adopt;
   if (!in.read.has_mark || !in.read.has_server || !in.shared || in.recovery) return adopt;
-  const CopyState copy = DecideCopy(mark, self, in.read);
+  const CopyState copy = DecideCopy(mark, self, in.read, in.theirs_known ? &in.theirs : nullptr);
   uint64_t top = 0, top_identity = 0;
   for (int k = 0; k < kKinCount; ++k) {
     // (never beyond the clock: what an owner set ahead moves nothing of the server's)

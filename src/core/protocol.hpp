@@ -417,6 +417,8 @@ Wait DecideDecimalTake(const ServerMark& mark, uint64_t now_ms, uint64_t max_clo
 
 struct DropInput {
   CopyRead read;
+  bool theirs_known = false;  // what this server remembers of the copy (CopyState::theirs)
+  Parts theirs;
   uint64_t now_ms = 0;
   bool shared = true, recovery = false;
   uint64_t mark_raw = 0, identity_raw = 0;  // the origins (read without shared state)
