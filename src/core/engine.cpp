@@ -283,6 +283,9 @@ bool PrepareImpl(Effects& fx, Session& s, int kin, uint32_t family_bit) {
   // The server's configuration as it is now (a reload in flight is read), before anything is
   // decided under it.
   s.config = fx.ReadConfig();
+  // A setting the family reads that the last reload rejected, or a misspelt name: the value would be
+  // made under one the operator did not set (a default the setting fell back to).
+  if ((s.config.refused_families & family_bit) != 0) fx.Refuse(Refusal{Refusal::kSettingRejected, family_bit, 0});
   if (!MayGenerate(fx.Recovery(), fx.Shared())) return false;
   ServerMark m = fx.ReadMark();
   if (MustReadCopy(s.placed && s.place == fx.Place(), s.copy.has_copy, s.fresh, s.generation, m.generation)) {

@@ -236,6 +236,7 @@ class PgEffects final : public engine::Effects {
     config.failover_margin_ms = static_cast<uint64_t>(settings::failover_margin_ms);
     config.max_clock_regression_ms = static_cast<uint64_t>(settings::max_clock_regression_ms);
     config.launch_id = settings::launch_id;
+    config.refused_families = settings::problem_consumers;  // (a consumer's bit is 1 << family, as family_bit)
     return config;
   }
   bool Shared() override { return shared_; }
@@ -492,6 +493,9 @@ void PgEffects::Refuse(const engine::Refusal& refusal) {
       Raise(ErrorKind::kPrerequisite,
             "extension \"idgen\" cannot be dropped while it holds DecimalIds this server could repeat", detail,
             "Give this server its own idgen.launch_id, reload, then drop it.");
+    case engine::Refusal::kSettingRejected:
+      settings::RaiseConfigured(static_cast<uint32_t>(refusal.a));
+      break;
     case engine::Refusal::kRebuildAhead:
       snprintf(message, sizeof message, "a database's copy of the durable mark lies %s ahead of the system clock",
                FormatDuration(static_cast<int64_t>(refusal.a)).c_str());
@@ -525,11 +529,14 @@ uint64_t WordAt(Family family, uint64_t floor_ms) {
 }
 
 bool Prepare(Family family, const StateRef& ref) {
-  // The server's configuration as it is now (a reload in flight is read), and a setting the server
-  // rejected refuses, before anything is decided under it.
-  settings::CatchUpWithReload();
-  settings::CheckConfigured(settings::Of(family));
-  if (!ref.shared || RecoveryInProgress()) return false;
+  // Where the marks do not apply (no shared state, or recovery), a setting the server rejected
+  // refuses here; elsewhere engine::Prepare reads the configuration as it is now (a reload in
+  // flight is read) and refuses it, before anything is decided under it.
+  if (!ref.shared || RecoveryInProgress()) {
+    settings::CatchUpWithReload();
+    settings::CheckConfigured(settings::Of(family));
+    return false;
+  }
   PgEffects fx(ref);
   return engine::Prepare(fx, session, KinOf(family), uint32_t{1} << family);
 }
