@@ -42,49 +42,83 @@ LeaseParts PartsOfOrigins(Effects& fx, Session& s, uint64_t mark_raw, uint64_t i
 
 // ---- renewing the leases -----------------------------------------------------------------------------
 
-// Writes the leases a decision names (never lowering them) under the parts it names, flushes and
-// confirms them, then publishes what the origins hold, which is durable then. False when
-// restart_at_clock() (or a dropped identity lease) moved the words since generation was read.
+// The parts a lease origin's value names (PartsOfRaw, without a session's cache).
+Parts PartsOfWritten(Effects& fx, uint64_t raw) {
+  if (raw == 0 || raw == kNoLease) return identity::NoParts();
+  if (!IsFormat14(raw)) return Parts{};
+  const uint16_t handle = PartsHandleOf(raw);
+  return handle == 0 ? identity::NoParts() : fx.PartsOf(handle);
+}
+
+// How often a renewal reads again the leases that other renewals wrote between its read and its
+// write before it gives up (the value is then taken again).
+constexpr int kMaxRenewalReads = 100;
+
+// Writes the leases a decision names (never lowering them) under the parts it names and the parts
+// of the lease each writes over, while the clock the decision read has not passed that lease's end
+// (another renewal's, perhaps not published yet: its values may lie ahead of the clock, and a
+// lease's parts forget only what the clock has passed); flushes and confirms them, then publishes
+// what the origins hold, which is durable then. The write is one renewal's at a time, and only over
+// the lease whose parts it read: one written meanwhile is read again. False when restart_at_clock()
+// (or a dropped identity lease) moved the words since generation was read.
 bool RenewLeasesImpl(Effects& fx, const CoverDecision& d, uint64_t generation) {
-  // Registrations are catalog writes: before the lock.
-  const uint16_t lease_handle = d.renew_lease_ms != 0 ? fx.Register(d.lease_parts) : 0;
-  const uint16_t identity_handle = d.renew_identity_ms != 0 ? fx.Register(d.identity_parts) : 0;
-  fx.LockMark(false);
-  if (fx.ReadMark().generation != generation) {
+  for (int read = 0; read < kMaxRenewalReads; ++read) {
+    const uint64_t written = d.renew_lease_ms != 0 ? fx.ReadOrigin(Origin::kMark) : 0;
+    const uint64_t written_identity = d.renew_identity_ms != 0 ? fx.ReadOrigin(Origin::kIdentityMark) : 0;
+    Parts lease_parts = d.lease_parts;
+    Parts identity_parts = d.identity_parts;
+    if (written != 0 && d.now_ms < LeaseMsOf(written)) {
+      lease_parts = identity::Union(lease_parts, PartsOfWritten(fx, written));
+    }
+    if (written_identity != 0 && d.now_ms < LeaseMsOf(written_identity)) {
+      identity_parts = identity::Union(identity_parts, PartsOfWritten(fx, written_identity));
+    }
+    // Registrations are catalog writes: before the lock.
+    const uint16_t lease_handle = d.renew_lease_ms != 0 ? fx.Register(lease_parts) : 0;
+    const uint16_t identity_handle = d.renew_identity_ms != 0 ? fx.Register(identity_parts) : 0;
+    fx.LockMark(true);
+    if (fx.ReadMark().generation != generation) {
+      fx.UnlockMark();
+      return false;
+    }
+    if ((d.renew_lease_ms != 0 && fx.ReadOrigin(Origin::kMark) != written) ||
+        (d.renew_identity_ms != 0 && fx.ReadOrigin(Origin::kIdentityMark) != written_identity)) {
+      fx.UnlockMark();
+      continue;
+    }
+    uint64_t held_lease = 0, held_identity = 0;
+    if (d.renew_lease_ms != 0) {
+      (void)fx.AdvanceOrigin(Origin::kMark, Pack(d.renew_lease_ms, lease_handle), false);
+      held_lease = fx.ReadOrigin(Origin::kMark);  // (the larger lease written before, if it was larger)
+    }
+    if (d.renew_identity_ms != 0) {
+      (void)fx.AdvanceOrigin(Origin::kIdentityMark, Pack(d.renew_identity_ms, identity_handle), false);
+      held_identity = fx.ReadOrigin(Origin::kIdentityMark);
+    }
+    // (past every record whose value was read: what another renewal wrote is durable with this one)
+    const uint64_t position = fx.WrittenUpTo();
     fx.UnlockMark();
-    return false;
-  }
-  uint64_t held_lease = 0, held_identity = 0;
-  if (d.renew_lease_ms != 0) {
-    (void)fx.AdvanceOrigin(Origin::kMark, Pack(d.renew_lease_ms, lease_handle), false);
-    held_lease = fx.ReadOrigin(Origin::kMark);  // (the larger value another renewal wrote, if it won)
-  }
-  if (d.renew_identity_ms != 0) {
-    (void)fx.AdvanceOrigin(Origin::kIdentityMark, Pack(d.renew_identity_ms, identity_handle), false);
-    held_identity = fx.ReadOrigin(Origin::kIdentityMark);
-  }
-  // (past every record whose value was read: what another renewal wrote is durable with this one)
-  const uint64_t position = fx.WrittenUpTo();
-  fx.UnlockMark();
-  fx.FlushAndConfirm(position);
-  fx.LockMark(false);
-  ServerMark m = fx.ReadMark();
-  if (m.generation != generation) {
+    fx.FlushAndConfirm(position);
+    fx.LockMark(false);
+    ServerMark m = fx.ReadMark();
+    if (m.generation != generation) {
+      fx.UnlockMark();
+      return false;
+    }
+    uint32_t fields = 0;
+    if (held_lease != 0) {
+      m.lease_raw = held_lease;
+      fields |= kFieldLease;
+    }
+    if (held_identity != 0) {
+      m.identity_lease_raw = held_identity;
+      fields |= kFieldIdentityLease;  // (raised, and only while an identity lease is in force)
+    }
+    fx.WriteMark(m, fields);
     fx.UnlockMark();
-    return false;
+    return true;
   }
-  uint32_t fields = 0;
-  if (held_lease != 0) {
-    m.lease_raw = held_lease;
-    fields |= kFieldLease;
-  }
-  if (held_identity != 0) {
-    m.identity_lease_raw = held_identity;
-    fields |= kFieldIdentityLease;  // (raised, and only while an identity lease is in force)
-  }
-  fx.WriteMark(m, fields);
-  fx.UnlockMark();
-  return true;
+  return false;
 }
 
 // ---- the start of the server ------------------------------------------------------------------------

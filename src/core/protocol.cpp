@@ -81,6 +81,7 @@ CoverDecision DecideCover(const ServerMark& mark, const LeaseParts& parts, Kin k
                           bool identity_changed, const Identity& identity, const CopyState& copy, uint64_t ms,
                           uint64_t now_ms) {
   CoverDecision decision;
+  decision.now_ms = now_ms;
   if (identity_changed || mark.generation != hot_generation) {
     decision.retake = true;
     return decision;

@@ -188,6 +188,9 @@ struct CoverDecision {
   uint64_t renew_identity_ms = 0;
   Parts identity_parts;
   bool write_copy = false;  // then write this database's copy (DecideCopyWrite)
+  // The clock the decision read: a lease written over another whose end it has not passed keeps
+  // that lease's parts too (the renewal reads the lease it writes over just before it writes).
+  uint64_t now_ms = 0;
 };
 // A value of the kin whose last instant is ms, taken under hot_generation, by a session whose
 // identity a reload read now changed (identity_changed), at now_ms, under identity.
