@@ -13,10 +13,12 @@ namespace {
 
 // The parts a lease origin's value names: none where nothing was ever written, not known where 1.3
 // or 1.2 wrote it, else the registry's (resolved once per handle: a registration never changes).
+// The callers keep what it returns where it caches: a value of no handle leaves no handle cached.
 Parts PartsOfRaw(Effects& fx, uint64_t raw, uint16_t* cached_handle, Parts* cached) {
+  const uint16_t handle = IsFormat14(raw) ? PartsHandleOf(raw) : 0;
+  if (handle == 0) *cached_handle = 0;
   if (raw == 0 || raw == kNoLease) return identity::NoParts();
   if (!IsFormat14(raw)) return Parts{};
-  const uint16_t handle = PartsHandleOf(raw);
   if (handle == 0) return identity::NoParts();  // (a lease of no value with a part)
   if (handle != *cached_handle) {
     *cached = fx.PartsOf(handle);
