@@ -48,6 +48,7 @@ int main(int argc, char** argv) {
   if (const char* hex = std::getenv("SIM_REPLAY"); hex != nullptr && *hex != '\0') return Replay(hex);
   const char* found_file = argc > 2 && std::strcmp(argv[1], "--find") == 0 ? argv[2] : nullptr;
 
+  idgen::sim::open_findings = EnvOr("SIM_OPEN", 0) != 0;
   const uint64_t seed = EnvOr("SIM_SEED", 1);
   const uint64_t length = EnvOr("SIM_LENGTH", 3000);
   const uint64_t budget = EnvOr("SIM_STEPS", 4000000);

@@ -14,6 +14,10 @@
 
 namespace idgen::sim {
 
+// The schedules that reach a hole known and not closed yet are drawn only when this is set
+// (SIM_OPEN=1; sim.cpp lists them).
+extern bool open_findings;
+
 struct Step {
   uint8_t kind = 0;  // Kind (sim.cpp), modulo their count
   uint8_t a = 0, b = 0, c = 0;
