@@ -180,6 +180,14 @@ void LoadServerMark(Effects& fx, Session& s) {
     fx.FlushAndConfirm(position);
     fx.LockMark(true);
     ServerMark now = fx.ReadMark();
+    // (another session's load may have written the origins meanwhile, under a configuration read
+    // after a reload: it retired the identity lease this one found valid; what is published is only
+    // what the origins hold, so this load is made again)
+    if (!now.loaded && (fx.ReadOrigin(Origin::kMark) != (from_copies ? 0 : mark_raw) ||
+                        fx.ReadOrigin(Origin::kIdentityMark) != (load.retire_identity ? 0 : identity_raw))) {
+      fx.UnlockMark();
+      continue;
+    }
     if (!now.loaded) {
       fx.WriteMark(m, kFieldDecimal | kFieldLease | kFieldIdentityLease | kFieldFloors);
       now = m;
