@@ -154,7 +154,8 @@ void LoadServerMark(Effects& fx, Session& s) {
       fx.UnlockMark();  // (written meanwhile: their parts are read again)
       continue;
     }
-    uint64_t decimal_raw = fx.ReadOrigin(Origin::kDecimalId);
+    const uint64_t decimal_read = fx.ReadOrigin(Origin::kDecimalId);
+    uint64_t decimal_raw = decimal_read;
     const uint64_t take_ms = fx.ReadOrigin(Origin::kDecimalTake);
     const bool from_copies = mark_raw == 0 && rebuilt.any;
     if (from_copies) {
@@ -172,6 +173,10 @@ void LoadServerMark(Effects& fx, Session& s) {
     fx.RaiseWords(kIdentityKins, load.identity_floor_ms, load.self_made_ms, true);
     ApplyLoad(m, load, from_copies ? 0 : mark_raw, identity_raw, take_ms);
     if (load.retire_identity) (void)fx.AdvanceOrigin(Origin::kIdentityMark, 0, true);
+    // From the copies: the DecimalId generator ids they hold are passed on disk with the first flush,
+    // before the lease makes idgen_mark other than 0 (after which no start reads the copies again),
+    // under the timeline the origin had (a failover is still found by the next start).
+    if (from_copies && decimal_raw != decimal_read) (void)fx.AdvanceOrigin(Origin::kDecimalId, decimal_raw, false);
     const uint64_t position = fx.WrittenUpTo();
     fx.UnlockMark();
     // Published once durable: a retired identity lease is retired on disk before anything reads
