@@ -162,8 +162,10 @@ void LoadServerMark(Effects& fx, Session& s) {
       mark_raw = Pack(std::max(rebuilt.mark_ms, rebuilt.identity_ms), rebuilt_handle);
       decimal_raw = PackDecimalOrigin(TimelineOf(decimal_raw), std::max(DecimalNextOf(decimal_raw), rebuilt.decimal_next));
     }
-    Load load = DecideLoad(mark_raw, identity_raw, decimal_raw, parts, self, fx.PromoteTriggered(), fx.Timeline(),
-                           s.config.failover_margin_ms);
+    // (from the copies, as after a promotion: a promoted server's copies miss what its old primary
+    // wrote that it never received, and pg_upgrade drops the origins that would tell the start)
+    Load load = DecideLoad(mark_raw, identity_raw, decimal_raw, parts, self, fx.PromoteTriggered() || from_copies,
+                           fx.Timeline(), s.config.failover_margin_ms);
     if (from_copies) {
       // (the copies' leases, written as this server's before any value)
       load.renew = true;
