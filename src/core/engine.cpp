@@ -463,9 +463,20 @@ void StartCopy(Effects& fx, Session& s, bool created_now) {
     const uint64_t identity_raw = fx.ReadOrigin(Origin::kIdentityMark);
     m.identity_lease_raw = identity_raw == 0 ? kNoLease : identity_raw;
   }
+  const Self self = fx.Me(s.config);
+  // DecimalId's part of the copy likewise, at every generator id the server has taken: a DROP
+  // EXTENSION forgot the DecimalIds the database holds (a dump, or a start from the copies after
+  // pg_upgrade, reads them there).
+  const uint64_t decimal_next = fx.Shared() && !fx.Recovery() ? m.decimal_id_next
+                                                              : DecimalNextOf(fx.ReadOrigin(Origin::kDecimalId));
+  const int64_t decimal_copy = DecimalCopyAtCreate(decimal_next, self.decimal_run, s.config.launch_id);
+  if (decimal_copy > fx.ReadDecimalCopy()) {
+    const uint64_t position = fx.WriteDecimalCopy(decimal_copy);
+    if (position != 0) fx.FlushAndConfirm(position);
+  }
   if (m.LeaseMs() == 0) return;  // (a server that never made a value: the first one writes the copy)
   Resolve(fx, s, m);
-  const CopyWrite write = DecideCopyAtCreate(m, s.parts, fx.Me(s.config));
+  const CopyWrite write = DecideCopyAtCreate(m, s.parts, self);
   const uint64_t position = fx.WriteCopy(write);
   if (position != 0) fx.FlushAndConfirm(position);
   s.fresh = false;  // (the copy this session knew is not the new one)

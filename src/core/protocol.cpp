@@ -376,6 +376,12 @@ void FinishRestart(ServerMark& mark, const Restart& restart, uint64_t identity_r
 
 // ---- DecimalId -------------------------------------------------------------------------------------
 
+int64_t DecimalCopyAtCreate(uint64_t decimal_next, int64_t decimal_run, int launch_id) {
+  if (decimal_next == 0 || launch_id < 0) return 0;
+  return decimal_run * kDecimalRunUnit + static_cast<int64_t>(launch_id) * kDecimalUnit +
+         static_cast<int64_t>(std::min<uint64_t>(decimal_next - 1, kDecimalUnit - 1));
+}
+
 // Whether this database's DecimalIds can be repeated by this server's from now on: not when this run
 // wrote it, nor under another launch id, nor when the server's next generator ids lie beyond its.
 bool DecimalIdCopyCovered(const ServerMark& mark, int64_t decimal_run, int64_t copy, int launch_id,

@@ -353,6 +353,10 @@ constexpr int64_t DecimalCopyValue(int64_t decimal_run, int launch_id, int64_t i
   return decimal_run * kDecimalRunUnit + static_cast<int64_t>(launch_id) * kDecimalUnit +
          id / kDecimalUnit % kDecimalUnit;
 }
+// CREATE EXTENSION: the new copy of DecimalId at every generator id this server has taken (under
+// its launch id), which covers any DecimalId the database held before a DROP EXTENSION (0: none
+// taken, or no launch id: nothing to write).
+int64_t DecimalCopyAtCreate(uint64_t decimal_next, int64_t decimal_run, int launch_id);
 // Whether this database's DecimalIds (its copy) can be repeated by this server's from now on.
 bool DecimalIdCopyCovered(const ServerMark& mark, int64_t decimal_run, int64_t copy, int launch_id, int64_t* generator);
 // A new generator id may be taken now, or once the clock reaches until_ms (the last take plus the
