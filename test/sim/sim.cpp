@@ -41,6 +41,9 @@ namespace idgen::sim {
 //      setting, so no assign hook drops the sessions' Hot: the glue checks the files again only in
 //      Prepare and Cover, and a transaction already open makes values under the default until it
 //      ends.
+//   C: pg_upgrade of a server whose copies hold nothing of what its lineage made (a promoted
+//      standby's, whose only copy write was lost with what it never received): the start from the
+//      copies finds none, and only the origins, which pg_upgrade does not carry, knew.
 bool open_findings = false;
 
 namespace {
@@ -304,6 +307,7 @@ struct Shm {
   FamilyStats stats[pg::kFamilyCount];
   std::atomic<uint64_t> decimal{0};
   uint64_t instance = 0;  // this run's random name (SharedState::instance)
+  uint64_t last_identity_lease = 0;  // (the last identity lease published, for the judge of a restart)
 };
 
 using MaxMap = std::unordered_map<uint64_t, U128>;  // (family, part) -> the largest value
@@ -365,6 +369,11 @@ struct Lineage {
   // server an identity it had used while its clock was ahead (the docs' rule broken).
   std::unordered_map<uint64_t, uint64_t> part_ms;
   std::unordered_map<uint64_t, uint64_t> reused;
+  // UUIDv7's and ns_id's values made where the database had no copy (its extension being created,
+  // or older than 1.2): the origins hold them above, but no copy does, and after pg_upgrade (which
+  // drops the origins) only their random bits keep them apart.
+  MaxMap max_without_copy;
+  uint32_t upgrades = 0;
 };
 inline uint64_t KinPart(int kin, int64_t part) { return uint64_t(kin) << 32 | uint64_t(part & 0xFFFFFFFF); }
 
@@ -399,6 +408,8 @@ struct Session {
 struct Made {
   uint64_t step;
   int lineage, server, content, session;
+  bool without_copy;
+  uint32_t upgrades;  // of its lineage when it was made
 };
 struct KeyHash {
   size_t operator()(U128 k) const {
@@ -709,6 +720,12 @@ class SimEffects final : public engine::Effects {
       // lease holds every part of it while the clock has not passed its end.
       if (!PartsHold(PartsOfLease(sv().cur, value), PartsOfLease(sv().cur, old)) &&
           sv().max_clock_ms < LeaseMsOf(old)) {
+        if (getenv("SIM_DEBUG")) {
+          char a[128], b[128];
+          (void)identity::Format(PartsOfLease(sv().cur, value), a, sizeof a);
+          (void)identity::Format(PartsOfLease(sv().cur, old), b, sizeof b);
+          fprintf(stderr, "new %llx [%s] old %llx [%s]\n", (unsigned long long)value, a, (unsigned long long)old, b);
+        }
         Violation("a renewal of %s dropped parts of values the clock has not passed (lease %llu ms, clock %llu ms), s%d",
                   which == Origin::kMark ? "idgen_mark" : "idgen_mark_identity",
                   static_cast<unsigned long long>(LeaseMsOf(old)),
@@ -718,6 +735,16 @@ class SimEffects final : public engine::Effects {
       Count(PartsHold(PartsOfLease(sv().cur, value), PartsOfLease(sv().cur, old))
                 ? "lease: renewed, its parts kept or grown"
                 : "lease: renewed past the clock, its parts started over");
+    }
+    if (W->trace) {
+      char parts[128] = "";
+      if (IsFormat14(value)) (void)identity::Format(PartsOfLease(sv().cur, value), parts, sizeof parts);
+      static constexpr const char* kOrigins[] = {"idgen_mark", "idgen_mark_identity", "idgen_decimal_id",
+                                                 "idgen_decimal_take"};
+      Note("s%d: %s %s %llu%s%s%s", IndexOf(s_), kOrigins[static_cast<int>(which)], backward ? "set back to" : "to",
+           static_cast<unsigned long long>(which == Origin::kMark || which == Origin::kIdentityMark ? LeaseMsOf(value)
+                                                                                                  : value),
+           parts[0] != '\0' ? " [" : "", parts, parts[0] != '\0' ? "]" : "");
     }
     Record r{Record::kOrigin, static_cast<int>(which), value, backward};
     return Append(sv(), std::move(r));
@@ -744,16 +771,21 @@ class SimEffects final : public engine::Effects {
     (void)identity::FormatFitting(parts, name + prefix, sizeof name - prefix);
     const std::vector<std::string>& registry = sv().cur.registry;
     for (size_t i = 0; i < registry.size(); ++i) {
-      if (registry[i] == name) return static_cast<uint16_t>(kFirstHandle + i);
+      if (registry[i] == name) {
+        Note("s%d: registered %s as %zu", IndexOf(s_), name + prefix, kFirstHandle + i);
+        return static_cast<uint16_t>(kFirstHandle + i);
+      }
     }
+    Note("s%d: registers %s as %zu", IndexOf(s_), name + prefix, kFirstHandle + registry.size());
     // Made by a worker's transaction, committed (flushed and confirmed) before it is returned.
     WritesWal(s_);
     Record r{Record::kRegistry};
     r.text = name;
     Append(sv(), std::move(r));
     Count("registry: parts registered");
+    const auto handle = static_cast<uint16_t>(kFirstHandle + sv().cur.registry.size() - 1);
     CommitFlush(s_);
-    return static_cast<uint16_t>(kFirstHandle + sv().cur.registry.size() - 1);
+    return handle;
   }
   Parts PartsOf(uint16_t handle) override {
     Point(s_, "PartsOf");
@@ -958,6 +990,12 @@ void SimEffects::WriteMark(const ServerMark& mark, uint32_t fields) {
       Fiber::Abandon();
     }
     m.lease_raw = mark.lease_raw;
+    if (W->trace) {
+      char parts[128] = "";
+      (void)identity::Format(PartsOfLease(sv().cur, mark.lease_raw), parts, sizeof parts);
+      Note("s%d: publishes the lease %llu [%s]", IndexOf(s_), static_cast<unsigned long long>(LeaseMsOf(mark.lease_raw)),
+           parts);
+    }
   }
   if ((fields & engine::kFieldIdentityLease) != 0) {
     const auto is_lease = [](uint64_t raw) { return raw != kNoLease && raw != kMoving; };
@@ -971,6 +1009,8 @@ void SimEffects::WriteMark(const ServerMark& mark, uint32_t fields) {
         Fiber::Abandon();
       }
       m.identity_lease_raw = mark.identity_lease_raw;
+      if (mark.identity_lease_raw == kNoLease) sv().shm->last_identity_lease = 0;
+      if (is_lease(mark.identity_lease_raw)) sv().shm->last_identity_lease = mark.identity_lease_raw;
     }
   }
   if ((fields & engine::kFieldFloors) != 0) {
@@ -990,9 +1030,10 @@ void SimEffects::WriteMark(const ServerMark& mark, uint32_t fields) {
 void SimEffects::JudgeRestart(uint64_t floor_ms) {
   Lineage& l = W->lineages[sv().lineage];
   const identity::Identity id = s_.engine.config.identity;
+  // (the leases as published: what the decision could know; a renewal still in flight is not)
   const Durable& d = sv().cur;
-  const uint64_t server_raw = d.origin[static_cast<int>(Origin::kMark)];
-  const uint64_t identity_raw = d.origin[static_cast<int>(Origin::kIdentityMark)];
+  const uint64_t server_raw = sv().shm->mark.lease_raw;
+  const uint64_t identity_raw = sv().shm->last_identity_lease;
   const Parts server_parts = LeaseMsOf(server_raw) > floor_ms ? PartsOfLease(d, server_raw) : identity::NoParts();
   const Parts identity_parts = identity_raw != 0 && LeaseMsOf(identity_raw) > floor_ms ? PartsOfLease(d, identity_raw)
                                                                                         : identity::NoParts();
@@ -1156,7 +1197,15 @@ void RecordValue(Session& s, int fam, U128 key, U128 order, int64_t part, uint64
   // Never twice, on any server.
   const int content = sv.cur.db[s.db].content;
   ++W->contents[content].rows;
-  const auto [it, inserted] = W->made[fam].try_emplace(key, Made{W->step, sv.lineage, s.server, content, IndexOf(s)});
+  const bool without_copy = kin == kTime && !s.engine.copy.has_copy;
+  const auto [it, inserted] = W->made[fam].try_emplace(
+      key, Made{W->step, sv.lineage, s.server, content, IndexOf(s), without_copy, lineage.upgrades});
+  if (!inserted && it->second.without_copy && it->second.lineage == sv.lineage &&
+      it->second.upgrades != lineage.upgrades) {
+    // (no copy recorded it, and pg_upgrade dropped the origins: its random bits' job)
+    Count("repeat: of a value no copy recorded, across pg_upgrade (its random bits keep it apart)");
+    return;
+  }
   if (!inserted) {
     const Made& old = it->second;
     const char* why = Holds(content, old)                     ? "in a database that holds it"
@@ -1214,7 +1263,11 @@ void RecordValue(Session& s, int fam, U128 key, U128 order, int64_t part, uint64
     return;
   }
   s.last[k] = order;
-  Raise(W->lineages[sv.lineage].max, k, order);
+  if (without_copy) {
+    Raise(lineage.max_without_copy, k, order);
+    return;
+  }
+  Raise(lineage.max, k, order);
   Raise(c.open, k, order);
 }
 
@@ -1572,12 +1625,14 @@ void Fold(int content) {
 }
 
 // A new run of a server: its shared memory new, its name drawn again; from now on its values lie
-// above what its lineage made before.
+// above what its lineage made before (after pg_upgrade: what the copies recorded).
 void StartRun(Server& sv) {
   sv.shm = std::make_unique<Shm>();
   sv.shm->instance = Draw();
   sv.promoted = false;
-  sv.floor = W->lineages[sv.lineage].max;
+  Lineage& l = W->lineages[sv.lineage];
+  sv.floor = l.max;
+  for (const auto& [k, v] : l.max_without_copy) Raise(sv.floor, k, v);
   // (a standby's databases are its primary's rows, which the primary's run goes on adding to)
   if (sv.recovery) return;
   for (const Database& db : sv.cur.db) {
@@ -1925,6 +1980,12 @@ bool Exec(const Step& st) {
             return false;  // (open finding A)
           }
         }
+        bool any_copy = false;
+        for (const Database& db : src.cur.db) {
+          any_copy = any_copy || (db.exists && db.copy.ext && db.copy.creating == 0 &&
+                                  (db.copy.mark > 0 || db.copy.identity > 0 || db.copy.decimal > 0));
+        }
+        if (!any_copy && !w.lineages[src.lineage].max.empty()) return false;  // (open finding C)
       }
       FlushTo(src, src.wal.size());
       Server& sv = w.servers[a];
@@ -1944,6 +2005,8 @@ bool Exec(const Step& st) {
         if (w.servers[i].exists && w.servers[i].recovery && w.servers[i].primary == b) Kill(i);
       }
       Kill(b);
+      ++w.lineages[sv.lineage].upgrades;
+      w.lineages[sv.lineage].max_without_copy.clear();
       StartRun(sv);
       Count("server: pg_upgrade");
       Note("server %d: server %d upgraded by pg_upgrade (its databases and their copies, no origins)", a, b);
