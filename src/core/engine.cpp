@@ -160,7 +160,8 @@ void LoadServerMark(Effects& fx, Session& s) {
     const bool from_copies = mark_raw == 0 && rebuilt.any;
     if (from_copies) {
       mark_raw = Pack(std::max(rebuilt.mark_ms, rebuilt.identity_ms), rebuilt_handle);
-      decimal_raw = PackDecimalOrigin(TimelineOf(decimal_raw), std::max(DecimalNextOf(decimal_raw), rebuilt.decimal_next));
+      decimal_raw =
+          PackDecimalOrigin(TimelineOf(decimal_raw), std::max(DecimalNextOf(decimal_raw), rebuilt.decimal_next));
     }
     // (from the copies, as after a promotion: a promoted server's copies miss what its old primary
     // wrote that it never received, and pg_upgrade drops the origins that would tell the start)
@@ -304,7 +305,7 @@ void WriteDatabaseCopy(Effects& fx, Session& s, Kin kin) {
 // or are refused when it is further ahead than idgen.max_clock_regression.
 void WaitForCopy(Effects& fx, Session& s, Kin kin) {
   const Wait wait = DecideWait(s.copy.wait_ms[kin], fx.NowMs(), s.config.max_clock_regression_ms);
-  if (wait.kind == Wait::kRefuse) fx.Refuse(Refusal{Refusal::kCopyAhead, wait.gap_ms, 0});
+  if (wait.kind == Wait::kRefuse) fx.Refuse(Refusal{Refusal::kCopyAhead, wait.gap_ms, kin});
   if (wait.kind == Wait::kWait) fx.WaitUntilMs(wait.until_ms);
   const uint64_t raise = RaiseAfterCopyWait(wait, s.copy.wait_ms[kin]);
   if (raise != 0) fx.RaiseWords(KinBit(kin), raise, 0, false);
@@ -453,6 +454,8 @@ void StartCopy(Effects& fx, Session& s, bool created_now) {
   // before its parts could be recorded), or one nothing set: one an update keeps, or a restore set,
   // stays as it is.
   if (!created_now && !fx.ReadCopy().mark_never_set) return;
+  // (a server that never made a value, whose origins may not even exist: the first value writes it)
+  if (!(fx.Shared() && fx.ReadMark().loaded) && fx.ReadOrigin(Origin::kMark) == 0) return;
   ServerMark m;
   if (fx.Shared() && !fx.Recovery()) {
     if (!fx.ReadMark().loaded) LoadServerMark(fx, s);
@@ -538,6 +541,80 @@ void CheckDrop(Effects& fx, Session& s) {
       fx.Refuse(Refusal{Refusal::kDropDecimalAhead, static_cast<uint64_t>(generator), s.config.launch_id});
     }
   }
+}
+
+// ---- values a COPY brought ------------------------------------------------------------------------------
+
+void HoldMovedValues(Effects& fx, Session& s, Kin kin, uint64_t ms, const identity::Parts& parts) {
+  s.config = fx.ReadConfig();
+  ReadDatabaseCopy(fx, s);
+  if (MovedValuesHeld(s.copy, kin, ms, parts)) return;
+  const CopyWrite write = DecideMovedValues(s.copy, fx.Me(s.config), kin, ms, parts);
+  const uint64_t position = fx.WriteCopy(write);
+  if (position != 0) fx.FlushAndConfirm(position);
+  s.fresh = false;
+  s.hot = Hot{};
+}
+
+void HoldMovedDecimalIds(Effects& fx, Session& s, int launch_id, int64_t generator) {
+  const int64_t copy = DecimalMovedCopy(fx.ReadDecimalCopy(), launch_id, generator);
+  if (copy == 0) return;
+  const uint64_t position = fx.WriteDecimalCopy(copy);
+  if (position != 0) fx.FlushAndConfirm(position);
+  s.fresh = false;
+  s.hot = Hot{};
+}
+
+// ---- idgen.adopt_copy() --------------------------------------------------------------------------------
+
+// The time-only words and their floor first (no value passes below them from now on), then the
+// server's lease written and flushed, then the DecimalId generator ids raised. The copy is left as
+// it is: the families with a part still honor it, unless their part is new.
+Adopt AdoptCopy(Effects& fx, Session& s) {
+  s.config = fx.ReadConfig();
+  if (!fx.ReadMark().loaded) LoadServerMark(fx, s);
+  ReadDatabaseCopy(fx, s);
+  const Self self = fx.Me(s.config);
+  ServerMark m = fx.ReadMark();
+  int64_t generator = 0;
+  const bool decimal_covered =
+      s.config.launch_id < 0 ||
+      DecimalIdCopyCovered(m, self.decimal_run, fx.ReadDecimalCopy(), s.config.launch_id, &generator);
+  const Adopt adopt = DecideAdopt(m, s.copy, decimal_covered, generator);
+  if (adopt.time_ms != 0) {
+    // (a floor the server made itself: UUIDv7 and ns_id carry on from it, ahead of the clock, and
+    // no regression is counted for the gap)
+    fx.RaiseWords(kTimeKins, adopt.time_ms, adopt.time_ms, true);
+    fx.LockMark(true);
+    ServerMark f = fx.ReadMark();
+    f.floor_ms = std::max(f.floor_ms, adopt.time_ms);
+    fx.WriteMark(f, kFieldFloors);
+    fx.UnlockMark();
+  }
+  while (adopt.lease_ms != 0) {
+    m = fx.ReadMark();
+    Resolve(fx, s, m);
+    CoverDecision renew;
+    renew.renew_lease_ms = adopt.lease_ms;
+    renew.lease_parts = s.parts.server;
+    if (RenewLeasesImpl(fx, renew, m.generation)) break;
+  }
+  if (adopt.decimal_next != 0) {
+    fx.LockMark(true);
+    ServerMark d = fx.ReadMark();
+    if (d.decimal_id_next < adopt.decimal_next) {
+      d.decimal_id_next = adopt.decimal_next;
+      d.decimal_id_floor = std::max(d.decimal_id_floor, adopt.decimal_next);
+      (void)fx.AdvanceOrigin(Origin::kDecimalId, DecimalOriginValue(d, adopt.decimal_next), false);
+      fx.WriteMark(d, kFieldDecimal);
+    }
+    const uint64_t position = fx.WrittenUpTo();
+    fx.UnlockMark();
+    fx.FlushAndConfirm(position);
+  }
+  s.fresh = false;  // (read again: the time-only families are covered by the floor now)
+  s.hot = Hot{};
+  return adopt;
 }
 
 // ---- DecimalId -------------------------------------------------------------------------------------

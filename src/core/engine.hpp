@@ -69,30 +69,23 @@ inline constexpr uint8_t kIdentityKins = static_cast<uint8_t>(0xF & ~kTimeKins);
 // hint), the simulator counts them.
 struct Refusal {
   enum Kind : uint8_t {
-    kMissingCopy,        // this database has no copy (an extension older than 1.2, or dropped)
-    kCopyAhead,          // this database's copy lies a further than max_clock_regression ahead
-    kBeyondMaxLease,     // a lease would pass what an origin can hold
-    kTooManyRetakes,     // the retake loop ran past its bound
-    kDecimalTakeAhead,   // the last DecimalId generator id was taken a ahead of the clock
-    kDecimalExhausted,   // every DecimalId generator id is used
-    kDecimalCopyAhead,   // this database holds DecimalIds of launch id b, generator ids up to a
-    kDropCopyAhead,      // DROP EXTENSION: the copy holds IDs up to a this server has not passed
-    kDropDecimalAhead,   // DROP EXTENSION: DecimalIds of launch id b, generator ids up to a
-    kRebuildAhead,       // the first start of the origins: a copy lies a ahead of the clock
-    kSettingRejected,    // a setting the family a reads was rejected at a reload, or misspelt
+    kMissingCopy,       // this database has no copy (an extension older than 1.2, or dropped)
+    kCopyAhead,         // this database's copy lies a further than max_clock_regression ahead
+    kBeyondMaxLease,    // a lease would pass what an origin can hold
+    kTooManyRetakes,    // the retake loop ran past its bound
+    kDecimalTakeAhead,  // the last DecimalId generator id was taken a ahead of the clock
+    kDecimalExhausted,  // every DecimalId generator id is used
+    kDecimalCopyAhead,  // this database holds DecimalIds of launch id b, generator ids up to a
+    kDropCopyAhead,     // DROP EXTENSION: the copy holds IDs up to a this server has not passed
+    kDropDecimalAhead,  // DROP EXTENSION: DecimalIds of launch id b, generator ids up to a
+    kRebuildAhead,      // the first start of the origins: a copy lies a ahead of the clock
+    kSettingRejected,   // a setting the family a reads was rejected at a reload, or misspelt
   } kind;
   uint64_t a = 0;
   int64_t b = 0;
 };
 
-// What the first start of the server's origins found in every database's copy (a cluster that
-// pg_upgrade made, or any new one): the leases a server that held those copies had written.
-struct Rebuilt {
-  bool any = false;
-  uint64_t mark_ms = 0, identity_ms = 0;
-  identity::Parts parts;  // of every copy
-  uint64_t decimal_next = 0;
-};
+using protocol::Rebuilt;
 
 class Effects {
  public:
@@ -168,7 +161,7 @@ struct Session {
   bool decimal_checked = false;
   int64_t decimal_copy = -1;
   int64_t decimal_run = 0;  // this server's DecimalId run (protocol::Self)
-  Config config;  // as last read (Cover compares the identity with it)
+  Config config;            // as last read (Cover compares the identity with it)
   // The parts of the leases' handles, as last resolved.
   uint16_t server_handle = 0, identity_handle = 0;
   protocol::LeaseParts parts;
@@ -198,6 +191,13 @@ void StartCopy(Effects& fx, Session& session, bool created_now);
 // DROP EXTENSION idgen: refuses while the copy holds what the server has not passed; adopts what the
 // clock has passed.
 void CheckDrop(Effects& fx, Session& session);
+// After a COPY brought values of a kin into this database (protocol::DecideMovedValues): the latest's
+// instant and their parts join the copy, flushed; every session reads it again before its next value.
+void HoldMovedValues(Effects& fx, Session& session, Kin kin, uint64_t ms, const identity::Parts& parts);
+void HoldMovedDecimalIds(Effects& fx, Session& session, int launch_id, int64_t generator);
+// idgen.adopt_copy(): the server carries on above this database's copy, however far ahead
+// (protocol::DecideAdopt); the copy is this run's after it. Returns what it adopted.
+protocol::Adopt AdoptCopy(Effects& fx, Session& session);
 
 // DecimalId: a new generator id, durable before it is returned, taken at least a take interval after
 // the last one; the database's copy of the last DecimalId; the check of the copy before a session's
@@ -208,11 +208,13 @@ void CheckDecimalIdCopySlow(Effects& fx, Session& session, int launch_id);
 // (on every DecimalId: the common call writes nothing and makes no call)
 inline void CoverDecimalId(Effects& fx, Session& session, int launch_id, int64_t id) {
   if (!session.copy.has_copy) return;
-  if (__builtin_expect(protocol::DecimalCopyValue(session.decimal_run, launch_id, id) == session.decimal_copy, 1)) return;
+  if (__builtin_expect(protocol::DecimalCopyValue(session.decimal_run, launch_id, id) == session.decimal_copy, 1))
+    return;
   CoverDecimalIdSlow(fx, session, launch_id, id);
 }
 inline void CheckDecimalIdCopy(Effects& fx, Session& session, int launch_id) {
-  if (__builtin_expect(!session.decimal_checked && session.copy.has_copy, 0)) CheckDecimalIdCopySlow(fx, session, launch_id);
+  if (__builtin_expect(!session.decimal_checked && session.copy.has_copy, 0))
+    CheckDecimalIdCopySlow(fx, session, launch_id);
   session.decimal_checked = true;
 }
 

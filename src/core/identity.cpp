@@ -162,8 +162,9 @@ bool DisjointInEveryPart(const Parts& parts, const Identity& identity) {
 
 bool Includes(const Parts& parts, const Identity& identity) {
   if (!parts.known) return true;
-  if (identity.node == kNodeFromCitus ? !parts.any_node
-                                      : !parts.any_node && !parts.nodes.Contains(static_cast<uint32_t>(identity.node))) {
+  if (identity.node == kNodeFromCitus
+          ? !parts.any_node
+          : !parts.any_node && !parts.nodes.Contains(static_cast<uint32_t>(identity.node))) {
     return false;
   }
   if ((parts.digits >> identity.digit & 1) == 0) return false;
@@ -242,7 +243,8 @@ std::optional<size_t> ReadList(std::string_view text, uint32_t limit, Ranges* ou
       if (!second || *second <= *first) return std::nullopt;
       last = *second;
     }
-    if (out->count > 0 && *first <= static_cast<uint32_t>(out->hi[out->count - 1]) + (apart ? 1 : 0)) return std::nullopt;
+    if (out->count > 0 && *first <= static_cast<uint32_t>(out->hi[out->count - 1]) + (apart ? 1 : 0))
+      return std::nullopt;
     if (out->count == kMaxRanges) return std::nullopt;
     out->lo[out->count] = static_cast<uint16_t>(*first);
     out->hi[out->count] = static_cast<uint16_t>(last);

@@ -66,6 +66,38 @@ void ApplyLoad(ServerMark& mark, const Load& load, uint64_t mark_raw, uint64_t i
 
 void FinishLoad(ServerMark& mark, const Load& load) { mark.decimal_timeline = load.decimal_timeline; }
 
+// ---- the first start of the origins -------------------------------------------------------------------
+
+Rebuilt RebuiltOf(const CopyRead& read, int64_t decimal_copy) {
+  Rebuilt one;
+  one.parts = identity::NoParts();
+  if (read.has_mark && read.has_server) {
+    one.mark_ms = static_cast<uint64_t>(std::max<int64_t>(read.mark, 0));
+    one.identity_ms = CopyIdentityMs(read);
+    const auto tag = static_cast<uint64_t>(read.server);
+    if (read.has_parts && identity::WrittenByCopyWords(read.parts)) {
+      one.parts = identity::DecodeCopy(identity::CopyWords{read.parts, static_cast<uint32_t>(tag & kShardBitsMask)});
+    } else if (read.server != 0) {
+      one.parts = Parts{};  // (1.3's hash, or 1.2's system identifier: not known)
+    }
+    one.any = one.mark_ms != 0 || one.identity_ms != 0;
+  }
+  if (decimal_copy > 0) {
+    one.decimal_next = static_cast<uint64_t>(decimal_copy % kDecimalUnit) + 1;
+    one.any = true;
+  }
+  return one;
+}
+
+void Merge(Rebuilt& into, const Rebuilt& one) {
+  if (!one.any) return;
+  into.parts = into.any ? identity::Union(into.parts, one.parts) : one.parts;
+  into.any = true;
+  into.mark_ms = std::max(into.mark_ms, one.mark_ms);
+  into.identity_ms = std::max(into.identity_ms, one.identity_ms);
+  into.decimal_next = std::max(into.decimal_next, one.decimal_next);
+}
+
 // ---- renewing the leases ---------------------------------------------------------------------------
 
 // A value is returned only under a lease that covers it, written under parts that hold its identity:
@@ -139,8 +171,8 @@ bool MustDropIdentityLease(const ServerMark& mark, const LeaseParts& parts, cons
 
 DropIdentity BeginDropIdentityLease(ServerMark& mark) {
   DropIdentity drop;
-  mark.generation += 1;                 // values taken meanwhile are taken again
-  mark.identity_lease_raw = kMoving;    // no value passes until it is retired
+  mark.generation += 1;               // values taken meanwhile are taken again
+  mark.identity_lease_raw = kMoving;  // no value passes until it is retired
   drop.raise_identity_words_to_ms = mark.LeaseMs();
   mark.identity_floor_ms = mark.floor_ms;
   return drop;
@@ -199,7 +231,7 @@ CopyState DecideCopy(const ServerMark& mark, const Self& self, const CopyRead& r
     copy.run = tag >> 24 & kLegacyRunMask;  // (1.3's layout: the parts are not known)
   } else if (read.server == 0) {
     copy.parts = identity::NoParts();  // (never written: it holds no value of a family with a part)
-  }  // (else 1.2's system identifier: the parts are not known)
+  }                                    // (else 1.2's system identifier: the parts are not known)
   copy.tag_is_ours = OurRun(self, copy) && Includes(copy.parts, self.identity);
   for (int k = 0; k < kKinCount; ++k) {
     const auto kin = static_cast<Kin>(k);
@@ -309,6 +341,33 @@ CopyWrite DecideCopyAtCreate(const ServerMark& mark, const LeaseParts& parts, co
   fresh.parts = parts.server;
   fresh.layout14 = true;
   return DecideCopyWrite(mark, parts, self, fresh, kNode, 0);
+}
+
+bool MovedValuesHeld(const CopyState& copy, Kin kin, uint64_t ms, const Parts& parts) {
+  if (!copy.has_copy) return true;  // (no copy to hold them: the families refuse without one)
+  const uint64_t bound = WithIdentity(kin) ? copy.copy_identity_ms : copy.copy_ms;
+  if (ms >= bound) return false;
+  // (below the bound, a kin with a part holds them where the copy's parts do: a 1.3 copy's, not
+  // known, hold every part)
+  return !WithIdentity(kin) || !copy.has_parts_copy || identity::Union(copy.parts, parts) == copy.parts;
+}
+
+CopyWrite DecideMovedValues(const CopyState& copy, const Self& self, Kin kin, uint64_t ms, const Parts& parts) {
+  CopyWrite write;
+  // (the first instant past them: a value at the bound was not made yet)
+  const uint64_t past = ms + 1;
+  write.mark = static_cast<int64_t>(std::max(copy.copy_ms, past));
+  write.write_identity = copy.has_identity_copy;
+  write.mark_identity =
+      static_cast<int64_t>(WithIdentity(kin) ? std::max(copy.copy_identity_ms, past) : copy.copy_identity_ms);
+  write.identity_exact = false;
+  // No run: this run did not make them, and whichever did must honor them too.
+  write.write_tag = true;
+  const Parts next_parts = WithIdentity(kin) ? Union(copy.parts, parts) : copy.parts;
+  const identity::CopyWords words = identity::EncodeCopy(next_parts);
+  write.tag = copy.has_parts_copy ? Tag(0, words.shard_bits) : LegacyTag(0, self.legacy_hash);
+  write.parts = words.parts;
+  return write;
 }
 
 uint64_t CoveredMs(const ServerMark& mark, const LeaseParts& parts, const CopyState& copy, Group group,
@@ -454,6 +513,16 @@ DropAdopt DecideDropAdopt(const ServerMark& mark, const LeaseParts& parts, const
   return adopt;
 }
 
+// ---- idgen.adopt_copy() --------------------------------------------------------------------------------
+
+Adopt DecideAdopt(const ServerMark& mark, const CopyState& copy, bool decimal_covered, int64_t decimal_generator) {
+  Adopt adopt;
+  adopt.time_ms = copy.wait_ms[kTime];
+  if (adopt.time_ms > mark.LeaseMs()) adopt.lease_ms = adopt.time_ms;
+  if (!decimal_covered) adopt.decimal_next = static_cast<uint64_t>(decimal_generator) + 1;
+  return adopt;
+}
+
 // ---- who generates ----------------------------------------------------------------------------------
 
 bool MayGenerate(bool recovery, bool shared) { return shared && !recovery; }
@@ -478,8 +547,9 @@ ShardValue DecideShardValue(int64_t id_us, int64_t cover_us, int64_t foreign_us,
   return value;
 }
 
-Wait DecideShardWait(uint64_t mark_ms, uint64_t now_ms, uint64_t max_clock_regression_ms, uint64_t self_made_ms) {
-  return DecideWait(mark_ms, now_ms, max_clock_regression_ms + self_made_ms);
+Wait DecideShardWait(uint64_t mark_ms, uint64_t now_ms, uint64_t max_clock_regression_ms, uint64_t run_ahead_ms,
+                     uint64_t failover_margin_ms) {
+  return DecideWait(mark_ms, now_ms, max_clock_regression_ms + kLeaseMs + run_ahead_ms + failover_margin_ms);
 }
 
 }  // namespace idgen::protocol

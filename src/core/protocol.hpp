@@ -31,9 +31,9 @@ inline constexpr uint64_t kLeaseMs = 1000;
 // A lease origin's value (idgen_mark, idgen_mark_identity) from 1.4 on: the two top bits set, the
 // lease end in 10 ms units (46 bits), and the handle of the parts of the values it covers (16 bits:
 // the id of the replication origin whose name is their registry text, core/identity.hpp; 0: no
-// part, a lease of no value with a part). The handle is in the low bits, so that a larger value is always a later lease (origins
-// advance to the larger value). idgen 1.3 wrote a 24-bit hash under the top bit, 1.2 a hash with the
-// top bit clear: their leases read as they were, their parts as not known.
+// part, a lease of no value with a part). The handle is in the low bits, so that a larger value is always a later lease
+// (origins advance to the larger value). idgen 1.3 wrote a 24-bit hash under the top bit, 1.2 a hash with the top bit
+// clear: their leases read as they were, their parts as not known.
 inline constexpr uint64_t kFormat14 = uint64_t{3} << 62;
 inline constexpr uint64_t kLeaseUnitsMax = (uint64_t{1} << 46) - 1;
 inline constexpr uint64_t kMaxLeaseMs = kLeaseUnitsMax * 10;
@@ -129,7 +129,9 @@ struct ServerMark {
   bool HasIdentityLease() const { return identity_lease_raw != kNoLease; }
   // The identity lease's end: kNoLease when there is none, 0 while it moves.
   uint64_t IdentityLeaseMs() const {
-    return identity_lease_raw == kNoLease ? kNoLease : identity_lease_raw == kMoving ? 0 : LeaseMsOf(identity_lease_raw);
+    return identity_lease_raw == kNoLease  ? kNoLease
+           : identity_lease_raw == kMoving ? 0
+                                           : LeaseMsOf(identity_lease_raw);
   }
 };
 
@@ -176,13 +178,34 @@ constexpr uint64_t DecimalOriginValue(const ServerMark& mark, uint64_t next) {
   return PackDecimalOrigin(mark.decimal_timeline, next);
 }
 
+// ---- the first start of the origins (a cluster that pg_upgrade made, or a new one) ----------------
+
+struct CopyRead;
+// The origins were never written, and the databases may hold copies of another server's values (a
+// cluster that pg_upgrade made carries every database's copy, none of the old server's origins):
+// before the first value, every database's copy is read, and the leases that a server holding them
+// all had written are rebuilt from them: the largest of the copies' bounds, under the union of their
+// parts (a database whose copy is of 1.3 or before: not known), and the DecimalId generator ids past
+// every copy's. A database created later holds no copy of those values, and a database that made no
+// DecimalId none of those generator ids: only the server's rebuilt leases keep their values apart.
+struct Rebuilt {
+  bool any = false;
+  uint64_t mark_ms = 0, identity_ms = 0;
+  Parts parts;  // of every copy
+  uint64_t decimal_next = 0;
+};
+// One database's copy as it counts in the rebuilt leases (has_mark false: nothing; decimal_copy:
+// idgen.decimal_id_generator, 0 or less when it holds none).
+Rebuilt RebuiltOf(const CopyRead& read, int64_t decimal_copy);
+void Merge(Rebuilt& into, const Rebuilt& one);
+
 // ---- renewing the leases (Cover) ----------------------------------------------------------------
 
 struct CopyState;
 
 struct CoverDecision {
-  bool retake = false;        // drop the value, take another after Prepare
-  bool beyond_max = false;    // refuse: the lease would pass what the mark can hold
+  bool retake = false;          // drop the value, take another after Prepare
+  bool beyond_max = false;      // refuse: the lease would pass what the mark can hold
   uint64_t renew_lease_ms = 0;  // write these under these parts, flush and confirm (0: not this one),
   Parts lease_parts;            // then publish what the origins hold
   uint64_t renew_identity_ms = 0;
@@ -248,9 +271,9 @@ struct CopyState {
   bool has_parts_copy = false;
   uint64_t copy_ms = 0;
   uint64_t copy_identity_ms = 0;
-  bool layout14 = false;  // idgen.mark_server has 1.4's layout (idgen.mark_parts says so), else 1.3's
-  uint64_t run = 0;       // the writer's run (0: no run, or a tag of 1.2)
-  Parts parts;            // of the values it holds of the families with a part (1.3's: not known)
+  bool layout14 = false;     // idgen.mark_server has 1.4's layout (idgen.mark_parts says so), else 1.3's
+  uint64_t run = 0;          // the writer's run (0: no run, or a tag of 1.2)
+  Parts parts;               // of the values it holds of the families with a part (1.3's: not known)
   bool tag_is_ours = false;  // this run wrote it, and its parts hold this server's identity
   int64_t tag = 0;           // idgen.mark_server as read or written
   uint64_t wait_ms[kKinCount] = {0, 0, 0, 0};  // per kin: the clock must pass this before a value (0: nothing)
@@ -303,6 +326,14 @@ void AfterCopyWrite(CopyState& copy, const CopyWrite& write);
 // server lease holds with this server's identity, so that a dump made before the database's next ID
 // still covers the rows it held before a DROP EXTENSION (a restore then sets the copy it carries).
 CopyWrite DecideCopyAtCreate(const ServerMark& mark, const LeaseParts& parts, const Self& self);
+
+// Values that a COPY brought into this database (a table moved from another server by pg_dump -t,
+// a restore without the extension's copy): for a kin, the instant of the latest and the parts they
+// carry. The database's copy holds them from then on, as another writer's (no run: whichever server
+// made them, each kin waits for them or refuses where its part meets theirs); nothing is written
+// where the copy holds them already.
+bool MovedValuesHeld(const CopyState& copy, Kin kin, uint64_t ms, const Parts& parts);
+CopyWrite DecideMovedValues(const CopyState& copy, const Self& self, Kin kin, uint64_t ms, const Parts& parts);
 
 // What a value may lie below without Cover (Hot::covered_ms), per group, for a session under
 // identity: nothing of the families with a part while the lease that covers them was written under
@@ -357,6 +388,17 @@ constexpr int64_t DecimalCopyValue(int64_t decimal_run, int launch_id, int64_t i
 // its launch id), which covers any DecimalId the database held before a DROP EXTENSION (0: none
 // taken, or no launch id: nothing to write).
 int64_t DecimalCopyAtCreate(uint64_t decimal_next, int64_t decimal_run, int launch_id);
+// DecimalIds that a COPY brought (of a launch id, the largest generator id among them): the copy
+// that holds them from then on (no run: another server's), or 0 where the copy holds them already
+// (another server's, of the same launch id, a generator id at or above; this run's own says nothing
+// of another server's generator ids).
+constexpr int64_t DecimalMovedCopy(int64_t copy, int launch_id, int64_t generator) {
+  const int64_t low = copy > 0 ? copy % kDecimalRunUnit : 0;
+  if (copy > 0 && copy / kDecimalRunUnit == 0 && low / kDecimalUnit == launch_id && low % kDecimalUnit >= generator) {
+    return 0;
+  }
+  return static_cast<int64_t>(launch_id) * kDecimalUnit + generator;
+}
 // Whether this database's DecimalIds (its copy) can be repeated by this server's from now on.
 bool DecimalIdCopyCovered(const ServerMark& mark, int64_t decimal_run, int64_t copy, int launch_id, int64_t* generator);
 // A new generator id may be taken now, or once the clock reaches until_ms (the last take plus the
@@ -383,6 +425,22 @@ struct DropAdopt {
   uint64_t lease_ms = 0, identity_lease_ms = 0;
 };
 DropAdopt DecideDropAdopt(const ServerMark& mark, const LeaseParts& parts, const Self& self, const DropInput& in);
+
+// ---- idgen.adopt_copy(): the way out of a copy far ahead ---------------------------------------------
+
+// A copy further ahead of the clock than idgen.max_clock_regression (a database restored from a
+// server whose clock ran ahead) is refused until the clock passes it, however long. The ways out
+// that keep every promise: the families with a part carry on at once under a part the copy's IDs
+// do not carry (another node id, UID20 digit or shards: the copy is another identity's for them);
+// UUIDv7, ULID, typeid and ns_id, whose order has no part to change, carry on above the copy, ahead
+// of the clock, once the server adopts it: their words, their floor and the server's lease raised to
+// it. DecimalId generator ids are raised past the copy's.
+struct Adopt {
+  uint64_t time_ms = 0;       // the time-only families carry on from here (0: nothing to adopt)
+  uint64_t lease_ms = 0;      // the server's lease written to it (0: it lies there already)
+  uint64_t decimal_next = 0;  // (0: nothing)
+};
+Adopt DecideAdopt(const ServerMark& mark, const CopyState& copy, bool decimal_covered, int64_t decimal_generator);
 
 // ---- who generates ----------------------------------------------------------------------------------
 
@@ -420,9 +478,27 @@ struct ShardValue {
 ShardValue DecideShardValue(int64_t id_us, int64_t cover_us, int64_t foreign_us, bool reloaded);
 // A shard mark written by another run of a server (or another server) that lies ahead of now: wait
 // for it, or refuse when it lies further ahead than idgen.max_clock_regression beyond what a server
-// puts its own marks ahead by itself (self_made_ms: the shard mark's lease, a burst's run ahead, the
-// failover margin of a promoted server).
-Wait DecideShardWait(uint64_t mark_ms, uint64_t now_ms, uint64_t max_clock_regression_ms, uint64_t self_made_ms);
+// puts its own marks ahead by itself: the shard mark's lease (kLeaseMs), the ticks a burst runs
+// ahead of the clock (run_ahead_ms), and the failover margin (a promoted server raises its words by
+// it, and its marks follow its IDs).
+Wait DecideShardWait(uint64_t mark_ms, uint64_t now_ms, uint64_t max_clock_regression_ms, uint64_t run_ahead_ms,
+                     uint64_t failover_margin_ms);
+
+// ---- ticket and range sequences (idgen.sequence_nextval) --------------------------------------------
+
+// A sequence's values are PostgreSQL's, WAL-logged a few values ahead: an asynchronous standby may
+// not have received the last ones its primary gave, and nothing tells how many (a counter has no
+// clock to bound them). So a sequence whose page was last written before this server's WAL timeline
+// began (a promotion, or a recovery to a point in time) gives nothing through idgen until the
+// operator has set it past what the old primary gave (idgen.sequence_resume(), or setval(), which
+// write its page on this timeline); and one that is not WAL-logged (unlogged, temporary), which a
+// crash or a failover resets to its start, never. timeline_begin: where this timeline's WAL began
+// (0 on the first timeline, or where the history that would say is missing).
+enum class SequenceCheck : uint8_t { kGo, kRefuseBeforeFailover, kRefuseNotLogged };
+constexpr SequenceCheck DecideSequence(bool wal_logged, uint64_t page_lsn, uint64_t timeline_begin) {
+  if (!wal_logged) return SequenceCheck::kRefuseNotLogged;
+  return page_lsn < timeline_begin ? SequenceCheck::kRefuseBeforeFailover : SequenceCheck::kGo;
+}
 
 // ---- the retake loop ---------------------------------------------------------------------------------
 

@@ -20,6 +20,7 @@ const config_enum_entry kDebugFaults[] = {
     {"random", kFaultRandom, false},
     {"out_of_memory", kFaultMemory, false},
     {"internal", kFaultInternal, false},
+    {"retake", kFaultRetake, false},
     {nullptr, 0, false},
 };
 int debug_fault = kNoFault;

@@ -1,9 +1,12 @@
-// The drop guard (mark.hpp: CheckDropKeepsNothing) and the statement it judges. The event trigger
-// idgen_drop_guard runs a PL/pgSQL function (sql/idgen--1.2--1.3.sql) so that a missing or foreign
-// library never blocks an uninstall; the function calls idgen_drop_guard_check, which has no
-// EventTriggerData. What the statement drops is read from the parse tree that ProcessUtility_hook
-// records: the innermost utility statement under way. When this session loaded the library during
-// the statement itself, the statement was not recorded, and it is checked as if it dropped idgen.
+// The drop guard (mark.hpp: CheckDropKeepsNothing), at the drop of the objects that hold this
+// database's copy of the durable mark: the extension idgen itself (DROP EXTENSION, DROP OWNED BY
+// its owner, DROP SCHEMA ... CASCADE) and each sequence of the copy (a member dropped alone). The
+// object access hook sees each object before it is gone, whatever dropped it and however: an event
+// trigger disabled, event_triggers = off, single-user mode. The first such drop of a statement sees
+// the copy whole, and refuses while it holds IDs this server has not passed. The event trigger
+// idgen_drop_guard (ddl_command_start of the drops) only loads the library, so that the hook is in
+// place in a session that has not loaded it yet (a server that does not preload idgen); where the
+// library cannot be loaded, the trigger's function lets the drop go on with a warning.
 #include "pg/drop_guard.hpp"
 
 #include <cstring>
@@ -13,108 +16,67 @@
 #include "pg/shared.hpp"
 
 extern "C" {
-#include "executor/spi.h"
-#include "nodes/parsenodes.h"
-#include "tcop/utility.h"
-#include "utils/acl.h"
+#include "catalog/namespace.h"
+#include "catalog/objectaccess.h"
+#include "catalog/pg_class.h"
+#include "catalog/pg_extension.h"
+#include "access/xact.h"
+#include "commands/extension.h"
+#include "utils/lsyscache.h"
 }
 
 namespace idgen::pg {
 
 namespace {
 
-// A utility statement under way: a frame on the C stack of the hook's call, unlinked as the call
-// returns or its error passes (PG_FINALLY).
-struct Statement {
-  Node* tree;
-  Statement* outer;
-};
+object_access_hook_type previous_hook = nullptr;
 
-Statement* innermost = nullptr;
-ProcessUtility_hook_type previous_hook = nullptr;
+// The sequences of the copy (mark.cpp reads them by these names, in schema idgen).
+constexpr const char* kCopySequences[] = {"mark", "mark_identity", "mark_server", "mark_parts", "decimal_id_generator"};
 
-void RecordStatement(PlannedStmt* pstmt, const char* query, bool read_only_tree, ProcessUtilityContext context,
-                     ParamListInfo params, QueryEnvironment* env, DestReceiver* dest, QueryCompletion* qc) {
-  Statement statement{pstmt->utilityStmt, innermost};
-  innermost = &statement;
-  PG_TRY();
-  {
-    if (previous_hook != nullptr) {
-      previous_hook(pstmt, query, read_only_tree, context, params, env, dest, qc);
-    } else {
-      standard_ProcessUtility(pstmt, query, read_only_tree, context, params, env, dest, qc);
-    }
-  }
-  PG_FINALLY();
-  { innermost = statement.outer; }
-  PG_END_TRY();
-}
-
-Oid ExtensionOwner() {
-  Oid owner = InvalidOid;
-  if (SPI_connect() != SPI_OK_CONNECT) elog(ERROR, "SPI_connect failed");
-  if (SPI_execute("SELECT e.extowner FROM pg_catalog.pg_extension e WHERE e.extname OPERATOR(pg_catalog.=) "
-                  "'idgen'::pg_catalog.name",
-                  true, 1) == SPI_OK_SELECT &&
-      SPI_processed > 0) {
-    bool isnull = true;
-    const Datum value = SPI_getbinval(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 1, &isnull);
-    if (!isnull) owner = DatumGetObjectId(value);
-  }
-  SPI_finish();
-  return owner;
-}
-
-// Whether the statement drops idgen: DROP EXTENSION naming it, or DROP OWNED BY its owner.
-bool DropsIdgen(Node* tree) {
-  if (IsA(tree, DropStmt)) {
-    ListCell* cell;
-    foreach (cell, reinterpret_cast<DropStmt*>(tree)->objects) {
-      if (strcmp(strVal(lfirst(cell)), "idgen") == 0) return true;
-    }
-    return false;
-  }
-  const Oid owner = ExtensionOwner();
-  ListCell* cell;
-  foreach (cell, reinterpret_cast<DropOwnedStmt*>(tree)->roles) {
-    if (OidIsValid(owner) && get_rolespec_oid(static_cast<RoleSpec*>(lfirst(cell)), true) == owner) return true;
+bool IsCopySequence(Oid relid) {
+  if (get_rel_relkind(relid) != RELKIND_SEQUENCE) return false;
+  const Oid schema = get_namespace_oid("idgen", true);
+  if (!OidIsValid(schema) || get_rel_namespace(relid) != schema) return false;
+  const char* name = get_rel_name(relid);
+  if (name == nullptr) return false;
+  for (const char* copy : kCopySequences) {
+    if (strcmp(name, copy) == 0) return true;
   }
   return false;
 }
 
-void UnrecordedContext(void*) {
-  errcontext(
-      "idgen's library was loaded by this very statement, which was therefore checked as if it dropped idgen; "
-      "if it does not, run it again in this session");
+void OnObjectAccess(ObjectAccessType access, Oid class_id, Oid object_id, int sub_id, void* arg) {
+  if (previous_hook != nullptr) previous_hook(access, class_id, object_id, sub_id, arg);
+  if (access != OAT_DROP) return;
+  const bool copy = class_id == ExtensionRelationId ? object_id == get_extension_oid("idgen", true)
+                    : class_id == RelationRelationId && sub_id == 0 && IsCopySequence(object_id);
+  if (!copy) return;
+  const Oid extension = get_extension_oid("idgen", true);
+  // Once per statement and extension: the first such drop sees the copy whole; the next ones, some
+  // of its sequences gone, would not read it as it was. (An extension created again in the same
+  // statement is another, checked again.)
+  static TimestampTz checked_transaction = 0, checked_statement = 0;
+  static Oid checked_extension = InvalidOid;
+  if (checked_transaction == GetCurrentTransactionStartTimestamp() &&
+      checked_statement == GetCurrentStatementStartTimestamp() && checked_extension == extension) {
+    return;
+  }
+  marks::CheckDropKeepsNothing(GeneratorState());
+  checked_transaction = GetCurrentTransactionStartTimestamp();
+  checked_statement = GetCurrentStatementStartTimestamp();
+  checked_extension = extension;
 }
 
 }  // namespace
 
-void RecordUtilityStatements() {
-  previous_hook = ProcessUtility_hook;
-  ProcessUtility_hook = RecordStatement;
+void InstallDropGuard() {
+  previous_hook = object_access_hook;
+  object_access_hook = OnObjectAccess;
 }
 
 // idgen.drop_guard_check(command_tag, probe): called by the event trigger's function idgen.drop_guard()
-// (ddl_command_start of DROP EXTENSION and DROP OWNED). A probe only proves that the library loads.
-IDGEN_FUNCTION(idgen_drop_guard_check) {
-  if (PG_GETARG_BOOL(1)) PG_RETURN_VOID();
-  const char* tag = text_to_cstring(PG_GETARG_TEXT_PP(0));
-  Node* tree = innermost != nullptr ? innermost->tree : nullptr;
-  const bool known = tree != nullptr && ((strcmp(tag, "DROP EXTENSION") == 0 && IsA(tree, DropStmt) &&
-                                          reinterpret_cast<DropStmt*>(tree)->removeType == OBJECT_EXTENSION) ||
-                                         (strcmp(tag, "DROP OWNED") == 0 && IsA(tree, DropOwnedStmt)));
-  if (known) {
-    if (DropsIdgen(tree)) marks::CheckDropKeepsNothing(GeneratorState());
-    PG_RETURN_VOID();
-  }
-  // Not the statement that fired the trigger (the library loaded during it, or a direct call):
-  // checked as if it dropped idgen, never let through unchecked.
-  ErrorContextCallback context{error_context_stack, UnrecordedContext, nullptr};
-  error_context_stack = &context;
-  marks::CheckDropKeepsNothing(GeneratorState());
-  error_context_stack = context.previous;
-  PG_RETURN_VOID();
-}
+// to load the library before the statement drops anything; the hook checks each drop.
+IDGEN_FUNCTION(idgen_drop_guard_check) { PG_RETURN_VOID(); }
 
 }  // namespace idgen::pg

@@ -1,9 +1,10 @@
-// The drop guard's view of the statement under way (drop_guard.cpp).
+// The drop guard (drop_guard.cpp): the object access hook that checks each drop of what holds this
+// database's copy of the durable mark.
 #pragma once
 
 namespace idgen::pg {
 
-// Installs the ProcessUtility_hook that records the utility statements under way (_PG_init).
-void RecordUtilityStatements();
+// Installs the hook (_PG_init).
+void InstallDropGuard();
 
 }  // namespace idgen::pg

@@ -45,6 +45,16 @@ void WaitForClock(int64_t until_ns);
 // the node identity) is dropped, and refresh() (C zone) reads again what next() takes from the
 // settings before another is taken, and after every Prepare.
 inline void NothingToRefresh() {}
+inline bool Covered(Family family, const StateRef& ref, uint64_t mark) {
+#ifdef IDGEN_DEBUG_FAULT
+  // (idgen.debug_fault = 'retake': every value is dropped, for the test of the loop's interrupt check)
+  if (__builtin_expect(settings::DebugFaultNow() == settings::kFaultRetake, 0)) return false;
+#endif
+  return marks::CoverValue(family, ref, mark);
+}
+// A value dropped is taken again after an interrupt check: a cancel or a terminate ends a call that
+// keeps dropping values at once, and the engine refuses one that drops more than
+// protocol::kMaxRetakes.
 template <typename Next, typename Refresh = void (*)()>
 auto Generate(Family family, const StateRef& ref, Next&& next, Refresh&& refresh = NothingToRefresh) {
   for (;;) {
@@ -56,8 +66,9 @@ auto Generate(Family family, const StateRef& ref, Next&& next, Refresh&& refresh
       refresh();
     }
     const auto out = Guarded(next);
-    if (durable && !marks::CoverValue(family, ref, out.mark)) {
+    if (durable && !Covered(family, ref, out.mark)) {
       refresh();
+      CHECK_FOR_INTERRUPTS();
       continue;
     }
     if (__builtin_expect(out.wait_until_ns != 0, 0)) WaitForClock(out.wait_until_ns);

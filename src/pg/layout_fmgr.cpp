@@ -80,10 +80,6 @@ Datum MinId(Family family, FunctionCallInfo fcinfo) {
   PG_RETURN_INT64(Guarded([&] { return layout::MinAt(*kLayouts[family], epoch, at); }));
 }
 
-// idgen.instagram_shard_id() writes a shard's mark a second beyond the last ID it made (the shard's
-// lease): a mark that lies up to that much, and the ticks a used-up sequence runs ahead, beyond a
-// clock that is fine is waited out, never counted against idgen.max_clock_regression.
-constexpr uint64_t kShardMarkLeaseMs = 1000;
 
 }  // namespace
 
@@ -98,12 +94,9 @@ void WaitForShardMark(int64_t shard, int64_t not_before_ms) {
   const Layout& layout = *kLayouts[kFamilyInstagram];
   const auto run_ahead_ms = static_cast<uint64_t>(
       layout::RunAheadTicks(layout.max_seq() + 1, static_cast<uint64_t>(MaxBackends)) * layout.unit_ms);
-  // (what a server puts its own marks ahead by: a mark's lease and a burst's run ahead; not the
-  // failover margin, which would make every session wait that much longer for a foreign mark: a
-  // promoted server restarted within its margin refuses its bound shards until its clock is there)
-  const protocol::Wait wait = protocol::DecideShardWait(static_cast<uint64_t>(not_before_ms), marks::NowMs(),
-                                                        static_cast<uint64_t>(settings::max_clock_regression_ms),
-                                                        kShardMarkLeaseMs + run_ahead_ms);
+  const protocol::Wait wait = protocol::DecideShardWait(
+      static_cast<uint64_t>(not_before_ms), marks::NowMs(), static_cast<uint64_t>(settings::max_clock_regression_ms),
+      run_ahead_ms, static_cast<uint64_t>(settings::failover_margin_ms));
   if (wait.kind == protocol::Wait::kRefuse) {
     char message[200];
     snprintf(message, sizeof message, "the mark of Instagram shard %lld lies %s ahead of the system clock",

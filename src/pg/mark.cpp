@@ -18,6 +18,7 @@
 #include "pg/guard.hpp"
 #include "pg/module.hpp"
 #include "pg/origin.hpp"
+#include "pg/rebuild.hpp"
 #include "pg/settings.hpp"
 
 extern "C" {
@@ -151,6 +152,37 @@ int64 ReadSequence(Oid relation_id, const char* name, bool* is_called = nullptr)
   return value;
 }
 
+}  // namespace
+
+protocol::CopyRead ReadCopyHere() {
+  copies[0] = SequenceNamed("mark");
+  copies[1] = SequenceNamed("mark_server");
+  copies[2] = SequenceNamed("mark_identity");
+  copies[3] = SequenceNamed("mark_parts");
+  copies[4] = SequenceNamed("decimal_id_generator");
+  protocol::CopyRead read;
+  read.has_mark = OidIsValid(copies[0]);
+  read.has_server = OidIsValid(copies[1]);
+  read.has_identity = OidIsValid(copies[2]);
+  read.has_parts = OidIsValid(copies[3]);
+  if (read.has_mark && read.has_server) {
+    bool called = true;
+    read.mark = ReadSequence(copies[0], "mark", &called);
+    read.mark_never_set = !called && read.mark == 0;
+    read.server = ReadSequence(copies[1], "mark_server");
+    if (read.has_identity) read.mark_identity = ReadSequence(copies[2], "mark_identity");
+    if (read.has_parts) read.parts = ReadSequence(copies[3], "mark_parts");
+  }
+  return read;
+}
+
+int64_t ReadDecimalCopyHere() {
+  const Oid decimal = SequenceNamed("decimal_id_generator");
+  return OidIsValid(decimal) ? ReadSequence(decimal, "decimal_id_generator") : 0;
+}
+
+namespace {
+
 // One sequence a write sets: to max(value, current), or to value itself when exact.
 struct SequenceWrite {
   Oid relation_id;
@@ -220,8 +252,7 @@ class PgEffects final : public engine::Effects {
   // (create false: where the origins do not exist yet, they read 0 and nothing is written to them)
   explicit PgEffects(const StateRef& ref, bool create = true) : state_(ref.state), shared_(ref.shared) {
     for (int i = 0; i < origin::kOriginCount; ++i) {
-      ids_[i] = create ? origin::Id(static_cast<origin::Which>(i))
-                       : replorigin_by_name(origin::kNames[i], true);
+      ids_[i] = create ? origin::Id(static_cast<origin::Which>(i)) : replorigin_by_name(origin::kNames[i], true);
     }
   }
 
@@ -263,7 +294,8 @@ class PgEffects final : public engine::Effects {
   }
   uint64_t AdvanceOrigin(engine::Origin which, uint64_t value, bool backward) override {
     const compat::OriginId id = ids_[OriginOf(which)];
-    if (id == compat::kInvalidOriginId) elog(ERROR, "idgen: the origin %s does not exist", origin::kNames[OriginOf(which)]);
+    if (id == compat::kInvalidOriginId)
+      elog(ERROR, "idgen: the origin %s does not exist", origin::kNames[OriginOf(which)]);
     return origin::Advance(id, value, backward);
   }
   uint64_t WrittenUpTo() override { return GetXLogInsertEndRecPtr(); }
@@ -276,7 +308,12 @@ class PgEffects final : public engine::Effects {
     char name[origin::kMaxNamedLength + 1];
     const size_t prefix = strlen(origin::kPartsPrefix);
     strlcpy(name, origin::kPartsPrefix, sizeof name);
-    (void)identity::FormatFitting(parts, name + prefix, sizeof name - prefix);
+    // (parts not known, of a copy that idgen 1.3 wrote: "?", which reads back as not known)
+    if (parts.known) {
+      (void)identity::FormatFitting(parts, name + prefix, sizeof name - prefix);
+    } else {
+      strlcat(name, "?", sizeof name);
+    }
     return static_cast<uint16_t>(origin::IdNamed(name));
   }
   identity::Parts PartsOf(uint16_t handle) override {
@@ -290,7 +327,9 @@ class PgEffects final : public engine::Effects {
   }
   engine::Rebuilt RebuildFromCopies() override { return RebuildFromEveryCopy(); }
 
-  void LockMark(bool exclusive) override { LWLockAcquire(&state_.mark_lock.lock, exclusive ? LW_EXCLUSIVE : LW_SHARED); }
+  void LockMark(bool exclusive) override {
+    LWLockAcquire(&state_.mark_lock.lock, exclusive ? LW_EXCLUSIVE : LW_SHARED);
+  }
   void UnlockMark() override { LWLockRelease(&state_.mark_lock.lock); }
   protocol::ServerMark ReadMark() override {
     const SharedMark& m = state_.mark;
@@ -358,33 +397,15 @@ class PgEffects final : public engine::Effects {
 
   protocol::CopyRead ReadCopy() override {
     RegisterCopyCallbacks();
-    copies[0] = SequenceNamed("mark");
-    copies[1] = SequenceNamed("mark_server");
-    copies[2] = SequenceNamed("mark_identity");
-    copies[3] = SequenceNamed("mark_parts");
-    copies[4] = SequenceNamed("decimal_id_generator");
-    protocol::CopyRead read;
-    read.has_mark = OidIsValid(copies[0]);
-    read.has_server = OidIsValid(copies[1]);
-    read.has_identity = OidIsValid(copies[2]);
-    read.has_parts = OidIsValid(copies[3]);
-    if (read.has_mark && read.has_server) {
-      bool called = true;
-      read.mark = ReadSequence(copies[0], "mark", &called);
-      read.mark_never_set = !called && read.mark == 0;
-      read.server = ReadSequence(copies[1], "mark_server");
-      if (read.has_identity) read.mark_identity = ReadSequence(copies[2], "mark_identity");
-      if (read.has_parts) read.parts = ReadSequence(copies[3], "mark_parts");
-    }
-    return read;
+    return ReadCopyHere();
   }
   uint64_t WriteCopy(const protocol::CopyWrite& write) override {
     SequenceWrite writes[4];
     int count = 0;
     writes[count++] = SequenceWrite{SequenceNamed("mark"), "mark", write.mark, false};
     if (write.write_identity) {
-      writes[count++] = SequenceWrite{SequenceNamed("mark_identity"), "mark_identity", write.mark_identity,
-                                      write.identity_exact};
+      writes[count++] =
+          SequenceWrite{SequenceNamed("mark_identity"), "mark_identity", write.mark_identity, write.identity_exact};
     }
     if (write.write_tag) {
       writes[count++] = SequenceWrite{SequenceNamed("mark_server"), "mark_server", write.tag, true};
@@ -424,22 +445,39 @@ class PgEffects final : public engine::Effects {
   compat::OriginId ids_[origin::kOriginCount];
 };
 
-engine::Rebuilt PgEffects::RebuildFromEveryCopy() { return engine::Rebuilt{}; }
+engine::Rebuilt PgEffects::RebuildFromEveryCopy() { return rebuild::FromEveryDatabase(state_); }
 
 void PgEffects::Refuse(const engine::Refusal& refusal) {
   char message[256], detail[512];
   switch (refusal.kind) {
     case engine::Refusal::kMissingCopy:
       RaiseMissing("mark");
-    case engine::Refusal::kCopyAhead:
+    case engine::Refusal::kCopyAhead: {
       snprintf(message, sizeof message, "the durable mark of this database lies %s ahead of the system clock",
                FormatDuration(static_cast<int64_t>(refusal.a)).c_str());
+      // The ways out that keep the promise (protocol::DecideAdopt): for a family with a part, a part
+      // the copy's IDs do not carry; for the others, carrying on above the copy.
+      const char* hint =
+          refusal.b == protocol::kNode
+              ? "Check the system clock: IDs resume by themselves once it passes the mark. Or give this server an "
+                "idgen.node_id that those IDs do not carry (ALTER SYSTEM, then SELECT pg_reload_conf()): this "
+                "family carries on at once."
+          : refusal.b == protocol::kDigit
+              ? "Check the system clock: IDs resume by themselves once it passes the mark. Or give this server an "
+                "idgen.uid20_server that those IDs do not carry (ALTER SYSTEM, then SELECT pg_reload_conf())."
+          : refusal.b == protocol::kShard
+              ? "Check the system clock: IDs resume by themselves once it passes the mark. Or give this server "
+                "idgen.instagram_shards that share no shard with those IDs (ALTER SYSTEM, then SELECT "
+                "pg_reload_conf())."
+              : "Check the system clock: IDs resume by themselves once it passes the mark. Or have a superuser run "
+                "SELECT idgen.adopt_copy() in this database: UUIDv7, ULID, typeid and ns_id then carry on above it, "
+                "ahead of the clock.";
       Raise(ErrorKind::kClockRegression, message,
             "This database holds IDs made by another server, or by this one before its marks were lost (a restored "
             "dump, a cluster that pg_upgrade made, a copy of this server): IDs made here before the clock passes "
             "them could repeat them.",
-            "Check the system clock. IDs resume by themselves once it passes the mark; idgen.max_clock_regression "
-            "is the largest gap that idgen waits out instead of refusing.");
+            hint);
+    }
     case engine::Refusal::kBeyondMaxLease:
       Raise(ErrorKind::kPrerequisite, "the durable mark cannot hold a lease that far ahead",
             "A value of this family lies, or the system clock is, beyond the last lease the mark can write.",
@@ -467,7 +505,8 @@ void PgEffects::Refuse(const engine::Refusal& refusal) {
               errhint("Give this deployment a new idgen.launch_id: its IDs then differ from every earlier one."));
       pg_unreachable();
     case engine::Refusal::kDecimalCopyAhead:
-      snprintf(message, sizeof message, "this database holds DecimalIds of launch id %lld that this server could repeat",
+      snprintf(message, sizeof message,
+               "this database holds DecimalIds of launch id %lld that this server could repeat",
                static_cast<long long>(refusal.b));
       snprintf(detail, sizeof detail,
                "They were made by another server (a restored dump, a copy of this server) or set by hand, with "
@@ -483,8 +522,11 @@ void PgEffects::Refuse(const engine::Refusal& refusal) {
                "(a restored dump, a copy of this server), ahead of this server's clock: the copy of the mark that "
                "keeps its new IDs above them goes with the extension.",
                FormatUtc(static_cast<int64_t>(refusal.a)).c_str());
-      Raise(ErrorKind::kPrerequisite, "extension \"idgen\" cannot be dropped while it holds IDs this server has not passed",
-            detail, "Drop it once the system clock has passed that time (nothing else is needed).");
+      Raise(ErrorKind::kPrerequisite,
+            "extension \"idgen\" cannot be dropped while it holds IDs this server has not passed", detail,
+            "Drop it once the system clock has passed that time; or once this server has a node id, UID20 digit "
+            "and shards that those IDs do not carry, and a superuser has run SELECT idgen.adopt_copy() in this "
+            "database.");
     case engine::Refusal::kDropDecimalAhead:
       snprintf(detail, sizeof detail,
                "This database holds DecimalIds of launch id %lld with generator ids up to %llu, which this server has "
@@ -494,7 +536,7 @@ void PgEffects::Refuse(const engine::Refusal& refusal) {
             "extension \"idgen\" cannot be dropped while it holds DecimalIds this server could repeat", detail,
             "Give this server its own idgen.launch_id, reload, then drop it.");
     case engine::Refusal::kSettingRejected:
-      settings::RaiseConfigured(static_cast<uint32_t>(refusal.a));
+      settings::CheckConfiguredSlow(static_cast<uint32_t>(refusal.a));
       break;
     case engine::Refusal::kRebuildAhead:
       snprintf(message, sizeof message, "a database's copy of the durable mark lies %s ahead of the system clock",
@@ -579,6 +621,21 @@ void StartCopy(const StateRef& ref) {
     }
   }
   engine::StartCopy(fx, session, created_now);
+}
+
+void HoldMovedValues(const StateRef& ref, protocol::Kin kin, uint64_t ms, const identity::Parts& parts) {
+  PgEffects fx(ref);
+  engine::HoldMovedValues(fx, session, kin, ms, parts);
+}
+
+void HoldMovedDecimalIds(const StateRef& ref, int launch_id, int64_t generator) {
+  PgEffects fx(ref);
+  engine::HoldMovedDecimalIds(fx, session, launch_id, generator);
+}
+
+protocol::Adopt AdoptCopy(const StateRef& ref) {
+  PgEffects fx(ref);
+  return engine::AdoptCopy(fx, session);
 }
 
 protocol::Restart RestartAtClock(const StateRef& ref, const protocol::RestartInput& in) {
@@ -710,6 +767,36 @@ IDGEN_FUNCTION(idgen_restart_at_clock) {
            "the durable mark of the IDs with a node identity moved back from %s to %s: they carry on from the clock "
            "(UUIDv7 and ns_id carry on above their last IDs)",
            FormatUtc(static_cast<int64_t>(old_ms)).c_str(), FormatUtc(static_cast<int64_t>(now_ms)).c_str());
+  return TextDatum(text);
+}
+
+// idgen.adopt_copy(): engine::AdoptCopy, for superusers, on a primary with shared state.
+IDGEN_FUNCTION(idgen_adopt_copy) {
+  if (!superuser()) {
+    ereport(ERROR, errcode(ERRCODE_INSUFFICIENT_PRIVILEGE), errmsg("permission denied to adopt a copy of the durable mark"),
+            errdetail("It moves this server's marks, which every database shares, ahead of the clock."),
+            errhint("Ask a superuser."));
+  }
+  const StateRef ref = GeneratorState();
+  if (!ref.shared || RecoveryInProgress()) {
+    Raise(ErrorKind::kPrerequisite, "idgen.adopt_copy() needs the shared state of a primary",
+          "It moves the state that every session of this server shares, and the durable mark.",
+          "Run it on the primary, with idgen preloaded (on PostgreSQL 15 and 16).");
+  }
+  const protocol::Adopt adopt = marks::AdoptCopy(ref);
+  char text[300];
+  if (adopt.time_ms == 0 && adopt.decimal_next == 0) {
+    snprintf(text, sizeof text,
+             "this database's copy of the durable mark lies below what this server covers: nothing to adopt");
+  } else {
+    snprintf(text, sizeof text, "this server carries on above this database's copy: %s%s",
+             adopt.time_ms != 0
+                 ? ("UUIDv7, ULID, typeid and ns_id from " + FormatUtc(static_cast<int64_t>(adopt.time_ms))).c_str()
+                 : "",
+             adopt.decimal_next != 0 ? (adopt.time_ms != 0 ? ", DecimalId generator ids past the copy's"
+                                                            : "DecimalId generator ids past the copy's")
+                                     : "");
+  }
   return TextDatum(text);
 }
 

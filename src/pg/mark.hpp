@@ -105,8 +105,8 @@ inline bool Ready(Family family) { return (session.hot.ready & (uint32_t{1} << f
 // Whether a value of the family may be taken without Prepare: it passed, and (a family with a part)
 // no identity lease is in force, which Prepare judges against the identity of the configuration.
 inline bool ReadyToTake(Family family, const StateRef& ref) {
-  return Ready(family) &&
-         (!HasIdentity(family) || ref.state.mark.identity_lease_raw.load(std::memory_order_acquire) == protocol::kNoLease);
+  return Ready(family) && (!HasIdentity(family) ||
+                           ref.state.mark.identity_lease_raw.load(std::memory_order_acquire) == protocol::kNoLease);
 }
 // Cover for the value at mark (Generated::mark), without a function call when it lies below what
 // this backend knows to be covered.
@@ -143,8 +143,18 @@ inline void CheckDecimalIdCopy(const StateRef& state, int launch_id) {
 void CheckDropKeepsNothing(const StateRef& state);
 // CREATE EXTENSION: a copy never set starts at the server's leases (engine::StartCopy). C zone.
 void StartCopy(const StateRef& state);
+// After a COPY that gave values of coordinated families (moved.cpp): engine::HoldMovedValues and
+// HoldMovedDecimalIds. C zone.
+void HoldMovedValues(const StateRef& state, protocol::Kin kin, uint64_t ms, const identity::Parts& parts);
+void HoldMovedDecimalIds(const StateRef& state, int launch_id, int64_t generator);
+// idgen.adopt_copy(): engine::AdoptCopy. C zone.
+protocol::Adopt AdoptCopy(const StateRef& state);
 // idgen.restart_at_clock(): engine::RestartAtClock. C zone.
 protocol::Restart RestartAtClock(const StateRef& state, const protocol::RestartInput& in);
+// This database's copy as its sequences hold it (read from their pages: nothing of the database's
+// owner runs), and its DecimalId generator copy (0 where there is none).
+protocol::CopyRead ReadCopyHere();
+int64_t ReadDecimalCopyHere();
 // Raises the error of a database whose copy named `what` is missing: the extension dropped (perhaps
 // while the call ran) or older than 1.2.
 [[noreturn]] void RaiseMissing(const char* what);

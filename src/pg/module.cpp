@@ -5,6 +5,7 @@
 #include <stdexcept>
 
 #include "pg/drop_guard.hpp"
+#include "pg/moved.hpp"
 #include "pg/pg.hpp"
 #include "pg/settings.hpp"
 #include "pg/shared.hpp"
@@ -57,5 +58,6 @@ void _PG_init(void) {
   idgen::pg::settings::Define();
   if (process_shared_preload_libraries_in_progress) idgen::pg::RequestSharedState();
   idgen::SetCharLength(idgen::pg::DatabaseCharLength);
-  idgen::pg::RecordUtilityStatements();
+  idgen::pg::InstallDropGuard();
+  idgen::pg::moved::InstallCopyHook();
 }

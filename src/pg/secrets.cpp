@@ -16,6 +16,7 @@
 #include "pg/settings_parts.hpp"
 
 extern "C" {
+#include "commands/dbcommands.h"
 #include "catalog/pg_authid_d.h"
 #include "storage/fd.h"
 #include "tcop/tcopprot.h"
@@ -347,6 +348,30 @@ void HideSecrets(ErrorData* edata) {
 
 bool MayReadHiddenSettings() { return superuser() || has_privs_of_role(GetUserId(), ROLE_PG_READ_ALL_SETTINGS); }
 
+namespace {
+
+// The secret as the key scope gives it (idgen.key_scope): the configuration's itself for the server,
+// or a key derived from it and this database's name, so that what a database owner makes with it
+// (a token, a public ID) is this database's alone. Derived once per secret and scope.
+std::string_view Scoped(Secret which, std::string_view secret) {
+  if (key_scope == kKeyScopeServer) return secret;
+  static uint8_t keys[2][32];
+  static uint64_t derived_for[2] = {0, 0};  // SecretGeneration + 1 (0: none)
+  const int i = static_cast<int>(which);
+  const uint64_t generation = SecretGeneration(which) + 1;
+  if (derived_for[i] != generation) {
+    char message[NAMEDATALEN + 64];
+    char* database = get_database_name(MyDatabaseId);
+    const int length = snprintf(message, sizeof message, "idgen key scope: database %s", database != nullptr ? database : "");
+    pfree(database);
+    HmacSha256(secret, std::string_view(message, static_cast<size_t>(std::min<int>(length, sizeof message - 1))), keys[i]);
+    derived_for[i] = generation;
+  }
+  return std::string_view(reinterpret_cast<const char*>(keys[i]), sizeof keys[i]);
+}
+
+}  // namespace
+
 std::string_view RequireSecret(Secret which) {
   const SecretSetting& s = secrets[static_cast<int>(which)];
   CheckConfigured(s.consumers);
@@ -360,7 +385,7 @@ std::string_view RequireSecret(Secret which) {
     Raise(ErrorKind::kPrerequisite, message, "idgen will not choose between two secrets.", hint);
   }
   if (s.file != nullptr) {
-    if (s.file->ok) return s.file->secret();
+    if (s.file->ok) return Scoped(which, s.file->secret());
     // The file's path is part of the setting, which only superusers and pg_read_all_settings read.
     if (MayReadHiddenSettings()) Raise(ErrorKind::kPrerequisite, s.file->message, s.file->detail, s.file->hint);
     snprintf(message, sizeof message, "the file named by %s cannot be used", s.file_setting);
@@ -397,10 +422,12 @@ std::string_view RequireSecret(Secret which) {
           "current_setting) and writes its new value to the server log at each reload: this secret is not secret.",
           hint);
   }
-  return s.value;
+  return Scoped(which, s.value);
 }
 
-uint64_t SecretGeneration(Secret which) { return secrets[static_cast<int>(which)].generation; }
+// (the scope is part of what a derived key depends on: a reload that changes only the scope derives
+// again)
+uint64_t SecretGeneration(Secret which) { return secrets[static_cast<int>(which)].generation * 2 + key_scope; }
 
 void DefineSecrets() {
   if (emit_log_hook != HideSecrets) {

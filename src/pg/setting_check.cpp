@@ -2,6 +2,7 @@
 // exist (misspelt), or a value that PostgreSQL rejected. Either makes the generators that read the
 // setting refuse instead of using a default that could repeat another server's IDs.
 #include <cstring>
+#include <optional>
 
 #include "pg/compat.hpp"
 #include "pg/guard.hpp"
@@ -40,6 +41,7 @@ constexpr Reader kReaders[] = {
     {"idgen.instagram_shards", Of(kFamilyInstagram)},
     {"idgen.token_secret", kTokens},
     {"idgen.token_secret_file", kTokens},
+    {"idgen.key_scope", kTokens | kPublicIds},
     {"idgen.public_id_key", kPublicIds},
     {"idgen.public_id_key_file", kPublicIds},
 #ifdef IDGEN_DEBUG_FAULT
@@ -156,25 +158,69 @@ void CheckGiven(const Given* given, int count) {
   }
 }
 
-// The configuration this backend last checked: its time of loading (PgReloadTime).
-TimestampTz checked_load = 0;
 
 // After a reload: the idgen.* lines of the configuration files, as the reload read them (the last
 // line of each name wins, postgresql.auto.conf after postgresql.conf), each checked as the reload
 // checked it. The problems of the files are replaced; those of other sources (a database's or a
 // role's, given before the library loaded) stay.
-void RecheckFiles() {
+// Whether a setting that makes the IDs of a family (a part of the identity, the launch id, an
+// epoch) holds what the files give now, as a reload applies them: the value of its last line, or,
+// without a line, its default. One that a database, a role or the command line sets is not the
+// files' to judge. A difference means the files changed after the reload that this backend applied
+// (the next reload's signal is on its way): the values in force are not the operator's any more.
+bool InForceAsGiven(const char* name, const char* given) {
+  const config_generic* record = Defined(name);
+  if (record == nullptr) return true;
+  if (record->source != PGC_S_DEFAULT && record->source != PGC_S_DYNAMIC_DEFAULT && record->source != PGC_S_FILE) {
+    return true;
+  }
+  if (given == nullptr) return record->source != PGC_S_FILE;
+  // (a line the reload rejected is a problem of its own, RecheckFiles's: the value in force is the
+  // one before it)
+  if (set_config_option(record->name, given, PGC_SIGHUP, PGC_S_FILE, GUC_ACTION_SET, false, DEBUG5, true) == 0) {
+    return true;
+  }
+  if (pg_strcasecmp(name, "idgen.instagram_shards") == 0) {
+    const std::optional<identity::Ranges> ranges = identity::ParseShards(given);
+    return ranges && *ranges == Identity().shards;
+  }
+  int number = 0;
+  if (pg_strcasecmp(name, "idgen.node_id") == 0) return parse_int(given, &number, 0, nullptr) && number == node_id;
+  if (pg_strcasecmp(name, "idgen.uid20_server") == 0) {
+    return parse_int(given, &number, 0, nullptr) && number == uid20_server;
+  }
+  if (pg_strcasecmp(name, "idgen.launch_id") == 0) return parse_int(given, &number, 0, nullptr) && number == launch_id;
+  const char* now = GetConfigOption(name, true, false);
+  return now != nullptr && pg_strcasecmp(now, given) == 0;  // (node_id_source, the epochs: as written)
+}
+
+constexpr const char* kGivingIds[] = {
+    "idgen.node_id",          "idgen.node_id_source", "idgen.uid20_server",     "idgen.instagram_shards",
+    "idgen.launch_id",        "idgen.instagram_epoch_ms", "idgen.snowflake_epoch_ms", "idgen.sonyflake_epoch_ms",
+    "idgen.trace_epoch_ms",   "idgen.js_epoch_ms",    "idgen.uid20_epoch_ms",
+};
+
+// Returns false when the files no longer give what is in force (InForceAsGiven).
+bool RecheckFiles() {
   ConfigVariable* head = nullptr;
   ConfigVariable* tail = nullptr;
   // (a file that does not parse is not applied by the reload either: the settings, and what was
   // found wrong with them, stay as they were)
   if (!ParseConfigFile(ConfigFileName, true, nullptr, 0, 0, DEBUG2, &head, &tail)) {
     FreeConfigVariables(head);
-    return;
+    return true;
   }
   if (DataDir != nullptr && !ParseConfigFile(PG_AUTOCONF_FILENAME, false, nullptr, 0, 0, DEBUG2, &head, &tail)) {
     FreeConfigVariables(head);
-    return;
+    return true;
+  }
+  bool as_given = true;
+  for (const char* name : kGivingIds) {
+    const char* given = nullptr;
+    for (ConfigVariable* item = head; item != nullptr; item = item->next) {
+      if (!item->ignore && item->name != nullptr && pg_strcasecmp(item->name, name) == 0) given = item->value;
+    }
+    as_given = as_given && InForceAsGiven(name, given);
   }
   int kept = 0;
   uint32_t consumers = 0;
@@ -216,20 +262,37 @@ void RecheckFiles() {
     if (!valid && reader->consumers != 0) AddProblem(reader->consumers, given, false);
   }
   FreeConfigVariables(head);
+  return as_given;
 }
 
 }  // namespace
 
 uint32_t problem_consumers = 0;
+TimestampTz checked_reload = 0;
 
+// The files are read twice, by the reload and by the check: when they changed in between, the
+// reload is applied again (the signal of the change is on its way), until what is in force is what
+// the files that were checked give.
 void CatchUpWithReload() {
-  if (ConfigReloadPending) {
-    ConfigReloadPending = false;
+  for (int round = 0;; ++round) {
+    if (ConfigReloadPending) {
+      ConfigReloadPending = false;
+      ProcessConfigFile(PGC_SIGHUP);
+    }
+    if (checked_reload == PgReloadTime) return;
+    checked_reload = PgReloadTime;
+    if (RecheckFiles()) return;
+    if (round == 3) {
+      // (files that keep changing: the generators refuse until a reload finds them still)
+      Given moving = {};
+      strlcpy(moving.name, "idgen.*", sizeof moving.name);
+      strlcpy(moving.where, "the configuration files, which changed while they were read", sizeof moving.where);
+      moving.source = PGC_S_FILE;
+      moving.from_file = true;
+      AddProblem(kEveryConsumer, moving, false);
+      return;
+    }
     ProcessConfigFile(PGC_SIGHUP);
-  }
-  if (checked_load != PgReloadTime) {
-    checked_load = PgReloadTime;
-    RecheckFiles();
   }
 }
 
@@ -246,6 +309,11 @@ void RaiseConfigured(uint32_t consumers) {
   }
 }
 
+void CheckConfiguredSlow(uint32_t consumers) {
+  CatchUpWithReload();
+  if ((problem_consumers & consumers) != 0) RaiseConfigured(consumers);
+}
+
 void DefineChecked(void (*define)()) {
   loaded_by_preload = process_shared_preload_libraries_in_progress;
   constexpr int kMaxGiven = 32;
@@ -253,7 +321,7 @@ void DefineChecked(void (*define)()) {
   const int given_count = CollectGiven(given, kMaxGiven);
   define();
   CheckGiven(given, given_count);
-  checked_load = PgReloadTime;
+  checked_reload = PgReloadTime;
 }
 
 bool LoadedByPreload() { return loaded_by_preload; }

@@ -27,6 +27,7 @@ extern "C" {
 namespace idgen::pg::settings {
 
 int node_id = 0;
+int key_scope = kKeyScopeServer;
 int node_id_source = kNodeIdFromSetting;
 int max_clock_regression_ms = 5000;
 int max_clock_lead_ms = 600000;
@@ -42,6 +43,12 @@ bool epoch_is_servers[kFamilyCount];
 const ShardSet* owned_shards = nullptr;
 
 namespace {
+
+const struct config_enum_entry kKeyScopes[] = {
+    {"server", kKeyScopeServer, false},
+    {"database", kKeyScopeDatabase, false},
+    {nullptr, 0, false},
+};
 
 const struct config_enum_entry kNodeIdSources[] = {
     {"setting", kNodeIdFromSetting, false}, {"citus", kNodeIdFromCitus, false}, {nullptr, 0, false}};
@@ -125,7 +132,7 @@ bool CheckShards(char** value, void** extra, GucSource) {
   }
   auto* set = static_cast<ShardSet*>(compat::GucMalloc(sizeof(ShardSet)));
   if (set == nullptr) return false;
-  memset(set, 0, sizeof *set);
+  memset(set->bits, 0, sizeof set->bits);
   set->ranges = *ranges;
   for (int r = 0; r < ranges->count; ++r) {
     for (uint32_t s = ranges->lo[r]; s <= ranges->hi[r]; ++s) set->bits[s / 8] |= static_cast<uint8_t>(1u << (s % 8));
@@ -252,6 +259,15 @@ void DefineAll() {
   DefineCustomStringVariable("idgen.instagram_shards", "The Instagram shards this server owns, such as 0-2047.",
                              "idgen.instagram_id(shard) refuses any other shard. Give every server its own range.",
                              &shards_text, "0-8191", PGC_SIGHUP, 0, CheckShards, AssignShards, nullptr);
+  // Whose secrets: the server's, the same in every database (a token signed in one verifies in
+  // every other, a public ID reads back in every other), or each database's, derived from the
+  // secret and the database's name. A database owner may sign tokens and make public IDs (the
+  // installer's to grant): under 'server', in every database of the server.
+  DefineCustomEnumVariable("idgen.key_scope", "Whose idgen secrets are: the server's or each database's.",
+                           "\"server\" (the default): tokens, public IDs and their keys are the same in every "
+                           "database. \"database\": each database's are its own, derived from the secret and the "
+                           "database's name.",
+                           &key_scope, kKeyScopeServer, kKeyScopes, PGC_SIGHUP, 0, nullptr, nullptr, nullptr);
   DefineSecrets();
 }
 

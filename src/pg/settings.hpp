@@ -10,6 +10,13 @@
 #include "core/protocol.hpp"
 #include "pg/family.hpp"
 
+extern "C" {
+#include "postgres.h"
+
+#include "postmaster/interrupt.h"
+#include "utils/timestamp.h"
+}
+
 namespace idgen::pg::settings {
 
 // _PG_init: defines every setting, then checks the idgen.* lines that the configuration gave
@@ -24,11 +31,20 @@ inline constexpr uint32_t kPublicIds = uint32_t{1} << 25;
 // Refuses (55000, with the file, line and value in the message) when the configuration gave a
 // setting that one of these consumers reads and PostgreSQL rejected it, or an idgen.* setting that
 // does not exist: a generator never falls back to a default that could repeat another server's IDs.
-// (Inline: every call of a generator asks; only a configuration with a problem goes further.)
+// Every value is taken under the configuration of the last reload this backend was signalled, and
+// only once that reload's files were checked: a reload pending, or read (between two statements)
+// but not checked yet, is caught up with first (CatchUpWithReload), so that no session takes one
+// more value under a line the reload rejected or a default that a misspelt line left in force.
+// (Inline: every call of a generator asks; only a reload or a configuration with a problem goes
+// further.)
 extern uint32_t problem_consumers;  // the consumers that some problem of the configuration refuses
-void RaiseConfigured(uint32_t consumers);
+extern TimestampTz checked_reload;  // the reload whose files this backend checked (its PgReloadTime)
+void CheckConfiguredSlow(uint32_t consumers);
 inline void CheckConfigured(uint32_t consumers) {
-  if (__builtin_expect((problem_consumers & consumers) != 0, 0)) RaiseConfigured(consumers);
+  if (__builtin_expect(
+          (problem_consumers & consumers) != 0 || ConfigReloadPending != 0 || checked_reload != PgReloadTime, 0)) {
+    CheckConfiguredSlow(consumers);
+  }
 }
 
 // Brings this backend's settings up to the server's configuration before a decision that depends on
@@ -40,6 +56,8 @@ void CatchUpWithReload();
 
 enum NodeIdSource { kNodeIdFromSetting, kNodeIdFromCitus };
 extern int node_id;                     // idgen.node_id: 0..65535, each family checks its own width
+enum KeyScope { kKeyScopeServer, kKeyScopeDatabase };
+extern int key_scope;  // idgen.key_scope: whose secrets are (RequireSecret)
 extern int node_id_source;              // idgen.node_id_source: where node_identity.cpp takes the node id
 extern int max_clock_regression_ms;     // idgen.max_clock_regression
 extern int max_clock_lead_ms;           // idgen.max_clock_lead
@@ -92,9 +110,10 @@ std::string_view RequireSecret(Secret which);
 uint64_t SecretGeneration(Secret which);
 
 #ifdef IDGEN_DEBUG_FAULT
-// idgen.debug_fault: makes the random source fail, for the tests of the error door. Only in a build
+// idgen.debug_fault: makes the random source fail, for the tests of the error door (or, 'retake',
+// every generated value dropped, for the test of the retake loop). Only in a build
 // for the tests (make IDGEN_DEBUG=1): a release build does not know the setting.
-enum DebugFault { kNoFault, kFaultRandom, kFaultMemory, kFaultInternal };
+enum DebugFault { kNoFault, kFaultRandom, kFaultMemory, kFaultInternal, kFaultRetake };
 int DebugFaultNow();
 #endif
 

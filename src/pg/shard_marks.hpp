@@ -21,10 +21,6 @@ namespace idgen::pg::shard_marks {
 // The name of the table in every bound schema.
 inline constexpr const char* kTable = "idgen_instagram_shard";
 
-// How long a mark runs ahead of the ID that wrote it: one row per second of a shard's inserts, and
-// the longest a node that receives the shard waits with clocks in step.
-inline constexpr int64_t kLeaseMs = 1000;
-
 // An ID of the shard made under the marks table `marks` (a relation on this node: the schema's
 // table, or its Citus shard), after the marks that other server runs wrote and, where given,
 // not_before_ms; covered by a committed mark when this transaction commits. schema_shard: the one

@@ -10,6 +10,7 @@
 
 namespace idgen::pg {
 
+
 IDGEN_FUNCTION(idgen_signed_token) {
   const std::string_view prefix = StringView(PG_GETARG_TEXT_PP(0));
   const std::string_view secret = settings::RequireSecret(settings::Secret::kTokenSecret);

@@ -37,13 +37,9 @@ namespace idgen::sim {
 // them are drawn only with SIM_OPEN=1, so that make sim keeps finding what is new.
 //   A: a database whose extension was dropped holds rows no copy records: pg_upgrade (whose new
 //      origins start from every database's copy) cannot see them.
-//   B: a misspelt line that leaves the node id as it was (at its default) changes no identity
-//      setting, so no assign hook drops the sessions' Hot: the glue checks the files again only in
-//      Prepare and Cover, and a transaction already open makes values under the default until it
-//      ends.
-//   C: pg_upgrade of a server whose copies hold nothing of what its lineage made (a promoted
-//      standby's, whose only copy write was lost with what it never received): the start from the
-//      copies finds none, and only the origins, which pg_upgrade does not carry, knew.
+//   B: pg_upgrade of a server whose copies do not record every value its lineage made (a promoted
+//      standby's, whose last copy writes were lost with what it never received): the start from
+//      the copies cannot see them, and only the origins, which pg_upgrade does not carry, knew.
 bool open_findings = false;
 
 namespace {
@@ -329,6 +325,7 @@ struct Server {
   int64_t clock_offset_us = 0;
   uint64_t max_clock_ms = 0;  // the latest time its clock has shown
   Config config;
+  uint64_t reloads = 0;  // (SIGHUP: a backend reads the configuration again when it sees more)
   std::vector<Record> wal;  // its history (a standby's: what it received)
   size_t flushed = 0;       // the records durable
   Durable cur;              // as of every record written
@@ -374,6 +371,8 @@ struct Lineage {
   // drops the origins) only their random bits keep them apart.
   MaxMap max_without_copy;
   uint32_t upgrades = 0;
+  uint64_t max_ms = 0;          // the latest instant of a value some copy should record
+  int64_t max_generator = -1;   // the largest DecimalId generator id of a value
 };
 inline uint64_t KinPart(int kin, int64_t part) { return uint64_t(kin) << 32 | uint64_t(part & 0xFFFFFFFF); }
 
@@ -389,6 +388,8 @@ struct Session {
   engine::Session engine;
   Config guc;                  // the settings as this backend last set them (its GUCs)
   bool problem_known = false;  // settings::problem_consumers as this backend last checked the files
+  uint64_t read_reloads = 0;   // the reloads it has read (below the server's: ConfigReloadPending)
+  uint64_t checked_reloads = 0;  // ... and whose files it checked (settings::checked_reload)
   bool in_call = false;
   bool waiting = false;  // in a wait that a cancel ends
   bool cancel = false;
@@ -609,7 +610,16 @@ void SetGucs(Session& s, const Config& config) {
 // settings::CatchUpWithReload: the GUCs, and the idgen.* lines checked again.
 void CatchUpWithReload(Session& s) {
   SetGucs(s, ServerOf(s).config);
+  s.read_reloads = s.checked_reloads = ServerOf(s).reloads;
   s.problem_known = s.guc.problem;
+}
+// settings::CheckConfigured: a problem known, a reload pending, or read and not checked, is caught
+// up with first (CheckConfiguredSlow); a problem then refuses.
+bool ConfigRefused(Session& s) {
+  if (s.problem_known || s.read_reloads != ServerOf(s).reloads || s.checked_reloads != s.read_reloads) {
+    CatchUpWithReload(s);
+  }
+  return s.problem_known;
 }
 
 // The parts of a handle in a registry (not known: 0, or no such text).
@@ -1066,12 +1076,11 @@ void SimEffects::JudgeRestart(uint64_t floor_ms) {
 }
 
 // What every database's copy holds, for the first start of a server's origins (a cluster that
-// pg_upgrade made): the interface's semantics (src/pg's RebuildFromEveryCopy is not written yet).
+// pg_upgrade made): each copy as protocol::RebuiltOf counts it, merged (src/pg/rebuild.cpp's).
 engine::Rebuilt SimEffects::RebuildFromCopies() {
   Point(s_, "RebuildFromCopies");
   NotUnderLock(s_, "the rebuild's reads");
-  engine::Rebuilt r;
-  r.parts = identity::NoParts();
+  Rebuilt merged;
   for (const Database& db : sv().cur.db) {
     if (!db.exists || !db.copy.ext || db.copy.creating != 0) continue;
     const Copy& c = db.copy;
@@ -1081,22 +1090,9 @@ engine::Rebuilt SimEffects::RebuildFromCopies() {
     read.server = c.server;
     read.mark_identity = c.identity;
     read.parts = c.parts;
-    const uint64_t mark = static_cast<uint64_t>(std::max<int64_t>(c.mark, 0));
-    const uint64_t identity_ms = CopyIdentityMs(read);
-    if (mark == 0 && identity_ms == 0 && c.decimal <= 0) continue;
-    r.any = true;
-    r.mark_ms = std::max(r.mark_ms, mark);
-    r.identity_ms = std::max(r.identity_ms, identity_ms);
-    if (c.server != 0) {
-      const Parts parts =
-          identity::WrittenByCopyWords(c.parts)
-              ? identity::DecodeCopy(identity::CopyWords{c.parts, static_cast<uint32_t>(c.server & kShardBitsMask)})
-              : Parts{};
-      r.parts = identity::Union(r.parts, parts);
-    }
-    if (c.decimal > 0) r.decimal_next = std::max<uint64_t>(r.decimal_next, c.decimal % kDecimalUnit + 1);
+    Merge(merged, RebuiltOf(read, c.decimal));
   }
-  return r;
+  return merged;
 }
 
 // ==== the invariants on the values ==================================================================
@@ -1240,6 +1236,7 @@ void RecordValue(Session& s, int fam, U128 key, U128 order, int64_t part, uint64
       return;
     }
     s.last[k] = order;
+    lineage.max_generator = std::max(lineage.max_generator, generator);
     return;
   }
   const uint64_t k = FamPart(fam, part);
@@ -1267,6 +1264,7 @@ void RecordValue(Session& s, int fam, U128 key, U128 order, int64_t part, uint64
     Raise(lineage.max_without_copy, k, order);
     return;
   }
+  lineage.max_ms = std::max(lineage.max_ms, ms);
   Raise(lineage.max, k, order);
   Raise(c.open, k, order);
 }
@@ -1286,6 +1284,7 @@ struct SimClock final : Clock {
 // idgen.* lines are checked again only by CatchUpWithReload), and invalidations are read.
 void StatementStart(Session& s) {
   SetGucs(s, ServerOf(s).config);
+  s.read_reloads = ServerOf(s).reloads;
   if (s.invalidated) {
     s.invalidated = false;
     s.engine.fresh = false;
@@ -1304,7 +1303,7 @@ bool ReadyToTake(const Session& s, Family family) {
 bool Prepare(Session& s, Family family, SimEffects& fx) {
   if (!MayGenerate(ServerOf(s).recovery, true)) {
     CatchUpWithReload(s);
-    if (s.problem_known) EndCall(s, End::kError, "a setting rejected at the reload (glue)");
+    if (ConfigRefused(s)) EndCall(s, End::kError, "a setting rejected at the reload (glue)");
     return false;
   }
   return engine::Prepare(fx, s.engine, KinOf(family), 1u << family);
@@ -1402,7 +1401,7 @@ void GenerateBody(Session& s) {
   const int fam = s.fam;
   const Family family = kWordOf[fam];
   const bool checked = IsLayout(family) || IsUid20(family) || family == pg::kFamilyNsId;
-  if (checked && s.problem_known) EndCall(s, End::kError, "a setting rejected at the reload (glue)");
+  if (checked && ConfigRefused(s)) EndCall(s, End::kError, "a setting rejected at the reload (glue)");
   if ((IsLayout(family) || IsUid20(family)) && !Ready(s, family) && !MayGenerate(ServerOf(s).recovery, true)) {
     EndCall(s, End::kError, "cannot generate these IDs during recovery");
   }
@@ -1459,7 +1458,7 @@ void DecimalBody(Session& s) {
   SimEffects fx(s);
   Shm& m = *ServerOf(s).shm;
   const Family family = pg::kFamilyDecimalId;
-  if (s.problem_known) EndCall(s, End::kError, "a setting rejected at the reload (glue)");
+  if (ConfigRefused(s)) EndCall(s, End::kError, "a setting rejected at the reload (glue)");
   if (!Ready(s, family) && !MayGenerate(ServerOf(s).recovery, true)) {
     EndCall(s, End::kError, "cannot generate DecimalIds during recovery");
   }
@@ -1788,6 +1787,7 @@ bool Exec(const Step& st) {
       s.engine = engine::Session{};
       s.guc = sv.config;
       s.problem_known = sv.config.problem;
+      s.read_reloads = s.checked_reloads = sv.reloads;
       s.in_call = s.waiting = s.cancel = s.invalidated = false;
       s.lock = 0;
       s.last.clear();
@@ -1824,13 +1824,6 @@ bool Exec(const Step& st) {
       Server& sv = w.servers[a];
       Config& cf = sv.config;
       const int what = b % kReloadKinds;
-      if (what == 5 && !open_findings) {
-        // (open finding B: a session whose node id would not change)
-        if (cf.node == 0) return false;
-        for (const Session& other : w.sessions) {
-          if (other.exists && other.server == a && other.guc.node == 0) return false;
-        }
-      }
       if (what != 5) cf.problem = false;
       switch (what) {
         case 0:
@@ -1862,6 +1855,7 @@ bool Exec(const Step& st) {
           break;
         }
       }
+      ++sv.reloads;
       Count("reload");
       Note("server %d reloads: %s; now node %d, digit %d, shards %s, launch %d, margin %llu ms%s", a,
            kReloadNames[what], cf.node, cf.digit, kShardTexts[cf.shards], cf.launch,
@@ -1980,12 +1974,17 @@ bool Exec(const Step& st) {
             return false;  // (open finding A)
           }
         }
-        bool any_copy = false;
+        uint64_t copies_ms = 0;
+        int64_t copies_generator = -1;
         for (const Database& db : src.cur.db) {
-          any_copy = any_copy || (db.exists && db.copy.ext && db.copy.creating == 0 &&
-                                  (db.copy.mark > 0 || db.copy.identity > 0 || db.copy.decimal > 0));
+          if (!db.exists || !db.copy.ext || db.copy.creating != 0) continue;
+          copies_ms = std::max<uint64_t>(copies_ms, static_cast<uint64_t>(std::max(db.copy.mark, db.copy.identity)));
+          if (db.copy.decimal > 0) copies_generator = std::max(copies_generator, db.copy.decimal % kDecimalUnit);
         }
-        if (!any_copy && !w.lineages[src.lineage].max.empty()) return false;  // (open finding C)
+        const Lineage& l = w.lineages[src.lineage];
+        if ((!l.max.empty() && l.max_ms >= copies_ms) || l.max_generator > copies_generator) {
+          return false;  // (open finding B)
+        }
       }
       FlushTo(src, src.wal.size());
       Server& sv = w.servers[a];

@@ -7,7 +7,11 @@ SELECT * FROM idgen.decimal_parse(14150009200065);
 SELECT * FROM idgen.decimal_parse(9223372029999999999);
 SELECT * FROM idgen.decimal_parse(10000000000);
 
--- Until the deployment's launch id is set, DecimalIds are refused: no default is guessed.
+-- Until the deployment's launch id is set, DecimalIds are refused: no default is guessed. (-1 is
+-- the setting's default, "not set", given here for a server configured with one; ALTER SYSTEM RESET
+-- at the end gives it back.)
+ALTER SYSTEM SET idgen.launch_id = -1;
+SELECT pg_reload_conf(), pg_sleep(0.3);
 SHOW idgen.launch_id;
 SELECT idgen.decimal_id();
 \echo :LAST_ERROR_SQLSTATE

@@ -164,6 +164,58 @@ is($state, '55000', 'and typeid');
 is($state, '55000', 'and ULID');
 $flight->stop;
 
+# ---- a misspelt line reloaded under load ------------------------------------------------------------
+
+# The operator's idgen.node_id = 5 turns, from one reload to the next, into a misspelt idgen.nodeid
+# (the real setting then falls back to its default, 0) and back, while sessions make the four node
+# families: some in long transactions, some connecting for each statement. No ID may carry a node id
+# the operator did not set (before: whole statements came out under node 0, in sessions that
+# connected or began a transaction around a reload).
+my $misspelt = idgen_node('misspelt', conf => "idgen.node_id = 5");
+$misspelt->start;
+$misspelt->safe_psql('postgres', q{
+CREATE EXTENSION idgen;
+CREATE TABLE made (snowflake bigint, sonyflake bigint, trace bigint, js bigint);
+CREATE FUNCTION fill() RETURNS int LANGUAGE plpgsql AS $$
+BEGIN
+  INSERT INTO made SELECT idgen.snowflake_id(), idgen.sonyflake_id(), idgen.trace_id(), idgen.js_id()
+    FROM generate_series(1, 500);
+  RETURN 1;
+EXCEPTION WHEN object_not_in_prerequisite_state THEN RETURN 0;
+END $$;
+});
+my $good_conf = PostgreSQL::Test::Utils::slurp_file($misspelt->data_dir . '/postgresql.conf');
+(my $bad_conf = $good_conf) =~ s/^idgen\.node_id = 5$/idgen.nodeid = 5/m or die 'no line to misspell';
+my @fillers = map {
+	[ bench_start($misspelt, 'postgres', $_ == 0 ? '-c 2 -T 12 -C' : '-c 2 -T 12', "SELECT fill();\n") ]
+} 0 .. 1;
+# (each version written whole and renamed into place, as an editor or a configuration tool does: a
+# reload reads one or the other, never a file half written)
+sub write_conf {
+	my ($text) = @_;
+	my $conf = $misspelt->data_dir . '/postgresql.conf';
+	open(my $cf, '>', "$conf.new") or die $!;
+	print $cf $text;
+	close $cf;
+	rename("$conf.new", $conf) or die $!;
+	return;
+}
+for my $i (1 .. 40) {
+	write_conf($i % 2 ? $bad_conf : $good_conf);
+	$misspelt->reload;
+	select(undef, undef, undef, 0.25);
+}
+write_conf($good_conf);
+$misspelt->reload;
+$_->[0]->finish for @fillers;
+my ($made_rows, $foreign) = split /\|/, $misspelt->safe_psql('postgres', q{
+SELECT count(*), count(*) FILTER (WHERE (idgen.snowflake_parse(snowflake)).node <> 5
+  OR (idgen.sonyflake_parse(sonyflake)).machine_id <> 5 OR (idgen.trace_parse(trace)).node <> 5
+  OR (idgen.js_parse(js)).node <> 5) FROM made});
+cmp_ok($made_rows, q{>}, 0, "sessions made IDs across 40 reloads ($made_rows rows)");
+is($foreign, '0', 'none under a node id the operator did not set');
+$misspelt->stop;
+
 # ---- a session connected before a restore ---------------------------------------------------------
 
 my $restore = idgen_node('restore', conf => "idgen.node_id = 3\nidgen.launch_id = 11");

@@ -34,8 +34,12 @@ my $node = idgen_node('plant');
 my $ext = $node->config_data('--sharedir') . '/extension';
 my ($version) = slurp_file("$root/idgen.control") =~ /^default_version = '([^']+)'/m;
 my %released = map { $_ => slurp_file("$root/sql/released/idgen--$_.sql") } qw(1.0 1.0--1.1 1.0--1.2);
-# (what ships: the complete script and the updates, as the build made them)
-my ($complete, $delta, $from11) = map { slurp_file("$ext/idgen--$_.sql") } $version, "1.2--$version", "1.1--$version";
+# (what ships: the complete script and the updates, as the build made them; an update past 1.3 runs
+# the update to 1.3, then each release's update after it)
+my @after13 = map { slurp_file("$ext/idgen--$_.sql") } ($version eq '1.3' ? () : ("1.3--$version"));
+my $complete = slurp_file("$ext/idgen--$version.sql");
+my $delta = join('', slurp_file("$ext/idgen--1.2--1.3.sql"), @after13);
+my $from11 = join('', slurp_file("$ext/idgen--1.1--1.3.sql"), @after13);
 
 # The scripts without their guards; and with one comparison unqualified (a probe).
 sub strip {

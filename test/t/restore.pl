@@ -153,4 +153,40 @@ above_before($super, 'app3', 2, 'restored by a superuser, clock 4 s behind');
 no_repeat($super, 'app3', 'restored by a superuser, clock 4 s behind');
 $super->stop;
 
+# ---- a table moved alone (pg_dump -t), to a server of the same node id whose clock is behind -------
+# The table's IDs reach 15 s past the target's clock; the dump carries none of idgen's copy. After
+# the restore's COPY, the target's database holds them (its copy says so): Snowflake and DecimalId,
+# whose node id and launch id are the target's too, refuse (beyond max_clock_regression) rather than
+# repeat them (before: 9,260 Snowflake repeats, with neither a refusal nor a warning); Sonyflake,
+# whose node ids the table's IDs do not carry on this target (another node id), carries on at once;
+# a COPY that does not give the column reads nothing.
+my $mover = idgen_node('mover', conf => "idgen.node_id = 5\nidgen.launch_id = 44");
+with_clock_offset(15, sub { $mover->start });
+$mover->safe_psql('postgres', q{CREATE EXTENSION idgen;
+  CREATE TABLE events (id bigint PRIMARY KEY DEFAULT idgen.snowflake_id(), d bigint DEFAULT idgen.decimal_id(), body text);
+  INSERT INTO events (body) SELECT 'e' || g FROM generate_series(1, 5000) g});
+my $moved_dump = $mover->basedir . '/events.sql';
+$mover->command_ok([ 'pg_dump', '-t', 'events', '-f', $moved_dump, 'postgres' ], 'pg_dump -t events');
+my $moved_max = $mover->safe_psql('postgres', 'SELECT max(id) FROM events');
+$mover->stop;
+my $receiver = idgen_node('receiver', conf => "idgen.node_id = 5\nidgen.launch_id = 44");
+$receiver->start;
+$receiver->safe_psql('postgres', 'CREATE EXTENSION idgen; SELECT idgen.snowflake_id()');
+$receiver->command_ok([ 'psql', '-X', '-q', '-v', 'ON_ERROR_STOP=1', '-f', $moved_dump, '-d', 'postgres' ], 'the table restored');
+($state, $message) = sqlstate_of($receiver, "INSERT INTO events (body) VALUES ('new')");
+is($state, '55000', "the same node id, the table's IDs 15 s ahead: Snowflake refuses ($message)");
+($state, $message) = sqlstate_of($receiver, 'SELECT idgen.decimal_id()');
+is($state, '55000', "and DecimalId, under the same launch id ($message)");
+is($receiver->safe_psql('postgres', "SELECT count(*) FROM events WHERE id > $moved_max"), '0', 'no ID made above or among them');
+$receiver->safe_psql('postgres', 'ALTER SYSTEM SET idgen.node_id = 6; SELECT pg_reload_conf()');
+$receiver->poll_query_until('postgres', "SELECT current_setting('idgen.node_id') = '6'");
+is($receiver->safe_psql('postgres', 'SELECT (idgen.snowflake_parse(idgen.snowflake_id())).node'), '6',
+	'under node 6, which the moved IDs do not carry: Snowflake carries on at once');
+$receiver->safe_psql('postgres', q{CREATE TABLE plain (id bigint DEFAULT idgen.snowflake_id(), body text);
+  COPY plain (body) FROM PROGRAM 'seq 1 3'});
+is($receiver->safe_psql('postgres', 'SELECT count(*) FROM plain'), '3', 'a COPY that leaves the column to its default');
+my $repeats = $receiver->safe_psql('postgres', 'SELECT count(*) - count(DISTINCT id) FROM events');
+is($repeats, '0', 'no repeat among the moved table and the new rows');
+$receiver->stop;
+
 done_testing();

@@ -240,6 +240,70 @@ for my $started ([ 'restarted before its first ID' => $r_standby ], [ 'copied by
 $r_standby->stop;
 $r_copy->stop;
 
+# ---- ticket and range sequences, and DecimalId, across an asynchronous failover -------------------
+# The standby stops receiving; the primary carries on, restarted 11 times (a DecimalId generator id
+# taken at each start, more than the 10 that 1.3 skipped after a failover), with ticket and range
+# sequences given through idgen.sequence_nextval(). Promoted, the server refuses both sequences
+# (their values are counters: nothing tells how many the old primary gave; 1.3: 2,000 of 2,000
+# repeated) until idgen.sequence_resume() moves them past; and its DecimalIds skip every generator id
+# the old primary could have taken within idgen.failover_margin (1.3: 1,000 of 2,000 repeated).
+my $t_primary = idgen_node('t_primary', allows_streaming => 1,
+	conf => "idgen.launch_id = 7\nidgen.failover_margin = '30s'");
+$t_primary->start;
+$t_primary->safe_psql('postgres', q{
+CREATE EXTENSION idgen;
+CREATE SEQUENCE tickets; SELECT idgen.ticket_sequence('tickets', 2, 3);
+CREATE SEQUENCE ranges; SELECT idgen.range_sequence('ranges', 1, 1000000000);
+CREATE UNLOGGED SEQUENCE loose;
+CREATE TABLE tk (t bigint, r bigint, d bigint)});
+$t_primary->backup('base');
+my $t_standby = PostgreSQL::Test::Cluster->new('t_standby');
+$t_standby->init_from_backup($t_primary, 'base', has_streaming => 1);
+$t_standby->start;
+my $tfill = q{INSERT INTO tk SELECT idgen.sequence_nextval('tickets'), idgen.sequence_nextval('ranges'), idgen.decimal_id()
+  FROM generate_series(1, 200)};
+$t_primary->safe_psql('postgres', $tfill);
+$t_primary->wait_for_catchup($t_standby, 'replay');
+$t_standby->stop;
+for (1 .. 11) {
+	$t_primary->restart;
+	$t_primary->safe_psql('postgres', $tfill);
+}
+my ($old_t, $old_r) = split /\|/, $t_primary->safe_psql('postgres', 'SELECT max(t), max(r) FROM tk');
+my $old_generators = $t_primary->safe_psql('postgres', 'SELECT count(DISTINCT (idgen.decimal_parse(d)).generator_id) FROM tk');
+my $old_decimals = $t_primary->safe_psql('postgres', 'SELECT string_agg(d::text, \',\') FROM tk');
+$t_primary->stop('immediate');
+$t_standby->start;
+$t_standby->promote;
+$t_standby->poll_query_until('postgres', 'SELECT NOT pg_is_in_recovery()');
+for my $seq ('tickets', 'ranges') {
+	my ($state, $message, $hint) = sqlstate_of($t_standby, "SELECT idgen.sequence_nextval('$seq')");
+	is($state, '55000', "promoted: idgen.sequence_nextval('$seq') refused ($message)");
+	like($hint, qr/idgen\.sequence_resume/, '... saying how to resume it');
+}
+my ($loose_state, $loose_message) = sqlstate_of($t_standby, "SELECT idgen.sequence_nextval('loose')");
+is($loose_state, '55000', "an unlogged sequence is refused ($loose_message)");
+# Restarted, or copied, before it is resumed: still refused.
+$t_standby->restart;
+is((sqlstate_of($t_standby, "SELECT idgen.sequence_nextval('tickets')"))[0], '55000', 'restarted: still refused');
+$t_standby->backup('promoted');
+my $t_copy = PostgreSQL::Test::Cluster->new('t_copy');
+$t_copy->init_from_backup($t_standby, 'promoted');
+$t_copy->start;
+is((sqlstate_of($t_copy, "SELECT idgen.sequence_nextval('tickets')"))[0], '55000', 'a pg_basebackup copy: still refused');
+$t_copy->stop;
+# Resumed past what the old primary could have given.
+$t_standby->safe_psql('postgres', "SELECT idgen.sequence_resume('tickets', 1000000), idgen.sequence_resume('ranges', 1000000)");
+my ($new_t, $new_r, $server_t) = split /\|/, $t_standby->safe_psql('postgres',
+	"SELECT min(t), min(r), max(idgen.ticket_server(t, 3)) FROM (SELECT idgen.sequence_nextval('tickets') t, idgen.sequence_nextval('ranges') r FROM generate_series(1, 2000)) x");
+cmp_ok($new_t, '>', $old_t, "resumed: tickets above the old primary's ($new_t > $old_t)");
+cmp_ok($new_r, '>', $old_r, "resumed: range values above the old primary's ($new_r > $old_r)");
+is($server_t, '2', 'the ticket server keeps its residue');
+my $repeats = $t_standby->safe_psql('postgres',
+	"SELECT count(*) FROM (SELECT idgen.decimal_id() d FROM generate_series(1, 2000)) x WHERE d = ANY ('{$old_decimals}'::bigint[])");
+is($repeats, '0', "DecimalIds of the promoted server: none repeats the old primary's ($old_generators generator ids)");
+$t_standby->stop;
+
 $standby->stop;
 $sync_standby->stop;
 done_testing();

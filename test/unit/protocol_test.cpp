@@ -1,0 +1,558 @@
+// The durable-state protocol's decisions (core/protocol.hpp), one by one: the origins' formats, the
+// start, the leases and their parts, the database's copy and who wrote it, the waits and refusals,
+// restart_at_clock(), DROP EXTENSION, DecimalId. The simulator (test/sim) runs them together, in the
+// engine, against simulated servers.
+#include "core/protocol.hpp"
+
+#include <gtest/gtest.h>
+
+#include <random>
+
+namespace idgen::protocol {
+namespace {
+
+using identity::ParseShards;
+
+Identity Id(int32_t node, uint8_t digit, std::string_view shards) {
+  Identity id;
+  id.node = node;
+  id.digit = digit;
+  id.shards = *ParseShards(shards);
+  return id;
+}
+
+Self Server(uint64_t run, const Identity& identity) {
+  Self self;
+  self.run_bits = run;
+  self.identity = identity;
+  self.legacy_hash = 0xABCDEF;
+  self.system_identifier = 0x1234;
+  self.decimal_run = static_cast<int64_t>(run & 0xFFFF) + 1;
+  return self;
+}
+
+LeaseParts Under(const Identity& server, const Identity* with_identity = nullptr) {
+  LeaseParts parts;
+  parts.server = identity::Of(server);
+  parts.identity = with_identity != nullptr ? identity::Of(*with_identity) : identity::NoParts();
+  return parts;
+}
+
+ServerMark Loaded(uint64_t mark_raw, uint64_t identity_raw, const LeaseParts& parts, const Self& self) {
+  ServerMark mark;
+  ApplyLoad(mark, DecideLoad(mark_raw, identity_raw, 0, parts, self, false, 1, 10000), mark_raw, identity_raw, 0);
+  return mark;
+}
+
+const Identity kDefault = Id(0, 0, "0-8191");
+
+// ---- the origins -----------------------------------------------------------------------------------
+
+TEST(Origins, PackKeepsLeaseAndHandle) {
+  const uint64_t packed = Pack(1234567, 42);
+  EXPECT_TRUE(IsFormat14(packed));
+  EXPECT_EQ(LeaseMsOf(packed), 1234570u);  // rounded up to 10 ms: never below the lease
+  EXPECT_EQ(PartsHandleOf(packed), 42);
+  EXPECT_EQ(LegacyHashOf(packed), ~uint32_t{0});
+  EXPECT_EQ(LeaseMsOf(Pack(kMaxLeaseMs + 100000, 1)), kMaxLeaseMs);  // held at the most, never wrapped
+}
+
+// Origins advance to the larger value: a later lease must be a larger value whatever its handle.
+TEST(Origins, ALaterLeaseIsALargerValue) {
+  std::mt19937_64 rng(7);
+  for (int i = 0; i < 100000; ++i) {
+    const uint64_t a = rng() % kMaxLeaseMs, b = a + 10 + rng() % 100000;
+    EXPECT_LT(Pack(a, static_cast<uint16_t>(rng())), Pack(b, static_cast<uint16_t>(rng())));
+  }
+}
+
+TEST(Origins, ReadsTheFormatsOf12And13) {
+  const uint64_t v13 = uint64_t{1} << 63 | uint64_t{5000} << 24 | 0x123456;  // 1.3: lease in 10 ms, hash
+  EXPECT_EQ(LeaseMsOf(v13), 50000u);
+  EXPECT_EQ(LegacyHashOf(v13), 0x123456u);
+  EXPECT_EQ(PartsHandleOf(v13), 0);
+  const uint64_t v12 = uint64_t{700} << 24 | 0x654321;
+  EXPECT_EQ(LeaseMsOf(v12), 7000u);
+  EXPECT_EQ(LegacyHashOf(v12), ~uint32_t{0});
+}
+
+TEST(Origins, DecimalOriginKeepsTheTimeline) {
+  const uint64_t raw = PackDecimalOrigin(3, 17);
+  EXPECT_EQ(DecimalNextOf(raw), 17u);
+  EXPECT_EQ(TimelineOf(raw), 3u);
+}
+
+// ---- the start --------------------------------------------------------------------------------------
+
+TEST(Load, RaisesFloorsToTheLeases) {
+  const Self self = Server(5, kDefault);
+  const Load load = DecideLoad(Pack(50000, 1), 0, 7, Under(kDefault), self, false, 1, 10000);
+  EXPECT_EQ(load.floor_ms, 50000u);
+  EXPECT_EQ(load.identity_floor_ms, 50000u);
+  EXPECT_EQ(load.self_made_ms, kLeaseMs);
+  EXPECT_FALSE(load.renew);
+  EXPECT_FALSE(load.after_failover);
+  EXPECT_EQ(load.decimal_next, 7u);
+  EXPECT_EQ(DecideLoad(0, 0, 0, Under(kDefault), self, false, 1, 10000).floor_ms, 0u);
+}
+
+TEST(Load, PromotionAddsTheMarginAndRenews) {
+  const Self self = Server(5, kDefault);
+  const Load load = DecideLoad(Pack(50000, 1), 0, 7, Under(kDefault), self, true, 2, 3000);
+  EXPECT_TRUE(load.after_failover);
+  EXPECT_EQ(load.floor_ms, 53000u);
+  EXPECT_EQ(load.self_made_ms, kLeaseMs + 3000);
+  EXPECT_TRUE(load.renew);
+  EXPECT_TRUE(load.write_decimal);
+  EXPECT_EQ(load.decimal_timeline, 2u);
+}
+
+// A promoted server restarted (or cloned) before its first lease: the leases it holds were loaded last
+// under an earlier timeline, and still miss what the old primary may have written.
+TEST(Load, TheMarginFollowsTheTimelineNotThePromotion) {
+  const Self self = Server(5, kDefault);
+  const Load restarted = DecideLoad(Pack(50000, 1), 0, PackDecimalOrigin(1, 7), Under(kDefault), self, false, 2, 3000);
+  EXPECT_TRUE(restarted.after_failover);
+  EXPECT_EQ(restarted.floor_ms, 53000u);
+  const Load again = DecideLoad(Pack(50000, 1), 0, PackDecimalOrigin(2, 7), Under(kDefault), self, false, 2, 3000);
+  EXPECT_FALSE(again.after_failover);
+  EXPECT_EQ(again.floor_ms, 50000u);
+}
+
+// The generator ids a primary may have taken that its asynchronous standby never replayed: at most
+// one per take interval over the margin, and the one in flight.
+TEST(Load, DecimalSkipFollowsTheMargin) {
+  for (const uint64_t margin : {0ull, 1ull, 999ull, 1000ull, 1001ull, 10000ull, 60000ull, 3600000ull}) {
+    const uint64_t skip = DecimalFailoverSkip(margin);
+    EXPECT_GE(skip * kDecimalTakeIntervalMs, margin + kDecimalTakeIntervalMs) << margin;
+    EXPECT_LT((skip - 1) * kDecimalTakeIntervalMs, margin + kDecimalTakeIntervalMs) << margin;
+    const Load load = DecideLoad(Pack(50000, 1), 0, 7, Under(kDefault), Server(5, kDefault), true, 2, margin);
+    EXPECT_EQ(load.decimal_next, 7 + skip);
+  }
+}
+
+// The identity lease counts while the identity in force meets nothing the server lease holds, in
+// every part.
+TEST(Load, IdentityLeaseCountsOnlyWhereEveryPartIsNew) {
+  const Identity old_id = Id(1, 1, "0-2047"), new_id = Id(18, 3, "2048-4095");
+  const uint64_t mark_raw = Pack(90000, 1), identity_raw = Pack(20000, 2);
+  const LeaseParts parts = Under(old_id, &new_id);
+  const Load fresh = DecideLoad(mark_raw, identity_raw, 0, parts, Server(5, new_id), false, 1, 0);
+  EXPECT_TRUE(fresh.identity_valid);
+  EXPECT_FALSE(fresh.retire_identity);
+  EXPECT_EQ(fresh.identity_floor_ms, 20000u);
+  EXPECT_EQ(fresh.floor_ms, 90000u);
+  // Any one part that meets the old parts again: the lease counts no more, and is retired.
+  for (const Identity& again : {Id(1, 3, "2048-4095"), Id(18, 1, "2048-4095"), Id(18, 3, "2047-4095")}) {
+    const Load load = DecideLoad(mark_raw, identity_raw, 0, parts, Server(5, again), false, 1, 0);
+    EXPECT_FALSE(load.identity_valid);
+    EXPECT_TRUE(load.retire_identity);
+    EXPECT_EQ(load.identity_floor_ms, 90000u);
+    ServerMark mark;
+    ApplyLoad(mark, load, mark_raw, identity_raw, 0);
+    EXPECT_FALSE(mark.HasIdentityLease());
+  }
+}
+
+TEST(Load, AnIdentityLeaseOf13CountsUnderItsHash) {
+  const uint64_t v13 = uint64_t{1} << 63 | uint64_t{2000} << 24 | 0xABCDEF;
+  const Self self = Server(5, kDefault);  // legacy_hash 0xABCDEF
+  EXPECT_TRUE(DecideLoad(Pack(90000, 1), v13, 0, Under(kDefault), self, false, 1, 0).identity_valid);
+  Self other = self;
+  other.legacy_hash = 0x111111;
+  EXPECT_FALSE(DecideLoad(Pack(90000, 1), v13, 0, Under(kDefault), other, false, 1, 0).identity_valid);
+}
+
+// ---- renewing the leases ---------------------------------------------------------------------------
+
+TEST(Cover, RenewsAtTheLeaseAndWritesTheCopy) {
+  const Self self = Server(5, kDefault);
+  const LeaseParts parts = Under(kDefault);
+  const ServerMark mark = Loaded(Pack(10000, 1), 0, parts, self);
+  CopyState copy;
+  copy.has_copy = true;
+  copy.copy_ms = copy.copy_identity_ms = 10000;
+  const CoverDecision below = DecideCover(mark, parts, kTime, 0, false, kDefault, copy, 9999, 9000);
+  EXPECT_FALSE(below.retake);
+  EXPECT_EQ(below.renew_lease_ms, 0u);
+  EXPECT_FALSE(below.write_copy);
+  const CoverDecision at = DecideCover(mark, parts, kTime, 0, false, kDefault, copy, 10000, 12000);
+  EXPECT_EQ(at.renew_lease_ms, 12000 + kLeaseMs);
+  EXPECT_EQ(at.renew_identity_ms, 0u);
+  EXPECT_TRUE(at.write_copy);
+  EXPECT_EQ(at.lease_parts, parts.server);  // a time-only renewal keeps the parts it found
+}
+
+TEST(Cover, AReloadOrAMovedGenerationRetakes) {
+  const Self self = Server(5, kDefault);
+  const LeaseParts parts = Under(kDefault);
+  const ServerMark mark = Loaded(Pack(10000, 1), 0, parts, self);
+  const CopyState copy;
+  EXPECT_TRUE(DecideCover(mark, parts, kNode, 0, true, kDefault, copy, 5, 5).retake);
+  EXPECT_TRUE(DecideCover(mark, parts, kNode, 1, false, kDefault, copy, 5, 5).retake);
+}
+
+// A value whose identity the covering lease's parts do not hold writes that lease again past its
+// end, under parts that hold it: restart_at_clock() must see every part that made a value ahead.
+TEST(Cover, ANewIdentityWritesTheLeaseAgainUnderItsParts) {
+  const Identity a = Id(1, 1, "0-99"), b = Id(2, 2, "100-199");
+  const Self self = Server(5, b);
+  const LeaseParts parts = Under(a);
+  const ServerMark mark = Loaded(Pack(10000, 1), 0, parts, self);
+  const CopyState copy;
+  for (const Kin kin : {kNode, kDigit, kShard}) {
+    const CoverDecision d = DecideCover(mark, parts, kin, 0, false, b, copy, 500, 600);
+    EXPECT_EQ(d.renew_lease_ms, 10010u) << int{kin};
+    EXPECT_EQ(d.lease_parts, identity::Union(identity::Of(a), identity::Of(b)));
+    EXPECT_FALSE(CoveredBy(mark, parts, kin, b, 500));
+  }
+  // The time-only families carry no part: nothing to write.
+  EXPECT_EQ(DecideCover(mark, parts, kTime, 0, false, b, copy, 500, 600).renew_lease_ms, 0u);
+  EXPECT_TRUE(CoveredBy(mark, parts, kTime, b, 500));
+  // Once the clock has passed the old lease, its parts are forgotten.
+  const CoverDecision late = DecideCover(mark, parts, kNode, 0, false, b, copy, 10500, 10600);
+  EXPECT_EQ(late.lease_parts, identity::Of(b));
+}
+
+TEST(Cover, UnderTheIdentityLease) {
+  const Identity old_id = Id(1, 1, "0-99"), id = Id(2, 2, "100-199"), next = Id(3, 3, "200-299");
+  const LeaseParts parts = Under(old_id, &id);
+  const ServerMark mark = Loaded(Pack(90000, 1), Pack(20000, 2), parts, Server(5, id));
+  ASSERT_TRUE(mark.HasIdentityLease());
+  const CopyState copy;
+  const CoverDecision at = DecideCover(mark, parts, kShard, 0, false, id, copy, 20000, 20000);
+  EXPECT_EQ(at.renew_identity_ms, 21000u);
+  EXPECT_EQ(at.renew_lease_ms, 0u);
+  EXPECT_TRUE(CoveredBy(mark, parts, kShard, id, 19999));
+  EXPECT_FALSE(CoveredBy(mark, parts, kShard, id, 20000));
+  const CoverDecision other = DecideCover(mark, parts, kShard, 0, false, next, copy, 100, 100);
+  EXPECT_EQ(other.renew_identity_ms, 20010u);
+  EXPECT_EQ(other.identity_parts, identity::Union(identity::Of(id), identity::Of(next)));
+  EXPECT_FALSE(CoveredBy(mark, parts, kShard, next, 100));
+}
+
+TEST(Cover, BeyondTheMostAnOriginHoldsRefuses) {
+  const LeaseParts parts = Under(kDefault);
+  const ServerMark mark = Loaded(Pack(10000, 1), 0, parts, Server(5, kDefault));
+  EXPECT_TRUE(DecideCover(mark, parts, kTime, 0, false, kDefault, CopyState{}, kMaxLeaseMs, 0).beyond_max);
+}
+
+// ---- the copy: which writer's values a family can repeat ---------------------------------------
+
+CopyRead Read14(int64_t mark, int64_t mark_identity, uint64_t run, const Parts& parts) {
+  const identity::CopyWords words = identity::EncodeCopy(parts);
+  CopyRead read;
+  read.has_mark = read.has_server = read.has_identity = read.has_parts = true;
+  read.mark = mark;
+  read.mark_identity = mark_identity;
+  read.server = Tag(run, words.shard_bits);
+  read.parts = words.parts;
+  return read;
+}
+
+// The class of "a copy of another identity": for each kin, a copy of another run is covered exactly
+// where the kin's part of this identity meets nothing the copy holds, part by part, never by hash.
+TEST(Copy, AnotherWritersCopyIsCoveredOnlyWhereTheKinsPartIsNew) {
+  std::mt19937 rng(11);
+  auto shards = [&] {
+    const uint32_t lo = rng() % 8192, hi = std::min<uint32_t>(8191, lo + rng() % 3000);
+    return Id(0, 0, std::to_string(lo) + "-" + std::to_string(hi)).shards;
+  };
+  for (int i = 0; i < 20000; ++i) {
+    Identity writer{static_cast<int32_t>(rng() % 4), static_cast<uint8_t>(rng() % 3), shards()};
+    Identity me{static_cast<int32_t>(rng() % 4), static_cast<uint8_t>(rng() % 3), shards()};
+    const Self self = Server(99, me);
+    const ServerMark mark = Loaded(Pack(1000, 1), 0, Under(me), self);
+    const CopyState copy = DecideCopy(mark, self, Read14(50000, 50000, 7, identity::Of(writer)));
+    EXPECT_EQ(copy.wait_ms[kTime], 50000u);
+    EXPECT_EQ(copy.wait_ms[kNode] != 0, writer.node == me.node);
+    EXPECT_EQ(copy.wait_ms[kDigit] != 0, writer.digit == me.digit);
+    EXPECT_EQ(copy.wait_ms[kShard] != 0, writer.shards.Intersects(me.shards));
+  }
+}
+
+// A restored database whose node id, digit and launch id all differ, but whose shard list overlaps.
+TEST(Copy, OverlappingShardsWaitUnderEveryOtherNewPart) {
+  const Identity source = Id(1, 1, "0-8191"), target = Id(2, 2, "2048-4095");
+  const Self self = Server(99, target);
+  const ServerMark mark = Loaded(Pack(1000, 1), 0, Under(target), self);
+  const CopyState copy = DecideCopy(mark, self, Read14(50000, 50000, 7, identity::Of(source)));
+  EXPECT_EQ(copy.wait_ms[kShard], 50000u);
+  EXPECT_EQ(copy.wait_ms[kNode], 0u);
+  EXPECT_EQ(copy.wait_ms[kDigit], 0u);
+  EXPECT_FALSE(copy.tag_is_ours);
+}
+
+TEST(Copy, ThisRunsCopyIsCoveredAndOursWhenItsPartsHoldTheIdentity) {
+  const Self self = Server(7, kDefault);
+  const ServerMark mark = Loaded(Pack(1000, 1), 0, Under(kDefault), self);
+  const CopyState ours = DecideCopy(mark, self, Read14(50000, 50000, 7, identity::Of(kDefault)));
+  EXPECT_TRUE(ours.tag_is_ours);
+  for (const uint64_t wait : ours.wait_ms) EXPECT_EQ(wait, 0u);
+  const CopyState narrower = DecideCopy(mark, self, Read14(50000, 50000, 7, identity::Of(Id(0, 0, "0-10"))));
+  EXPECT_FALSE(narrower.tag_is_ours);  // its next value of a kin with a part writes the parts
+}
+
+TEST(Copy, AtOrBelowTheFloorIsCovered) {
+  const Self self = Server(99, kDefault);
+  const ServerMark mark = Loaded(Pack(60000, 1), 0, Under(kDefault), self);
+  const CopyState copy = DecideCopy(mark, self, Read14(50000, 50000, 7, identity::Of(kDefault)));
+  for (const uint64_t wait : copy.wait_ms) EXPECT_EQ(wait, 0u);
+}
+
+// idgen 1.3's tag kept a hash: its parts are not known, and meet every identity.
+TEST(Copy, A13CopyMeetsEveryIdentity) {
+  const Self self = Server(99, Id(5, 5, "100-200"));
+  const ServerMark mark = Loaded(Pack(1000, 1), 0, Under(self.identity), self);
+  CopyRead read;
+  read.has_mark = read.has_server = read.has_identity = true;
+  read.mark = read.mark_identity = 50000;
+  read.server = LegacyTag(7, 0x123456);
+  const CopyState copy = DecideCopy(mark, self, read);
+  EXPECT_FALSE(copy.parts.known);
+  for (const uint64_t wait : copy.wait_ms) EXPECT_EQ(wait, 50000u);
+}
+
+TEST(Copy, WaitsOrRefusesByTheGap) {
+  EXPECT_EQ(DecideWait(100, 200, 5000).kind, Wait::kGo);
+  const Wait wait = DecideWait(3000, 1000, 5000);
+  EXPECT_EQ(wait.kind, Wait::kWait);
+  EXPECT_EQ(wait.until_ms, 3000u);
+  EXPECT_EQ(DecideWait(7000, 1000, 5000).kind, Wait::kRefuse);
+  EXPECT_EQ(DecideWait(6000, 1000, 5000).kind, Wait::kWait);  // (the limit itself is waited for)
+}
+
+// The copy becomes this run's only once every kin has waited for it; raised before, it names no run,
+// so that neither this run nor its writer takes it for theirs.
+TEST(Copy, ClaimedOnlyOnceEveryKinWaited) {
+  const Identity source = Id(1, 1, "0-10"), me = Id(1, 2, "20-30");  // the node in common
+  const Self self = Server(99, me);
+  const LeaseParts parts = Under(me);
+  const ServerMark mark = Loaded(Pack(1000, 1), 0, parts, self);
+  CopyState copy = DecideCopy(mark, self, Read14(50000, 50000, 7, identity::Of(source)));
+  ASSERT_EQ(copy.wait_ms[kNode], 50000u);
+  ASSERT_EQ(copy.wait_ms[kDigit], 0u);
+  const CopyWrite early = DecideCopyWrite(mark, parts, self, copy, kDigit, 2000);
+  EXPECT_FALSE(early.claims);
+  EXPECT_TRUE(early.write_tag);
+  EXPECT_EQ(static_cast<uint64_t>(early.tag) >> 26 & kRunMask, 0u);
+  EXPECT_FALSE(early.identity_exact);
+  AfterCopyWrite(copy, early);
+  EXPECT_EQ(copy.run, 0u);
+  EXPECT_TRUE(copy.parts.known);
+  EXPECT_TRUE(identity::Includes(copy.parts, source) && identity::Includes(copy.parts, me));
+  const CopyWrite late = DecideCopyWrite(mark, parts, self, copy, kNode, 60000);
+  EXPECT_TRUE(late.claims);
+  EXPECT_EQ(late.raise_ms[kNode], 50000u);
+  EXPECT_EQ(late.raise_ms[kTime], 50000u);
+  AfterCopyWrite(copy, late);
+  EXPECT_TRUE(copy.tag_is_ours);
+  EXPECT_EQ(copy.run, 99u);
+}
+
+TEST(Copy, WithoutMarkPartsTheTagKeeps13sLayout) {
+  const Self self = Server(99, kDefault);
+  const LeaseParts parts = Under(kDefault);
+  const ServerMark mark = Loaded(Pack(1000, 1), 0, parts, self);
+  CopyRead read;
+  read.has_mark = read.has_server = read.has_identity = true;
+  const CopyState copy = DecideCopy(mark, self, read);
+  const CopyWrite write = DecideCopyWrite(mark, parts, self, copy, kTime, 0);
+  EXPECT_TRUE(write.claims);
+  EXPECT_EQ(write.tag, LegacyTag(99, 0xABCDEF));
+}
+
+TEST(Copy, CreateStartsAtTheLeasesUnderTheServerParts) {
+  const Self self = Server(99, kDefault);
+  const LeaseParts parts = Under(kDefault);
+  const ServerMark mark = Loaded(Pack(70000, 1), 0, parts, self);
+  const CopyWrite write = DecideCopyAtCreate(mark, parts, self);
+  EXPECT_EQ(write.mark, 70000);
+  EXPECT_EQ(write.mark_identity, 70000);
+  EXPECT_TRUE(write.claims);
+  EXPECT_EQ(
+      identity::DecodeCopy({write.parts, static_cast<uint32_t>(static_cast<uint64_t>(write.tag) & kShardBitsMask)}),
+      identity::Of(kDefault));
+}
+
+TEST(Copy, CoveredMsHoldsNothingOfAnIdentityTheLeaseDoesNotHold) {
+  const Identity a = Id(1, 1, "0-99"), b = Id(2, 2, "0-99");
+  const LeaseParts parts = Under(a);
+  const ServerMark mark = Loaded(Pack(70000, 1), 0, parts, Server(5, a));
+  CopyState copy;
+  copy.has_copy = copy.has_parts_copy = true;
+  copy.copy_ms = copy.copy_identity_ms = 50000;
+  copy.parts = identity::Of(a);
+  EXPECT_EQ(CoveredMs(mark, parts, copy, kWithIdentity, a), 50000u);
+  EXPECT_EQ(CoveredMs(mark, parts, copy, kWithIdentity, b), 0u);
+  EXPECT_EQ(CoveredMs(mark, parts, copy, kTimeOnly, b), 50000u);
+}
+
+// ---- restart_at_clock() -----------------------------------------------------------------------------
+
+RestartInput Input(const Identity& id, uint64_t now_ms) {
+  RestartInput in;
+  in.identity = id;
+  in.now_ms = now_ms;
+  return in;
+}
+
+// operating.md's recovery from a clock set ahead, on a server with the default shard list: a node,
+// a digit, and no shard (Instagram refuses until shards that meet nothing old are given).
+TEST(Restart, TheDocsExampleOnADefaultServer) {
+  const LeaseParts parts = Under(kDefault);
+  const ServerMark mark = Loaded(Pack(500000, 1), 0, parts, Server(5, kDefault));
+  const Restart ok = DecideRestart(mark, parts, Input(Id(18, 3, ""), 100000));
+  EXPECT_EQ(ok.kind, Restart::kMove);
+  EXPECT_EQ(ok.lease_ms, 100000 + kLeaseMs);
+  EXPECT_EQ(ok.floor_ms, 100000u);
+  const Restart shards = DecideRestart(mark, parts, Input(Id(18, 3, "2048-4095"), 100000));
+  EXPECT_EQ(shards.kind, Restart::kRefuseSameIdentity);
+  EXPECT_TRUE(shards.shares[static_cast<int>(identity::Part::kShards)]);
+  EXPECT_FALSE(shards.shares[static_cast<int>(identity::Part::kNode)]);
+}
+
+// Every part must be new where any lease ahead holds values of it: the identity lease's, and the
+// server lease's made before it.
+TEST(Restart, EveryPartMeetsNothingAhead) {
+  const Identity first = Id(1, 1, "0-99"), second = Id(2, 2, "100-199");
+  const LeaseParts parts = Under(first, &second);
+  const ServerMark mark = Loaded(Pack(500000, 1), Pack(400000, 2), parts, Server(5, second));
+  ASSERT_TRUE(mark.HasIdentityLease());
+  EXPECT_EQ(DecideRestart(mark, parts, Input(Id(3, 3, "200-299"), 100000)).kind, Restart::kMove);
+  EXPECT_EQ(DecideRestart(mark, parts, Input(Id(1, 3, "200-299"), 100000)).kind, Restart::kRefuseSameIdentity);
+  EXPECT_EQ(DecideRestart(mark, parts, Input(Id(3, 2, "200-299"), 100000)).kind, Restart::kRefuseSameIdentity);
+  EXPECT_EQ(DecideRestart(mark, parts, Input(Id(3, 3, "50-60"), 100000)).kind, Restart::kRefuseSameIdentity);
+  // The server lease no longer ahead: only the identity lease's parts count.
+  EXPECT_EQ(DecideRestart(mark, parts, Input(Id(1, 1, "0-99"), 450000)).kind, Restart::kNothingToDo);
+}
+
+TEST(Restart, UnknownPartsRefuse) {
+  LeaseParts parts;  // (not known: written by 1.3)
+  ServerMark mark;
+  const uint64_t v13 = uint64_t{1} << 63 | uint64_t{50000} << 24 | 0x1;
+  ApplyLoad(mark, DecideLoad(v13, 0, 0, parts, Server(5, kDefault), false, 1, 0), v13, 0, 0);
+  EXPECT_EQ(DecideRestart(mark, parts, Input(Id(18, 3, ""), 100000)).kind, Restart::kRefuseUnknownIdentity);
+}
+
+TEST(Restart, PreconditionsInOrder) {
+  RestartInput in = Input(kDefault, 0);
+  in.superuser = false;
+  in.shared_primary = false;
+  EXPECT_EQ(RestartPrecondition(in), Restart::kRefusePermission);
+  in.superuser = true;
+  EXPECT_EQ(RestartPrecondition(in), Restart::kRefuseNotPrimary);
+  in.shared_primary = true;
+  in.identity_set_per_database_or_role = true;
+  in.node_id_from_citus = true;
+  EXPECT_EQ(RestartPrecondition(in), Restart::kRefuseIdentityPerDatabase);
+  in.identity_set_per_database_or_role = false;
+  EXPECT_EQ(RestartPrecondition(in), Restart::kRefuseCitus);
+  in.node_id_from_citus = false;
+  EXPECT_EQ(RestartPrecondition(in), Restart::kMove);
+}
+
+TEST(Restart, NothingToDoWithinALeaseOfTheClock) {
+  const LeaseParts parts = Under(kDefault);
+  const ServerMark mark = Loaded(Pack(101000, 1), 0, parts, Server(5, kDefault));
+  EXPECT_EQ(DecideRestart(mark, parts, Input(kDefault, 100000)).kind, Restart::kNothingToDo);
+}
+
+// ---- DecimalId ---------------------------------------------------------------------------------------
+
+TEST(Decimal, CopyCoveredByRunLaunchAndFloor) {
+  ServerMark mark;
+  mark.decimal_id_floor = 10;
+  int64_t generator = 0;
+  const int64_t copy = 3 * kDecimalRunUnit + 42 * kDecimalUnit + 9;
+  EXPECT_TRUE(DecimalIdCopyCovered(mark, 3, copy, 42, &generator));  // this run
+  EXPECT_TRUE(DecimalIdCopyCovered(mark, 4, copy, 41, &generator));  // another launch id
+  EXPECT_TRUE(DecimalIdCopyCovered(mark, 4, copy, 42, &generator));  // 9 < 10
+  EXPECT_EQ(generator, 9);
+  mark.decimal_id_floor = 9;
+  EXPECT_FALSE(DecimalIdCopyCovered(mark, 4, copy, 42, &generator));  // the off-by-one that repeats
+  EXPECT_EQ(DecimalCopyValue(3, 42, 5 * kDecimalUnit + 77), 3 * kDecimalRunUnit + 42 * kDecimalUnit + 5);
+}
+
+TEST(Decimal, TakesAreAnIntervalApart) {
+  ServerMark mark;
+  EXPECT_EQ(DecideDecimalTake(mark, 5000, 5000).kind, Wait::kGo);
+  mark.decimal_take_ms = 5000;
+  const Wait soon = DecideDecimalTake(mark, 5500, 5000);
+  EXPECT_EQ(soon.kind, Wait::kWait);
+  EXPECT_EQ(soon.until_ms, 5000 + kDecimalTakeIntervalMs);
+  EXPECT_EQ(DecideDecimalTake(mark, 6000, 5000).kind, Wait::kGo);
+  EXPECT_EQ(DecideDecimalTake(mark, 100, 1000).kind, Wait::kRefuse);
+}
+
+// ---- DROP EXTENSION ----------------------------------------------------------------------------------
+
+TEST(Drop, RefusedWhileACopyOfAnotherWriterIsAhead) {
+  const Self self = Server(99, kDefault);
+  const LeaseParts parts = Under(kDefault);
+  const ServerMark mark = Loaded(Pack(1000, 1), 0, parts, self);
+  DropInput in;
+  in.read = Read14(50000, 50000, 7, identity::Of(kDefault));
+  in.now_ms = 2000;
+  EXPECT_FALSE(DropKeepsNothing(mark, parts, self, in));
+  in.now_ms = 50000;
+  EXPECT_TRUE(DropKeepsNothing(mark, parts, self, in));
+  in.read = Read14(50000, 50000, 99, identity::Of(kDefault));  // this run's own
+  in.now_ms = 2000;
+  EXPECT_TRUE(DropKeepsNothing(mark, parts, self, in));
+  in.read = Read14(50000, 50000, 7, identity::Of(kDefault));
+  in.recovery = true;
+  EXPECT_FALSE(DropKeepsNothing(mark, parts, self, in));
+}
+
+TEST(Drop, AdoptsWhatTheClockHasPassed) {
+  const Self self = Server(99, kDefault);
+  const LeaseParts parts = Under(kDefault);
+  const ServerMark mark = Loaded(Pack(1000, 1), 0, parts, self);
+  DropInput in;
+  in.read = Read14(50000, 50000, 7, identity::Of(kDefault));
+  in.now_ms = 60000;
+  const DropAdopt adopt = DecideDropAdopt(mark, parts, self, in);
+  for (const uint64_t raise : adopt.raise_ms) EXPECT_EQ(raise, 50000u);
+  EXPECT_EQ(adopt.lease_ms, 50000u);
+  in.now_ms = 2000;  // (never beyond the clock)
+  EXPECT_EQ(DecideDropAdopt(mark, parts, self, in).lease_ms, 0u);
+}
+
+// ---- Instagram's shard marks ---------------------------------------------------------------------
+
+TEST(Shards, HolderByOidThenByName) {
+  ShardRow row;
+  EXPECT_EQ(DecideShardHolder(row), ShardHolder::kNone);
+  row.found = row.own = row.oid_exists = true;
+  EXPECT_EQ(DecideShardHolder(row), ShardHolder::kByOid);
+  row.oid_exists = false;
+  EXPECT_EQ(DecideShardHolder(row), ShardHolder::kNone);
+  row.named_exists = row.named_has_marks = true;
+  EXPECT_EQ(DecideShardHolder(row), ShardHolder::kByName);
+  row.own = false;
+  row.named_exists = false;
+  EXPECT_EQ(DecideShardHolder(row), ShardHolder::kUnknown);
+}
+
+TEST(Shards, ValueAgainstTheMarks) {
+  EXPECT_EQ(DecideShardValue(10, 20, 0, false).kind, ShardValue::kReturn);
+  EXPECT_EQ(DecideShardValue(20, 20, 0, false).kind, ShardValue::kReload);
+  EXPECT_EQ(DecideShardValue(20, 20, 30, true).kind, ShardValue::kRetake);
+  const ShardValue mark = DecideShardValue(40, 20, 30, true);
+  EXPECT_EQ(mark.kind, ShardValue::kMark);
+  EXPECT_EQ(mark.mark_us, 40 + static_cast<int64_t>(kLeaseMs) * 1000);
+  // (the allowance: the regression, the mark's lease, a burst's run ahead and the failover margin)
+  EXPECT_EQ(DecideShardWait(9000, 1000, 5000, 1000, 1000).kind, Wait::kWait);
+  EXPECT_EQ(DecideShardWait(9001, 1000, 5000, 1000, 1000).kind, Wait::kRefuse);
+  EXPECT_EQ(DecideShardWait(19000, 1000, 5000, 1000, 11000).kind, Wait::kWait);
+}
+
+TEST(Generate, OnlyAPrimaryWithSharedState) {
+  EXPECT_TRUE(MayGenerate(false, true));
+  EXPECT_FALSE(MayGenerate(true, true));
+  EXPECT_FALSE(MayGenerate(false, false));
+}
+
+}  // namespace
+}  // namespace idgen::protocol
