@@ -121,6 +121,16 @@ CoverDecision DecideCover(const ServerMark& mark, const LeaseParts& parts, Kin k
   const bool with_identity = WithIdentity(kin);
   const uint64_t lease = mark.LeaseMs();
   const bool under_identity_lease = with_identity && mark.HasIdentityLease();
+  // No value of a family with a part passes under an identity lease that moves (restart_at_clock(),
+  // or its retirement, is writing it), nor under one that counts no more for this identity
+  // (IdentityLeaseCounts: Prepare drops it first): renewed under this identity's parts, it would let
+  // this identity's values below values of its own that the server lease covers.
+  if (under_identity_lease &&
+      (mark.identity_lease_raw == kMoving ||
+       (IsFormat14(mark.identity_lease_raw) && !DisjointInEveryPart(parts.server, identity)))) {
+    decision.retake = true;
+    return decision;
+  }
   const uint64_t identity_lease = under_identity_lease ? mark.IdentityLeaseMs() : kNoLease;
   const Parts& covering = under_identity_lease ? parts.identity : parts.server;
   const bool new_identity = with_identity && !Includes(covering, identity);
