@@ -12,13 +12,16 @@ using identity::Union;
 
 // ---- the start of the server ------------------------------------------------------------------------
 
-// The identity lease counts while the configuration's identity meets nothing the server lease holds
-// of the families with a part (what was made before restart_at_clock() moved them): then every
-// value those families make from the identity lease lies above every value theirs could repeat. An
-// identity lease that idgen 1.3 wrote counts as 1.3 counted it, under the identity it names.
+// The identity lease counts only under the identity it was written for (its parts hold the
+// configuration's), and while that identity meets nothing the server lease holds of the families
+// with a part (what was made before restart_at_clock() moved them): then every value those families
+// make from the identity lease lies above every value theirs could repeat. The server lease's parts
+// are not enough alone: they forget what the clock had passed, and a clock that stepped back since
+// finds values of an identity they forgot above it (configuration management putting an old node id
+// back). An identity lease that idgen 1.3 wrote counts as 1.3 counted it, under the identity it names.
 bool IdentityLeaseCounts(uint64_t identity_raw, const LeaseParts& parts, const Self& self) {
   if (!IsFormat14(identity_raw)) return LegacyHashOf(identity_raw) == self.legacy_hash;
-  return DisjointInEveryPart(parts.server, self.identity);
+  return DisjointInEveryPart(parts.server, self.identity) && Includes(parts.identity, self.identity);
 }
 
 // The origins' values, raised by the failover margin on a promoted server (an asynchronous standby
@@ -127,7 +130,8 @@ CoverDecision DecideCover(const ServerMark& mark, const LeaseParts& parts, Kin k
   // this identity's values below values of its own that the server lease covers.
   if (under_identity_lease &&
       (mark.identity_lease_raw == kMoving ||
-       (IsFormat14(mark.identity_lease_raw) && !DisjointInEveryPart(parts.server, identity)))) {
+       (IsFormat14(mark.identity_lease_raw) &&
+        !(DisjointInEveryPart(parts.server, identity) && Includes(parts.identity, identity))))) {
     decision.retake = true;
     return decision;
   }
