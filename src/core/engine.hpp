@@ -128,7 +128,8 @@ class Effects {
   // it, whatever they held (restart_at_clock()).
   virtual void RaiseWords(uint8_t kins, uint64_t ms, uint64_t self_made_ms, bool floor) = 0;
   virtual void SetWords(uint8_t kins, uint64_t ms) = 0;
-  // This database's copy: read, and written (every sequence a write names in one record).
+  // This database's copy: read, and written (every sequence a write names in one record; the tag and
+  // the parts as protocol::JoinCopyParts joins them with those the copy holds, under the pages' locks).
   virtual CopyRead ReadCopy() = 0;
   virtual uint64_t WriteCopy(const CopyWrite& write) = 0;
   virtual int64_t ReadDecimalCopy() = 0;

@@ -348,6 +348,18 @@ void AfterCopyWrite(CopyState& copy, const CopyWrite& write) {
   }
 }
 
+CopyTagParts JoinCopyParts(int64_t held_tag, int64_t held_parts, int64_t tag, int64_t parts) {
+  CopyTagParts out{tag, parts};
+  if (!identity::WrittenByCopyWords(held_parts) || !identity::WrittenByCopyWords(parts)) return out;
+  const auto shard_bits = [](int64_t t) { return static_cast<uint32_t>(static_cast<uint64_t>(t) & kShardBitsMask); };
+  const Parts held = identity::DecodeCopy(identity::CopyWords{held_parts, shard_bits(held_tag)});
+  const Parts mine = identity::DecodeCopy(identity::CopyWords{parts, shard_bits(tag)});
+  const identity::CopyWords joined = identity::EncodeCopy(Union(held, mine));
+  out.tag = static_cast<int64_t>((static_cast<uint64_t>(tag) & ~kShardBitsMask) | joined.shard_bits);
+  out.parts = joined.parts;
+  return out;
+}
+
 CopyWrite DecideCopyAtCreate(const ServerMark& mark, const LeaseParts& parts, const Self& self) {
   CopyState fresh;
   fresh.has_copy = fresh.has_identity_copy = fresh.has_parts_copy = true;

@@ -322,6 +322,16 @@ struct CopyWrite {
 CopyWrite DecideCopyWrite(const ServerMark& mark, const LeaseParts& parts, const Self& self, const CopyState& copy,
                           Kin kin, uint64_t now_ms);
 void AfterCopyWrite(CopyState& copy, const CopyWrite& write);
+// The tag and the parts a copy holds once a write of them (CopyWrite::tag, parts) lands on the tag
+// and parts it held: the run as written, the parts (idgen.mark_parts, and the shard bits of the tag)
+// joined with those it held, which only grow. Each session writes the copy from its own view of it:
+// one that read the copy before another's write would drop that write's parts, and the values the
+// other made under them would be held by no copy (a dump, or the start after pg_upgrade, reads it).
+struct CopyTagParts {
+  int64_t tag = 0;
+  int64_t parts = 0;
+};
+CopyTagParts JoinCopyParts(int64_t held_tag, int64_t held_parts, int64_t tag, int64_t parts);
 // CREATE EXTENSION: the new copy starts at the server's leases, under this run and the parts the
 // server lease holds with this server's identity, so that a dump made before the database's next ID
 // still covers the rows it held before a DROP EXTENSION (a restore then sets the copy it carries).

@@ -194,7 +194,7 @@ struct SequenceWrite {
 // Sets the sequences with generic WAL in one record (no transaction ID, works in read-only
 // transactions; at most four pages), in the order given (every writer gives the same order);
 // returns the end of the record (0 when nothing changed). The caller flushes.
-XLogRecPtr WriteSequences(const SequenceWrite* writes, int count) {
+XLogRecPtr WriteSequences(const SequenceWrite* writes, int count, int tag_index = -1, int parts_index = -1) {
   Relation relations[4] = {};
   Buffer buffers[4] = {};
   int open = 0;
@@ -211,13 +211,24 @@ XLogRecPtr WriteSequences(const SequenceWrite* writes, int count) {
     LockBuffer(buffers[i], BUFFER_LOCK_EXCLUSIVE);
     open = i + 1;
   }
+  // (the tag and the parts joined with those the pages hold, under the pages' locks)
+  int64 values[4];
+  for (int i = 0; i < count; ++i) values[i] = writes[i].value;
+  if (tag_index >= 0 && parts_index >= 0) {
+    const protocol::CopyTagParts joined = protocol::JoinCopyParts(
+        SequenceData(relations[tag_index], BufferGetPage(buffers[tag_index]))->last_value,
+        SequenceData(relations[parts_index], BufferGetPage(buffers[parts_index]))->last_value, values[tag_index],
+        values[parts_index]);
+    values[tag_index] = joined.tag;
+    values[parts_index] = joined.parts;
+  }
   GenericXLogState* xlog = nullptr;
   for (int i = 0; i < count; ++i) {
     const int64 current = SequenceData(relations[i], BufferGetPage(buffers[i]))->last_value;
-    if (!(writes[i].value > current || (writes[i].exact && writes[i].value != current))) continue;
+    if (!(values[i] > current || (writes[i].exact && values[i] != current))) continue;
     if (xlog == nullptr) xlog = GenericXLogStart(relations[i]);
     Form_pg_sequence_data data = SequenceData(relations[i], GenericXLogRegisterBuffer(xlog, buffers[i], 0));
-    data->last_value = writes[i].value;
+    data->last_value = values[i];
     data->log_cnt = 0;
     data->is_called = true;
   }
@@ -407,12 +418,17 @@ class PgEffects final : public engine::Effects {
       writes[count++] =
           SequenceWrite{SequenceNamed("mark_identity"), "mark_identity", write.mark_identity, write.identity_exact};
     }
+    int tag_index = -1, parts_index = -1;
     if (write.write_tag) {
+      tag_index = count;
       writes[count++] = SequenceWrite{SequenceNamed("mark_server"), "mark_server", write.tag, true};
       const Oid parts = SequenceNamed("mark_parts");
-      if (OidIsValid(parts)) writes[count++] = SequenceWrite{parts, "mark_parts", write.parts, true};
+      if (OidIsValid(parts)) {
+        parts_index = count;
+        writes[count++] = SequenceWrite{parts, "mark_parts", write.parts, true};
+      }
     }
-    return WriteSequences(writes, count);
+    return WriteSequences(writes, count, tag_index, parts_index);
   }
   int64_t ReadDecimalCopy() override {
     return ReadSequence(SequenceNamed("decimal_id_generator"), "decimal_id_generator");
