@@ -394,6 +394,7 @@ struct Session {
   bool waiting = false;  // in a wait that a cancel ends
   bool cancel = false;
   int lock = 0;  // the mark's lock: 0 none, 1 shared, 2 exclusive
+  int wants_lock = 0;  // the lock it waits for (the scheduler resumes it once it is free)
   bool invalidated = false;
   Op op = Op::kGenerate;
   int fam = 0, shard = 0;
@@ -401,6 +402,7 @@ struct Session {
   uint64_t effects = 0;
   const char* next_effect = "";  // what it does when it is resumed
   MaxMap last;                   // the last value of each (family, part) this session returned
+  int favorite[2] = {0, 0};      // the families its application calls most (the scheduler's choice)
   Fiber fiber;
 };
 
@@ -511,7 +513,7 @@ enum class End : uint8_t { kRefused, kError, kCanceled };
   Server& sv = ServerOf(s);
   if (s.lock == 2) sv.shm->lock_exclusive = -1;
   if (s.lock == 1) --sv.shm->lock_shared;
-  s.lock = 0;
+  s.lock = s.wants_lock = 0;
   s.engine.fresh = false;
   s.engine.hot.ready = 0;
   s.waiting = s.cancel = false;
@@ -812,6 +814,7 @@ class SimEffects final : public engine::Effects {
     for (;;) {
       Shm& m = *sv().shm;
       if (exclusive ? m.lock_exclusive < 0 && m.lock_shared == 0 : m.lock_exclusive < 0) {
+        s_.wants_lock = 0;
         if (exclusive) {
           m.lock_exclusive = IndexOf(s_);
         } else {
@@ -821,6 +824,7 @@ class SimEffects final : public engine::Effects {
         return;
       }
       Count("lock: waited for the mark's lock");
+      s_.wants_lock = exclusive ? 2 : 1;
       Fiber::Yield();
       if (W->stop) Fiber::Abandon();
     }
@@ -905,10 +909,20 @@ class SimEffects final : public engine::Effects {
     if (changed) copy.mark_called = true;  // (is_called of the sequence written)
     if (write.write_identity) set(copy.identity, write.mark_identity, write.identity_exact);
     if (write.write_tag) {
-      set(copy.server, write.tag, true);
-      set(copy.parts, write.parts, true);
+      // (joined with the tag and parts the copy holds, under the pages' locks: PgEffects's)
+      const CopyTagParts joined = JoinCopyParts(copy.server, copy.parts, write.tag, write.parts);
+      set(copy.server, joined.tag, true);
+      set(copy.parts, joined.parts, true);
     }
     if (!changed) return 0;
+    if (W->trace) {
+      char text[128] = "";
+      (void)identity::Format(identity::DecodeCopy(identity::CopyWords{copy.parts, static_cast<uint32_t>(copy.server & kShardBitsMask)}),
+                             text, sizeof text);
+      Note("s%d: the copy of database %d to %llu, identity %llu, run %llu [%s]", IndexOf(s_), s_.db,
+           static_cast<unsigned long long>(copy.mark), static_cast<unsigned long long>(copy.identity),
+           static_cast<unsigned long long>(static_cast<uint64_t>(copy.server) >> 26 & kRunMask), text);
+    }
     return WriteDatabase(copy);
   }
   int64_t ReadDecimalCopy() override {
@@ -1599,10 +1613,10 @@ enum Kind : uint8_t {
   kCrash,       // a: server: killed, and started again (crash recovery)
   kRestart,     // a: server: stopped cleanly, and started again
   kFlushWal,    // a: server: the WAL writer flushes what was written
-  kStandby,     // a: new server, b: its primary, c: synchronous
+  kStandby,     // a: new server, b: its primary, c: synchronous, x: its clock's skew (ms, signed)
   kReplicate,   // a: standby, x: records at most
   kPromote,     // a: standby (its primary and the primary's other standbys are gone for good)
-  kClone,       // a: new server, b: the server copied (pg_basebackup), c: keeps its identity
+  kClone,       // a: new server, b: the server copied (pg_basebackup), c: keeps its identity, x: skew
   kUpgrade,     // a: new server, b: the server pg_upgrade replaces
   kDump,        // a: server, b: database
   kRestore,     // a: dump, b: server, c: database
@@ -1642,6 +1656,7 @@ void StartRun(Server& sv) {
 void KillSessions(int server) {
   for (Session& s : W->sessions) {
     if (s.exists && s.server == server) {
+      if (s.in_call) Count("call: ended by its server's crash or end");
       s.exists = false;
       s.in_call = false;
     }
@@ -1681,7 +1696,14 @@ int NewLineage(int parent) {
   Lineage l;
   l.parent = parent;
   l.fork_step = W->step;
-  if (parent >= 0) l.max = W->lineages[parent].max;
+  if (parent >= 0) {
+    const Lineage& from = W->lineages[parent];
+    l.max = from.max;
+    l.max_without_copy = from.max_without_copy;
+    l.max_ms = from.max_ms;
+    l.max_generator = from.max_generator;
+    l.upgrades = from.upgrades;
+  }
   W->lineages.push_back(std::move(l));
   return static_cast<int>(W->lineages.size() - 1);
 }
@@ -1789,8 +1811,10 @@ bool Exec(const Step& st) {
       s.problem_known = sv.config.problem;
       s.read_reloads = s.checked_reloads = sv.reloads;
       s.in_call = s.waiting = s.cancel = s.invalidated = false;
-      s.lock = 0;
+      s.lock = s.wants_lock = 0;
       s.last.clear();
+      s.favorite[0] = static_cast<int>(st.x % kDecimalId);
+      s.favorite[1] = static_cast<int>(st.x / 256 % kDecimalId);
       Note("s%d connects to server %d, database %d", a, b, c);
       return true;
     }
@@ -1886,6 +1910,7 @@ bool Exec(const Step& st) {
       if (w.servers[a].exists || !p.exists || p.recovery) return false;
       Server& sv = w.servers[a];
       CopyServer(sv, p);
+      sv.clock_offset_us += static_cast<int64_t>(static_cast<int32_t>(st.x)) * 1000;  // (its own clock's skew)
       sv.recovery = true;
       sv.primary = b;
       sv.sync = c % 2 == 1;
@@ -1915,6 +1940,12 @@ bool Exec(const Step& st) {
       if (!sv.exists || !sv.recovery || sv.primary < 0 || !w.servers[sv.primary].exists) return false;
       const int p = sv.primary;
       if (!sv.sync && !WithinMargin(sv, w.servers[p])) return false;
+      for (size_t i = sv.wal.size(); i < w.servers[p].wal.size(); ++i) {
+        if (w.servers[p].wal[i].kind == Record::kOrigin && w.servers[p].wal[i].which == 0) {
+          Count("standby: promoted, a lease of its primary lost");
+          break;
+        }
+      }
       for (int i = 0; i < kMaxServers; ++i) {
         if (i != a && w.servers[i].exists && w.servers[i].recovery && w.servers[i].primary == p) Kill(i);
       }
@@ -1940,6 +1971,7 @@ bool Exec(const Step& st) {
       if (w.servers[a].exists || !src.exists || src.recovery) return false;
       Server& sv = w.servers[a];
       CopyServer(sv, src);
+      sv.clock_offset_us += static_cast<int64_t>(static_cast<int32_t>(st.x)) * 1000;
       sv.lineage = NewLineage(src.lineage);
       if (c % 4 != 0) {
         // (the operator's rule: a clone that generates gets its own identity)
@@ -2143,13 +2175,25 @@ Step Pick(World& w, Rng& rng) {
     const Session& s = w.sessions[i];
     return s.exists && s.in_call && s.fiber.Running();
   };
+  // (a session that waits for the lock is resumed once it is free; one that waits for the clock or
+  // a standby, now and then)
+  const bool resume_waiting = rng.Chance(15);
+  const auto session_runnable = [&](int i) {
+    const Session& s = w.sessions[i];
+    if (!session_running(i)) return false;
+    if (s.wants_lock != 0) {
+      const Shm& m = *w.servers[s.server].shm;
+      return s.wants_lock == 2 ? m.lock_exclusive < 0 && m.lock_shared == 0 : m.lock_exclusive < 0;
+    }
+    return !s.waiting || resume_waiting;
+  };
   const auto session_idle = [&](int i) { return w.sessions[i].exists && !w.sessions[i].in_call; };
   const auto session_waiting = [&](int i) { return session_running(i) && w.sessions[i].waiting; };
   const auto server_up = [&](int i) { return w.servers[i].exists; };
   const auto primary = [&](int i) { return w.servers[i].exists && !w.servers[i].recovery; };
   const auto standby = [&](int i) { return w.servers[i].exists && w.servers[i].recovery; };
   const auto free_server = [&](int i) { return !w.servers[i].exists; };
-  const int running = PickIndex(rng, kMaxSessions, session_running);
+  const int running = PickIndex(rng, kMaxSessions, session_runnable);
   if (running >= 0 && rng.Chance(60)) return Step{kRun, static_cast<uint8_t>(running)};
 
   int sessions = 0;
@@ -2164,12 +2208,14 @@ Step Pick(World& w, Rng& rng) {
     Kind kind;
     int weight;
   };
+  bool problem = false;  // (an operator fixes a misspelt line soon)
+  for (const Server& sv : w.servers) problem = problem || (sv.exists && sv.config.problem);
   const Weight weights[] = {
-      {kCall, 400},     {kConnect, sessions < 3 ? 400 : 30}, {kTick, 150},   {kCommit, 70},   {kJump, 16},
-      {kReload, 14},    {kCrash, 9},                         {kRestart, 4},  {kFlushWal, 30}, {kStandby, 5},
-      {kReplicate, sync_wait ? 300 : 50},                    {kPromote, 6},  {kClone, 2},     {kUpgrade, 2},
-      {kDump, 8},       {kRestore, 8},                       {kOwnerSet, 2}, {kCreateDb, 3},  {kCancel, 15},
-      {kDisconnect, 10},
+      {kCall, 5000},     {kConnect, sessions < 3 ? 4000 : 200}, {kTick, 1500},    {kCommit, 120},   {kJump, 25},
+      {kReload, problem ? 600 : 25}, {kCrash, 10},               {kRestart, 5},    {kFlushWal, 300}, {kStandby, 10},
+      {kReplicate, sync_wait ? 3000 : 400},                     {kPromote, 10},   {kClone, 3},      {kUpgrade, 3},
+      {kDump, 15},       {kRestore, 15},                         {kOwnerSet, 3},   {kCreateDb, 5},   {kCancel, 150},
+      {kDisconnect, 40},
   };
   int total = 0;
   for (const Weight& x : weights) total += x.weight;
@@ -2188,10 +2234,15 @@ Step Pick(World& w, Rng& rng) {
       case kRun:
         break;
       case kCall: {
-        const int s = PickIndex(rng, kMaxSessions, session_idle);
+        // (mostly a session on a primary: a standby's make only UUIDv7s, unique by their random bits)
+        const bool on_primary = rng.Chance(90);
+        const int s = PickIndex(rng, kMaxSessions, [&](int i) {
+          return session_idle(i) && (!on_primary || !w.servers[w.sessions[i].server].recovery);
+        });
         if (s < 0) continue;
         st.a = static_cast<uint8_t>(s);
-        const Database& db = w.servers[w.sessions[s].server].cur.db[w.sessions[s].db];
+        const Server& server = w.servers[w.sessions[s].server];
+        const Database& db = server.cur.db[w.sessions[s].db];
         const uint32_t op = rng.Below(100);
         st.b = static_cast<uint8_t>(!db.copy.ext && rng.Chance(60) ? Op::kCreateExtension
                                     : op < 86                      ? Op::kGenerate
@@ -2199,8 +2250,14 @@ Step Pick(World& w, Rng& rng) {
                                     : op < 97                      ? Op::kRestartAtClock
                                     : !db.copy.ext                 ? Op::kCreateExtension
                                                                    : Op::kDropExtension);
-        st.c = static_cast<uint8_t>(rng.Below(kDecimalId));
+        if (st.b == static_cast<uint8_t>(Op::kDecimalId) && server.config.launch < 0 && rng.Chance(80)) {
+          st.b = static_cast<uint8_t>(Op::kGenerate);
+        }
+        st.c = static_cast<uint8_t>(rng.Chance(70) ? w.sessions[s].favorite[rng.Below(2)] : rng.Below(kDecimalId));
         st.x = rng.Below(kSimShards);
+        // (mostly a shard the server owns)
+        const identity::Ranges owned = ShardsOf(server.config.shards);
+        for (int tries = 0; tries < 8 && rng.Chance(90) && !owned.Contains(st.x); ++tries) st.x = rng.Below(kSimShards);
         return st;
       }
       case kCommit:
@@ -2220,11 +2277,12 @@ Step Pick(World& w, Rng& rng) {
         st.a = static_cast<uint8_t>(s);
         st.b = static_cast<uint8_t>(sv);
         st.c = static_cast<uint8_t>(db);
+        st.x = rng.Below(1 << 16);
         return st;
       }
       case kTick: {
         const uint32_t r = rng.Below(100);
-        st.x = r < 70 ? 1 + rng.Below(3000) : r < 96 ? 1000 * (1 + rng.Below(1500)) : 1000 * (1000 + rng.Below(12000));
+        st.x = r < 85 ? 1 + rng.Below(2000) : r < 98 ? 1000 * (1 + rng.Below(700)) : 1000 * (1000 + rng.Below(12000));
         return st;
       }
       case kJump: {
@@ -2248,7 +2306,9 @@ Step Pick(World& w, Rng& rng) {
         if (sv < 0) continue;
         st.a = static_cast<uint8_t>(sv);
         const uint32_t r = rng.Below(100);
-        st.b = static_cast<uint8_t>(r < 28 ? 0 : r < 44 ? 1 : r < 66 ? 2 : r < 80 ? 3 : r < 88 ? 4 : r < 92 ? 5 : 6);
+        st.b = static_cast<uint8_t>(r < 28 ? 0 : r < 44 ? 1 : r < 66 ? 2 : r < 80 ? 3 : r < 88 ? 4 : r < 91 ? 5 : 6);
+        // (a misspelt line is fixed by the next reload of its server)
+        if (w.servers[sv].config.problem && rng.Chance(80)) st.b = static_cast<uint8_t>(rng.Below(4));
         st.c = static_cast<uint8_t>(rng.Below(256));
         return st;
       }
@@ -2270,6 +2330,8 @@ Step Pick(World& w, Rng& rng) {
         st.a = static_cast<uint8_t>(to);
         st.b = static_cast<uint8_t>(from);
         st.c = static_cast<uint8_t>(rng.Below(8));
+        // (the new server's clock: its skew from its source's, mostly behind)
+        st.x = static_cast<uint32_t>(rng.Chance(30) ? 0 : static_cast<int32_t>(rng.Below(4000)) - 3000);
         return st;
       }
       case kReplicate:
@@ -2364,6 +2426,9 @@ Outcome Explore(uint64_t seed, size_t length, std::vector<Step>* taken) {
       taken->push_back(st);
       ++w.out.steps;
     }
+  }
+  for (const Session& s : w.sessions) {
+    if (s.exists && s.in_call) Count(s.waiting ? "schedule ends: a call waiting" : "schedule ends: a call in flight");
   }
   W = nullptr;
   return w.out;
