@@ -303,7 +303,7 @@ struct Shm {
   FamilyStats stats[pg::kFamilyCount];
   std::atomic<uint64_t> decimal{0};
   uint64_t instance = 0;  // this run's random name (SharedState::instance)
-  uint64_t last_identity_lease = 0;  // (the last identity lease published, for the judge of a restart)
+  uint64_t moving_from = 0;  // the identity lease in force when the last move began (0: none)
 };
 
 using MaxMap = std::unordered_map<uint64_t, U128>;  // (family, part) -> the largest value
@@ -1032,9 +1032,8 @@ void SimEffects::WriteMark(const ServerMark& mark, uint32_t fields) {
                   static_cast<unsigned long long>(DurableOrigin(s_.server, Origin::kIdentityMark)), IndexOf(s_));
         Fiber::Abandon();
       }
+      if (mark.identity_lease_raw == kMoving) sv().shm->moving_from = is_lease(m.identity_lease_raw) ? m.identity_lease_raw : 0;
       m.identity_lease_raw = mark.identity_lease_raw;
-      if (mark.identity_lease_raw == kNoLease) sv().shm->last_identity_lease = 0;
-      if (is_lease(mark.identity_lease_raw)) sv().shm->last_identity_lease = mark.identity_lease_raw;
     }
   }
   if ((fields & engine::kFieldFloors) != 0) {
@@ -1057,7 +1056,7 @@ void SimEffects::JudgeRestart(uint64_t floor_ms) {
   // (the leases as published: what the decision could know; a renewal still in flight is not)
   const Durable& d = sv().cur;
   const uint64_t server_raw = sv().shm->mark.lease_raw;
-  const uint64_t identity_raw = sv().shm->last_identity_lease;
+  const uint64_t identity_raw = sv().shm->moving_from;  // (as this restart's move found it)
   const Parts server_parts = LeaseMsOf(server_raw) > floor_ms ? PartsOfLease(d, server_raw) : identity::NoParts();
   const Parts identity_parts = identity_raw != 0 && LeaseMsOf(identity_raw) > floor_ms ? PartsOfLease(d, identity_raw)
                                                                                         : identity::NoParts();
@@ -1181,8 +1180,9 @@ void RecordValue(Session& s, int fam, U128 key, U128 order, int64_t part, uint64
                 IndexOf(s), s.server);
       return;
     }
-    // (unless the clock has passed it: a lease's parts forget what lies below the clock)
-    if (kin != kTime && sv.max_clock_ms <= ms) {
+    // (unless the clock has passed it: a lease's parts forget what lies below the clock; or the
+    // identity lease it was covered under was retired since, which raised the words above it)
+    if (kin != kTime && sv.max_clock_ms <= ms && sv.shm->mark.generation == s.engine.hot.generation) {
       const uint64_t identity_raw = DurableOrigin(s.server, Origin::kIdentityMark);
       const bool held = PartHeld(PartsOfLease(sv.disk, lease_raw), kin, part) ||
                         (identity_raw != 0 && ms < LeaseMsOf(identity_raw) &&
@@ -1703,6 +1703,8 @@ int NewLineage(int parent) {
     l.max_ms = from.max_ms;
     l.max_generator = from.max_generator;
     l.upgrades = from.upgrades;
+    l.part_ms = from.part_ms;
+    l.reused = from.reused;
   }
   W->lineages.push_back(std::move(l));
   return static_cast<int>(W->lineages.size() - 1);
