@@ -43,6 +43,10 @@ struct Config {
   uint64_t failover_margin_ms = 10000;
   uint64_t max_clock_regression_ms = 5000;
   int launch_id = -1;
+  // The families (bits as the caller numbers them, Prepare's family_bit) that a setting the last
+  // reload rejected, or a misspelt idgen.* name, refuses: no value is made under a default that a
+  // rejected line fell back to.
+  uint32_t refused_families = 0;
 };
 
 // The fields of the shared mark a write stores (ServerMark's).
@@ -75,6 +79,7 @@ struct Refusal {
     kDropCopyAhead,     // DROP EXTENSION: the copy holds IDs up to a this server has not passed
     kDropDecimalAhead,  // DROP EXTENSION: DecimalIds of launch id b, generator ids up to a
     kRebuildAhead,      // the first start of the origins: a copy lies a ahead of the clock
+    kSettingRejected,   // a setting the family a reads was rejected at a reload, or misspelt
   } kind;
   uint64_t a = 0;
   int64_t b = 0;
@@ -123,7 +128,8 @@ class Effects {
   // it, whatever they held (restart_at_clock()).
   virtual void RaiseWords(uint8_t kins, uint64_t ms, uint64_t self_made_ms, bool floor) = 0;
   virtual void SetWords(uint8_t kins, uint64_t ms) = 0;
-  // This database's copy: read, and written (every sequence a write names in one record).
+  // This database's copy: read, and written (every sequence a write names in one record; the tag and
+  // the parts as protocol::JoinCopyParts joins them with those the copy holds, under the pages' locks).
   virtual CopyRead ReadCopy() = 0;
   virtual uint64_t WriteCopy(const CopyWrite& write) = 0;
   // What this server remembers of a copy it wrote (protocol::CopyWrite::theirs), by the copy's exact

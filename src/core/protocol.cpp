@@ -12,13 +12,16 @@ using identity::Union;
 
 // ---- the start of the server ------------------------------------------------------------------------
 
-// The identity lease counts while the configuration's identity meets nothing the server lease holds
-// of the families with a part (what was made before restart_at_clock() moved them): then every
-// value those families make from the identity lease lies above every value theirs could repeat. An
-// identity lease that idgen 1.3 wrote counts as 1.3 counted it, under the identity it names.
+// The identity lease counts only under the identity it was written for (its parts hold the
+// configuration's), and while that identity meets nothing the server lease holds of the families
+// with a part (what was made before restart_at_clock() moved them): then every value those families
+// make from the identity lease lies above every value theirs could repeat. The server lease's parts
+// are not enough alone: they forget what the clock had passed, and a clock that stepped back since
+// finds values of an identity they forgot above it (configuration management putting an old node id
+// back). An identity lease that idgen 1.3 wrote counts as 1.3 counted it, under the identity it names.
 bool IdentityLeaseCounts(uint64_t identity_raw, const LeaseParts& parts, const Self& self) {
   if (!IsFormat14(identity_raw)) return LegacyHashOf(identity_raw) == self.legacy_hash;
-  return DisjointInEveryPart(parts.server, self.identity);
+  return DisjointInEveryPart(parts.server, self.identity) && Includes(parts.identity, self.identity);
 }
 
 // The origins' values, raised by the failover margin on a promoted server (an asynchronous standby
@@ -119,6 +122,7 @@ CoverDecision DecideCover(const ServerMark& mark, const LeaseParts& parts, Kin k
                           bool identity_changed, const Identity& identity, const CopyState& copy, uint64_t ms,
                           uint64_t now_ms) {
   CoverDecision decision;
+  decision.now_ms = now_ms;
   if (identity_changed || mark.generation != hot_generation) {
     decision.retake = true;
     return decision;
@@ -126,6 +130,17 @@ CoverDecision DecideCover(const ServerMark& mark, const LeaseParts& parts, Kin k
   const bool with_identity = WithIdentity(kin);
   const uint64_t lease = mark.LeaseMs();
   const bool under_identity_lease = with_identity && mark.HasIdentityLease();
+  // No value of a family with a part passes under an identity lease that moves (restart_at_clock(),
+  // or its retirement, is writing it), nor under one that counts no more for this identity
+  // (IdentityLeaseCounts: Prepare drops it first): renewed under this identity's parts, it would let
+  // this identity's values below values of its own that the server lease covers.
+  if (under_identity_lease &&
+      (mark.identity_lease_raw == kMoving ||
+       (IsFormat14(mark.identity_lease_raw) &&
+        !(DisjointInEveryPart(parts.server, identity) && Includes(parts.identity, identity))))) {
+    decision.retake = true;
+    return decision;
+  }
   const uint64_t identity_lease = under_identity_lease ? mark.IdentityLeaseMs() : kNoLease;
   const Parts& covering = under_identity_lease ? parts.identity : parts.server;
   const bool new_identity = with_identity && !Includes(covering, identity);
@@ -353,6 +368,18 @@ void AfterCopyWrite(CopyState& copy, const CopyWrite& write) {
   }
 }
 
+CopyTagParts JoinCopyParts(int64_t held_tag, int64_t held_parts, int64_t tag, int64_t parts) {
+  CopyTagParts out{tag, parts};
+  if (!identity::WrittenByCopyWords(held_parts) || !identity::WrittenByCopyWords(parts)) return out;
+  const auto shard_bits = [](int64_t t) { return static_cast<uint32_t>(static_cast<uint64_t>(t) & kShardBitsMask); };
+  const Parts held = identity::DecodeCopy(identity::CopyWords{held_parts, shard_bits(held_tag)});
+  const Parts mine = identity::DecodeCopy(identity::CopyWords{parts, shard_bits(tag)});
+  const identity::CopyWords joined = identity::EncodeCopy(Union(held, mine));
+  out.tag = static_cast<int64_t>((static_cast<uint64_t>(tag) & ~kShardBitsMask) | joined.shard_bits);
+  out.parts = joined.parts;
+  return out;
+}
+
 CopyWrite DecideCopyAtCreate(const ServerMark& mark, const LeaseParts& parts, const Self& self) {
   CopyState fresh;
   fresh.has_copy = fresh.has_identity_copy = fresh.has_parts_copy = true;
@@ -459,6 +486,12 @@ void FinishRestart(ServerMark& mark, const Restart& restart, uint64_t identity_r
 }
 
 // ---- DecimalId -------------------------------------------------------------------------------------
+
+int64_t DecimalCopyAtCreate(uint64_t decimal_next, int64_t decimal_run, int launch_id) {
+  if (decimal_next == 0 || launch_id < 0) return 0;
+  return decimal_run * kDecimalRunUnit + static_cast<int64_t>(launch_id) * kDecimalUnit +
+         static_cast<int64_t>(std::min<uint64_t>(decimal_next - 1, kDecimalUnit - 1));
+}
 
 // Whether this database's DecimalIds can be repeated by this server's from now on: not when this run
 // wrote it, nor under another launch id, nor when the server's next generator ids lie beyond its.

@@ -214,6 +214,9 @@ struct CoverDecision {
   uint64_t renew_identity_ms = 0;
   Parts identity_parts;
   bool write_copy = false;  // then write this database's copy (DecideCopyWrite)
+  // The clock the decision read: a lease written over another whose end it has not passed keeps
+  // that lease's parts too (the renewal reads the lease it writes over just before it writes).
+  uint64_t now_ms = 0;
 };
 // A value of the kin whose last instant is ms, taken under hot_generation, by a session whose
 // identity a reload read now changed (identity_changed), at now_ms, under identity.
@@ -334,6 +337,16 @@ struct CopyWrite {
 CopyWrite DecideCopyWrite(const ServerMark& mark, const LeaseParts& parts, const Self& self, const CopyState& copy,
                           Kin kin, uint64_t now_ms);
 void AfterCopyWrite(CopyState& copy, const CopyWrite& write);
+// The tag and the parts a copy holds once a write of them (CopyWrite::tag, parts) lands on the tag
+// and parts it held: the run as written, the parts (idgen.mark_parts, and the shard bits of the tag)
+// joined with those it held, which only grow. Each session writes the copy from its own view of it:
+// one that read the copy before another's write would drop that write's parts, and the values the
+// other made under them would be held by no copy (a dump, or the start after pg_upgrade, reads it).
+struct CopyTagParts {
+  int64_t tag = 0;
+  int64_t parts = 0;
+};
+CopyTagParts JoinCopyParts(int64_t held_tag, int64_t held_parts, int64_t tag, int64_t parts);
 // CREATE EXTENSION: the new copy starts at the server's leases, under this run and the parts the
 // server lease holds with this server's identity, so that a dump made before the database's next ID
 // still covers the rows it held before a DROP EXTENSION (a restore then sets the copy it carries).
@@ -396,6 +409,10 @@ constexpr int64_t DecimalCopyValue(int64_t decimal_run, int launch_id, int64_t i
   return decimal_run * kDecimalRunUnit + static_cast<int64_t>(launch_id) * kDecimalUnit +
          id / kDecimalUnit % kDecimalUnit;
 }
+// CREATE EXTENSION: the new copy of DecimalId at every generator id this server has taken (under
+// its launch id), which covers any DecimalId the database held before a DROP EXTENSION (0: none
+// taken, or no launch id: nothing to write).
+int64_t DecimalCopyAtCreate(uint64_t decimal_next, int64_t decimal_run, int launch_id);
 // DecimalIds that a COPY brought (of a launch id, the largest generator id among them): the copy
 // that holds them from then on (no run: another server's), or 0 where the copy holds them already
 // (another server's, of the same launch id, a generator id at or above; this run's own says nothing

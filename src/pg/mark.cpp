@@ -195,7 +195,7 @@ struct SequenceWrite {
 // Sets the sequences with generic WAL in one record (no transaction ID, works in read-only
 // transactions; at most four pages), in the order given (every writer gives the same order);
 // returns the end of the record (0 when nothing changed). The caller flushes.
-XLogRecPtr WriteSequences(const SequenceWrite* writes, int count) {
+XLogRecPtr WriteSequences(const SequenceWrite* writes, int count, int tag_index = -1, int parts_index = -1) {
   Relation relations[4] = {};
   Buffer buffers[4] = {};
   int open = 0;
@@ -212,13 +212,24 @@ XLogRecPtr WriteSequences(const SequenceWrite* writes, int count) {
     LockBuffer(buffers[i], BUFFER_LOCK_EXCLUSIVE);
     open = i + 1;
   }
+  // (the tag and the parts joined with those the pages hold, under the pages' locks)
+  int64 values[4];
+  for (int i = 0; i < count; ++i) values[i] = writes[i].value;
+  if (tag_index >= 0 && parts_index >= 0) {
+    const protocol::CopyTagParts joined = protocol::JoinCopyParts(
+        SequenceData(relations[tag_index], BufferGetPage(buffers[tag_index]))->last_value,
+        SequenceData(relations[parts_index], BufferGetPage(buffers[parts_index]))->last_value, values[tag_index],
+        values[parts_index]);
+    values[tag_index] = joined.tag;
+    values[parts_index] = joined.parts;
+  }
   GenericXLogState* xlog = nullptr;
   for (int i = 0; i < count; ++i) {
     const int64 current = SequenceData(relations[i], BufferGetPage(buffers[i]))->last_value;
-    if (!(writes[i].value > current || (writes[i].exact && writes[i].value != current))) continue;
+    if (!(values[i] > current || (writes[i].exact && values[i] != current))) continue;
     if (xlog == nullptr) xlog = GenericXLogStart(relations[i]);
     Form_pg_sequence_data data = SequenceData(relations[i], GenericXLogRegisterBuffer(xlog, buffers[i], 0));
-    data->last_value = writes[i].value;
+    data->last_value = values[i];
     data->log_cnt = 0;
     data->is_called = true;
   }
@@ -268,6 +279,7 @@ class PgEffects final : public engine::Effects {
     config.failover_margin_ms = static_cast<uint64_t>(settings::failover_margin_ms);
     config.max_clock_regression_ms = static_cast<uint64_t>(settings::max_clock_regression_ms);
     config.launch_id = settings::launch_id;
+    config.refused_families = settings::problem_consumers;  // (a consumer's bit is 1 << family, as family_bit)
     return config;
   }
   bool Shared() override { return shared_; }
@@ -407,12 +419,17 @@ class PgEffects final : public engine::Effects {
       writes[count++] =
           SequenceWrite{SequenceNamed("mark_identity"), "mark_identity", write.mark_identity, write.identity_exact};
     }
+    int tag_index = -1, parts_index = -1;
     if (write.write_tag) {
+      tag_index = count;
       writes[count++] = SequenceWrite{SequenceNamed("mark_server"), "mark_server", write.tag, true};
       const Oid parts = SequenceNamed("mark_parts");
-      if (OidIsValid(parts)) writes[count++] = SequenceWrite{parts, "mark_parts", write.parts, true};
+      if (OidIsValid(parts)) {
+        parts_index = count;
+        writes[count++] = SequenceWrite{parts, "mark_parts", write.parts, true};
+      }
     }
-    return WriteSequences(writes, count);
+    return WriteSequences(writes, count, tag_index, parts_index);
   }
   void RememberTheirs(int64_t tag, int64_t parts, const identity::Parts& theirs) override {
     if (!shared_) return;
@@ -567,6 +584,9 @@ void PgEffects::Refuse(const engine::Refusal& refusal) {
       Raise(ErrorKind::kPrerequisite,
             "extension \"idgen\" cannot be dropped while it holds DecimalIds this server could repeat", detail,
             "Give this server its own idgen.launch_id, reload, then drop it.");
+    case engine::Refusal::kSettingRejected:
+      settings::CheckConfiguredSlow(static_cast<uint32_t>(refusal.a));
+      break;
     case engine::Refusal::kRebuildAhead: {
       const char* database = get_database_name(static_cast<Oid>(refusal.b));
       snprintf(message, sizeof message,
@@ -606,11 +626,14 @@ uint64_t WordAt(Family family, uint64_t floor_ms) {
 }
 
 bool Prepare(Family family, const StateRef& ref) {
-  // The server's configuration as it is now (a reload in flight is read), and a setting the server
-  // rejected refuses, before anything is decided under it.
-  settings::CatchUpWithReload();
-  settings::CheckConfigured(settings::Of(family));
-  if (!ref.shared || RecoveryInProgress()) return false;
+  // Where the marks do not apply (no shared state, or recovery), a setting the server rejected
+  // refuses here; elsewhere engine::Prepare reads the configuration as it is now (a reload in
+  // flight is read) and refuses it, before anything is decided under it.
+  if (!ref.shared || RecoveryInProgress()) {
+    settings::CatchUpWithReload();
+    settings::CheckConfigured(settings::Of(family));
+    return false;
+  }
   PgEffects fx(ref);
   return engine::Prepare(fx, session, KinOf(family), uint32_t{1} << family);
 }
