@@ -136,8 +136,12 @@ void LoadServerMark(Effects& fx, Session& s) {
     const uint64_t seen_identity = fx.ReadOrigin(Origin::kIdentityMark);
     Rebuilt rebuilt;
     uint16_t rebuilt_handle = 0;
-    if (seen_mark == 0) {
-      rebuilt = fx.RebuildFromCopies();
+    // (origins this server never wrote: a server that made DecimalIds alone has none of idgen_mark,
+    // but its own generator ids, and is not new)
+    const bool never_written = seen_mark == 0 && seen_identity == 0 && fx.ReadOrigin(Origin::kDecimalId) == 0 &&
+                               fx.ReadOrigin(Origin::kDecimalTake) == 0;
+    if (never_written) {
+      rebuilt = fx.RebuildFromCopies(s.config.launch_id);
       if (rebuilt.any) {
         // Values above the copies' bounds only once the clock has passed them, as a database's copy
         // is waited for (a gap beyond idgen.max_clock_regression refused): never a start that runs
@@ -148,7 +152,7 @@ void LoadServerMark(Effects& fx, Session& s) {
           fx.Refuse(Refusal{Refusal::kRebuildAhead, wait.gap_ms, static_cast<int64_t>(rebuilt.source)});
         }
         if (rebuilt.decimal_next > static_cast<uint64_t>(kDecimalUnit - 1)) {
-          fx.Refuse(Refusal{Refusal::kDecimalExhausted, 0, 0});
+          fx.Refuse(Refusal{Refusal::kRebuildDecimalExhausted, 0, static_cast<int64_t>(rebuilt.decimal_source)});
         }
         if (wait.kind == Wait::kWait) fx.WaitUntilMs(wait.until_ms);
         rebuilt_handle = fx.Register(rebuilt.parts);
@@ -171,7 +175,7 @@ void LoadServerMark(Effects& fx, Session& s) {
     const uint64_t decimal_read = fx.ReadOrigin(Origin::kDecimalId);
     uint64_t decimal_raw = decimal_read;
     const uint64_t take_ms = fx.ReadOrigin(Origin::kDecimalTake);
-    const bool from_copies = mark_raw == 0 && rebuilt.any;
+    const bool from_copies = never_written && mark_raw == 0 && rebuilt.any;
     if (from_copies) {
       mark_raw = Pack(std::max(rebuilt.mark_ms, rebuilt.identity_ms), rebuilt_handle);
       decimal_raw =
@@ -488,8 +492,8 @@ void StartCopy(Effects& fx, Session& s, bool created_now) {
   // DecimalId's part of the copy likewise, at every generator id the server has taken: a DROP
   // EXTENSION forgot the DecimalIds the database holds (a dump, or a start from the copies after
   // pg_upgrade, reads them there).
-  const uint64_t decimal_next = fx.Shared() && !fx.Recovery() ? m.decimal_id_next
-                                                              : DecimalNextOf(fx.ReadOrigin(Origin::kDecimalId));
+  const uint64_t decimal_next =
+      fx.Shared() && !fx.Recovery() ? m.decimal_id_next : DecimalNextOf(fx.ReadOrigin(Origin::kDecimalId));
   const int64_t decimal_copy = DecimalCopyAtCreate(decimal_next, self.decimal_run, s.config.launch_id);
   if (decimal_copy > fx.ReadDecimalCopy()) {
     const uint64_t position = fx.WriteDecimalCopy(decimal_copy);

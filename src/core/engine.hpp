@@ -69,17 +69,18 @@ inline constexpr uint8_t kIdentityKins = static_cast<uint8_t>(0xF & ~kTimeKins);
 // hint), the simulator counts them.
 struct Refusal {
   enum Kind : uint8_t {
-    kMissingCopy,       // this database has no copy (an extension older than 1.2, or dropped)
-    kCopyAhead,         // this database's copy lies a further than max_clock_regression ahead
-    kBeyondMaxLease,    // a lease would pass what an origin can hold
-    kTooManyRetakes,    // the retake loop ran past its bound
-    kDecimalTakeAhead,  // the last DecimalId generator id was taken a ahead of the clock
-    kDecimalExhausted,  // every DecimalId generator id is used
-    kDecimalCopyAhead,  // this database holds DecimalIds of launch id b, generator ids up to a
-    kDropCopyAhead,     // DROP EXTENSION: the copy holds IDs up to a this server has not passed
-    kDropDecimalAhead,  // DROP EXTENSION: DecimalIds of launch id b, generator ids up to a
-    kRebuildAhead,      // the first start of the origins: a copy lies a ahead of the clock
-    kSettingRejected,   // a setting the family a reads was rejected at a reload, or misspelt
+    kMissingCopy,              // this database has no copy (an extension older than 1.2, or dropped)
+    kCopyAhead,                // this database's copy lies a further than max_clock_regression ahead
+    kBeyondMaxLease,           // a lease would pass what an origin can hold
+    kTooManyRetakes,           // the retake loop ran past its bound
+    kDecimalTakeAhead,         // the last DecimalId generator id was taken a ahead of the clock
+    kDecimalExhausted,         // every DecimalId generator id is used
+    kDecimalCopyAhead,         // this database holds DecimalIds of launch id b, generator ids up to a
+    kDropCopyAhead,            // DROP EXTENSION: the copy holds IDs up to a this server has not passed
+    kDropDecimalAhead,         // DROP EXTENSION: DecimalIds of launch id b, generator ids up to a
+    kRebuildDecimalExhausted,  // the first start of the origins: database b's DecimalId copy holds the last id
+    kRebuildAhead,             // the first start of the origins: a copy lies a ahead of the clock
+    kSettingRejected,          // a setting the family a reads was rejected at a reload, or misspelt
   } kind;
   uint64_t a = 0;
   int64_t b = 0;
@@ -114,7 +115,8 @@ class Effects {
   virtual uint16_t Register(const identity::Parts& parts) = 0;
   virtual identity::Parts PartsOf(uint16_t handle) = 0;
   // What every database's copy holds, read once, when the server's origins start (outside the lock).
-  virtual Rebuilt RebuildFromCopies() = 0;
+  // (launch_id: the DecimalIds of that launch id only, the ones this server's could repeat; -1: none)
+  virtual Rebuilt RebuildFromCopies(int launch_id) = 0;
   // The lock that orders the writes of the shared mark: never held across a flush, a wait or a
   // registration.
   virtual void LockMark(bool exclusive) = 0;

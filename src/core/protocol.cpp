@@ -74,7 +74,7 @@ void FinishLoad(ServerMark& mark, const Load& load) { mark.decimal_timeline = lo
 
 // ---- the first start of the origins -------------------------------------------------------------------
 
-Rebuilt RebuiltOf(const CopyRead& read, int64_t decimal_copy) {
+Rebuilt RebuiltOf(const CopyRead& read, int64_t decimal_copy, int launch_id) {
   Rebuilt one;
   one.parts = identity::NoParts();
   if (read.has_mark && read.has_server) {
@@ -88,7 +88,7 @@ Rebuilt RebuiltOf(const CopyRead& read, int64_t decimal_copy) {
     }
     one.any = one.mark_ms != 0 || one.identity_ms != 0;
   }
-  if (decimal_copy > 0) {
+  if (decimal_copy > 0 && launch_id >= 0 && decimal_copy % kDecimalRunUnit / kDecimalUnit == launch_id) {
     one.decimal_next = static_cast<uint64_t>(decimal_copy % kDecimalUnit) + 1;
     one.any = true;
   }
@@ -101,6 +101,7 @@ void Merge(Rebuilt& into, const Rebuilt& one) {
   if (!into.any || std::max(one.mark_ms, one.identity_ms) > std::max(into.mark_ms, into.identity_ms)) {
     into.source = one.source;
   }
+  if (!into.any || one.decimal_next > into.decimal_next) into.decimal_source = one.source;
   into.any = true;
   into.mark_ms = std::max(into.mark_ms, one.mark_ms);
   into.identity_ms = std::max(into.identity_ms, one.identity_ms);
@@ -134,10 +135,9 @@ CoverDecision DecideCover(const ServerMark& mark, const LeaseParts& parts, Kin k
   // or its retirement, is writing it), nor under one that counts no more for this identity
   // (IdentityLeaseCounts: Prepare drops it first): renewed under this identity's parts, it would let
   // this identity's values below values of its own that the server lease covers.
-  if (under_identity_lease &&
-      (mark.identity_lease_raw == kMoving ||
-       (IsFormat14(mark.identity_lease_raw) &&
-        !(DisjointInEveryPart(parts.server, identity) && Includes(parts.identity, identity))))) {
+  if (under_identity_lease && (mark.identity_lease_raw == kMoving ||
+                               (IsFormat14(mark.identity_lease_raw) && !(DisjointInEveryPart(parts.server, identity) &&
+                                                                         Includes(parts.identity, identity))))) {
     decision.retake = true;
     return decision;
   }

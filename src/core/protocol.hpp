@@ -193,13 +193,14 @@ struct Rebuilt {
   uint64_t mark_ms = 0, identity_ms = 0;
   Parts parts;  // of every copy
   uint64_t decimal_next = 0;
-  // Where the latest bound came from (the caller's name of a database: a refusal names it, so that
-  // a copy set ahead by hand is found and set right).
-  uint64_t source = 0;
+  // Where the latest bound, and the largest DecimalId generator id, came from (the caller's name of
+  // a database: a refusal names it, so that a copy set ahead by hand is found and set right).
+  uint64_t source = 0, decimal_source = 0;
 };
 // One database's copy as it counts in the rebuilt leases (has_mark false: nothing; decimal_copy:
 // idgen.decimal_id_generator, 0 or less when it holds none).
-Rebuilt RebuiltOf(const CopyRead& read, int64_t decimal_copy);
+// (launch_id: DecimalIds of another launch id cannot be repeated by this server's)
+Rebuilt RebuiltOf(const CopyRead& read, int64_t decimal_copy, int launch_id);
 void Merge(Rebuilt& into, const Rebuilt& one);
 
 // ---- renewing the leases (Cover) ----------------------------------------------------------------

@@ -216,10 +216,10 @@ XLogRecPtr WriteSequences(const SequenceWrite* writes, int count, int tag_index 
   int64 values[4];
   for (int i = 0; i < count; ++i) values[i] = writes[i].value;
   if (tag_index >= 0 && parts_index >= 0) {
-    const protocol::CopyTagParts joined = protocol::JoinCopyParts(
-        SequenceData(relations[tag_index], BufferGetPage(buffers[tag_index]))->last_value,
-        SequenceData(relations[parts_index], BufferGetPage(buffers[parts_index]))->last_value, values[tag_index],
-        values[parts_index]);
+    const protocol::CopyTagParts joined =
+        protocol::JoinCopyParts(SequenceData(relations[tag_index], BufferGetPage(buffers[tag_index]))->last_value,
+                                SequenceData(relations[parts_index], BufferGetPage(buffers[parts_index]))->last_value,
+                                values[tag_index], values[parts_index]);
     values[tag_index] = joined.tag;
     values[parts_index] = joined.parts;
   }
@@ -337,7 +337,7 @@ class PgEffects final : public engine::Effects {
     const std::optional<identity::Parts> parts = identity::Parse(name + prefix);
     return parts ? *parts : identity::Parts{};
   }
-  engine::Rebuilt RebuildFromCopies() override { return RebuildFromEveryCopy(); }
+  engine::Rebuilt RebuildFromCopies(int launch_id) override { return RebuildFromEveryCopy(launch_id); }
 
   void LockMark(bool exclusive) override {
     LWLockAcquire(&state_.mark_lock.lock, exclusive ? LW_EXCLUSIVE : LW_SHARED);
@@ -487,14 +487,14 @@ class PgEffects final : public engine::Effects {
     }
     return origin::kMark;
   }
-  engine::Rebuilt RebuildFromEveryCopy();
+  engine::Rebuilt RebuildFromEveryCopy(int launch_id);
 
   SharedState& state_;
   bool shared_;
   compat::OriginId ids_[origin::kOriginCount];
 };
 
-engine::Rebuilt PgEffects::RebuildFromEveryCopy() { return rebuild::FromEveryDatabase(state_); }
+engine::Rebuilt PgEffects::RebuildFromEveryCopy(int launch_id) { return rebuild::FromEveryDatabase(state_, launch_id); }
 
 void PgEffects::Refuse(const engine::Refusal& refusal) {
   char message[256], detail[512];
@@ -584,6 +584,17 @@ void PgEffects::Refuse(const engine::Refusal& refusal) {
       Raise(ErrorKind::kPrerequisite,
             "extension \"idgen\" cannot be dropped while it holds DecimalIds this server could repeat", detail,
             "Give this server its own idgen.launch_id, reload, then drop it.");
+    case engine::Refusal::kRebuildDecimalExhausted: {
+      const char* database = get_database_name(static_cast<Oid>(refusal.b));
+      snprintf(message, sizeof message,
+               "the DecimalId copy in database \"%s\" holds the last generator id of this launch id",
+               database != nullptr ? database : "?");
+      Raise(ErrorKind::kPrerequisite, message,
+            "This server's marks are new (a cluster that pg_upgrade made, a restore into a new cluster), and take "
+            "their DecimalId generator ids past every database's copy: none is left past that one.",
+            "Give this server a new idgen.launch_id; or, where that copy was set by hand, a superuser sets it right in "
+            "that database (setval() of idgen.decimal_id_generator).");
+    }
     case engine::Refusal::kSettingRejected:
       settings::CheckConfiguredSlow(static_cast<uint32_t>(refusal.a));
       break;

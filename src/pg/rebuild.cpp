@@ -42,6 +42,7 @@ struct Slot {
 };
 struct Slots {
   int count;
+  int launch_id;
   Slot slot[FLEXIBLE_ARRAY_MEMBER];
 };
 
@@ -98,7 +99,7 @@ BackgroundWorkerHandle* Start(dsm_segment* segment, int index) {
 
 }  // namespace
 
-protocol::Rebuilt FromEveryDatabase(SharedState& state) {
+protocol::Rebuilt FromEveryDatabase(SharedState& state, int launch_id) {
   // One session rebuilds at a time (many may meet a new server at once): a lock on object 1 of
   // pg_replication_origin, in no database (origin.cpp takes object 0 to create the origins), which
   // a cancel, a timeout and the deadlock detector see. A session that waited finds the marks loaded,
@@ -113,6 +114,7 @@ protocol::Rebuilt FromEveryDatabase(SharedState& state) {
   dsm_segment* segment = dsm_create(offsetof(Slots, slot) + sizeof(Slot) * static_cast<size_t>(count), 0);
   auto* slots = static_cast<Slots*>(dsm_segment_address(segment));
   slots->count = count;
+  slots->launch_id = launch_id;
   for (int i = 0; i < count; ++i) {
     slots->slot[i].database = list_nth_oid(databases, i);
     slots->slot[i].done = false;
@@ -120,7 +122,7 @@ protocol::Rebuilt FromEveryDatabase(SharedState& state) {
     // This database's copy is read here: a worker would wait for the locks this session holds (a
     // DROP EXTENSION whose guard asked for the marks), and this session for the worker.
     if (slots->slot[i].database == MyDatabaseId) {
-      slots->slot[i].one = protocol::RebuiltOf(marks::ReadCopyHere(), marks::ReadDecimalCopyHere());
+      slots->slot[i].one = protocol::RebuiltOf(marks::ReadCopyHere(), marks::ReadDecimalCopyHere(), launch_id);
       slots->slot[i].one.source = MyDatabaseId;
       slots->slot[i].done = true;
     }
@@ -183,7 +185,7 @@ void idgen_rebuild_worker(Datum slot_index) {
   PushActiveSnapshot(GetTransactionSnapshot());
   if (OidIsValid(get_extension_oid("idgen", true))) {
     const idgen::protocol::CopyRead read = idgen::pg::marks::ReadCopyHere();
-    slot.one = idgen::protocol::RebuiltOf(read, idgen::pg::marks::ReadDecimalCopyHere());
+    slot.one = idgen::protocol::RebuiltOf(read, idgen::pg::marks::ReadDecimalCopyHere(), slots->launch_id);
     slot.one.source = slot.database;
   }
   PopActiveSnapshot();

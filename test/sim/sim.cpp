@@ -304,6 +304,14 @@ struct Shm {
   std::atomic<uint64_t> decimal{0};
   uint64_t instance = 0;  // this run's random name (SharedState::instance)
   uint64_t moving_from = 0;  // the identity lease in force when the last move began (0: none)
+  // What the server remembers of the copies it wrote that stay another writer's (lost at a crash,
+  // as src/pg/mark.cpp's shared memory is): by database and the copy's exact words.
+  struct Theirs {
+    int db;
+    int64_t tag, parts;
+    identity::Parts theirs;
+  };
+  std::vector<Theirs> theirs;
 };
 
 using MaxMap = std::unordered_map<uint64_t, U128>;  // (family, part) -> the largest value
@@ -803,7 +811,7 @@ class SimEffects final : public engine::Effects {
     Point(s_, "PartsOf");
     return PartsIn(sv().cur, handle);
   }
-  engine::Rebuilt RebuildFromCopies() override;
+  engine::Rebuilt RebuildFromCopies(int launch_id) override;
 
   void LockMark(bool exclusive) override {
     Point(s_, exclusive ? "LockMark exclusive" : "LockMark shared");
@@ -924,6 +932,28 @@ class SimEffects final : public engine::Effects {
            static_cast<unsigned long long>(static_cast<uint64_t>(copy.server) >> 26 & kRunMask), text);
     }
     return WriteDatabase(copy);
+  }
+  void RememberTheirs(int64_t tag, int64_t parts, const identity::Parts& theirs) override {
+    Point(s_, "RememberTheirs");
+    auto& list = sv().shm->theirs;
+    for (auto& t : list) {
+      if (t.db == s_.db && t.tag == tag && t.parts == parts) {
+        t.theirs = theirs;
+        return;
+      }
+    }
+    if (list.size() == 16) list.erase(list.begin());  // (the oldest goes, as src/pg's)
+    list.push_back({s_.db, tag, parts, theirs});
+  }
+  bool RecallTheirs(int64_t tag, int64_t parts, identity::Parts* theirs) override {
+    Point(s_, "RecallTheirs");
+    for (const auto& t : sv().shm->theirs) {
+      if (t.db == s_.db && t.tag == tag && t.parts == parts) {
+        *theirs = t.theirs;
+        return true;
+      }
+    }
+    return false;
   }
   int64_t ReadDecimalCopy() override {
     Point(s_, "ReadDecimalCopy");
@@ -1090,7 +1120,7 @@ void SimEffects::JudgeRestart(uint64_t floor_ms) {
 
 // What every database's copy holds, for the first start of a server's origins (a cluster that
 // pg_upgrade made): each copy as protocol::RebuiltOf counts it, merged (src/pg/rebuild.cpp's).
-engine::Rebuilt SimEffects::RebuildFromCopies() {
+engine::Rebuilt SimEffects::RebuildFromCopies(int launch_id) {
   Point(s_, "RebuildFromCopies");
   NotUnderLock(s_, "the rebuild's reads");
   Rebuilt merged;
@@ -1103,7 +1133,7 @@ engine::Rebuilt SimEffects::RebuildFromCopies() {
     read.server = c.server;
     read.mark_identity = c.identity;
     read.parts = c.parts;
-    Merge(merged, RebuiltOf(read, c.decimal));
+    Merge(merged, RebuiltOf(read, c.decimal, launch_id));
   }
   return merged;
 }

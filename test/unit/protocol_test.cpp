@@ -384,7 +384,8 @@ TEST(Copy, OwnPartsAddedToAnotherWritersCopyStayOwn) {
   EXPECT_EQ(DecideCopy(mark, self, after).wait_ms[kNode], 50000u);
   // Values a COPY brought join what is remembered as another writer's.
   const Parts moved = identity::Of(Id(7, 0, "0-8191"));
-  const CopyWrite moved_write = DecideMovedValues(DecideCopy(mark, self, after, &write.theirs), self, kNode, 60000, moved);
+  const CopyWrite moved_write =
+      DecideMovedValues(DecideCopy(mark, self, after, &write.theirs), self, kNode, 60000, moved);
   ASSERT_TRUE(moved_write.remember_theirs);
   EXPECT_TRUE(identity::Includes(moved_write.theirs, Id(7, 0, "0-8191")));
   EXPECT_FALSE(identity::Meets(moved_write.theirs, me, identity::Part::kNode));
