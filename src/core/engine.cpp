@@ -303,8 +303,8 @@ void ReadDatabaseCopy(Effects& fx, Session& s) {
   const CopyRead read = fx.ReadCopy();
   const Self self = fx.Me(s.config);
   s.decimal_run = self.decimal_run;
-  Parts theirs;
-  const bool known = read.has_parts && fx.RecallTheirs(read.server, read.parts, &theirs);
+  Theirs theirs;
+  const bool known = read.has_parts && fx.RecallTheirs(read, &theirs);
   s.copy = DecideCopy(m, self, read, known ? &theirs : nullptr);
 }
 
@@ -317,7 +317,7 @@ void WriteDatabaseCopy(Effects& fx, Session& s, Kin kin) {
     if (write.raise_ms[k] != 0) fx.RaiseWords(KinBit(static_cast<Kin>(k)), write.raise_ms[k], 0, false);
   }
   // (remembered first: a session that reads the new copy finds it)
-  if (write.remember_theirs) fx.RememberTheirs(write.tag, write.parts, write.theirs);
+  if (write.remember_theirs) fx.RememberTheirs(write);
   const uint64_t position = fx.WriteCopy(write);
   if (position != 0) fx.FlushAndConfirm(position);
   AfterCopyWrite(s.copy, write);
@@ -513,7 +513,7 @@ void CheckDrop(Effects& fx, Session& s) {
   DropInput in;
   in.read = fx.ReadCopy();
   if (!in.read.has_mark || !in.read.has_server) return;
-  in.theirs_known = in.read.has_parts && fx.RecallTheirs(in.read.server, in.read.parts, &in.theirs);
+  in.theirs_known = in.read.has_parts && fx.RecallTheirs(in.read, &in.theirs);
   in.now_ms = fx.NowMs();
   in.recovery = fx.Recovery();
   in.shared = fx.Shared();
@@ -573,7 +573,7 @@ void HoldMovedValues(Effects& fx, Session& s, Kin kin, uint64_t ms, const identi
   ReadDatabaseCopy(fx, s);
   if (MovedValuesHeld(s.copy, kin, ms, parts)) return;
   const CopyWrite write = DecideMovedValues(s.copy, fx.Me(s.config), kin, ms, parts);
-  if (write.remember_theirs) fx.RememberTheirs(write.tag, write.parts, write.theirs);
+  if (write.remember_theirs) fx.RememberTheirs(write);
   const uint64_t position = fx.WriteCopy(write);
   if (position != 0) fx.FlushAndConfirm(position);
   s.fresh = false;

@@ -134,10 +134,12 @@ class Effects {
   // the parts as protocol::JoinCopyParts joins them with those the copy holds, under the pages' locks).
   virtual CopyRead ReadCopy() = 0;
   virtual uint64_t WriteCopy(const CopyWrite& write) = 0;
-  // What this server remembers of a copy it wrote (protocol::CopyWrite::theirs), by the copy's exact
-  // tag and parts words, in this database; lost at a restart (the copy is waited for as a whole then).
-  virtual void RememberTheirs(int64_t tag, int64_t parts, const identity::Parts& theirs) = 0;
-  virtual bool RecallTheirs(int64_t tag, int64_t parts, identity::Parts* theirs) = 0;
+  // What this server remembers of a copy it wrote (protocol::CopyWrite::theirs), in this database:
+  // recalled for a copy of the same tag and parts words whose bounds lie at or below those written
+  // (a copy raised since by another writer, a restore, is not the one remembered); lost at a restart
+  // (the copy is waited for as a whole then).
+  virtual void RememberTheirs(const CopyWrite& write) = 0;
+  virtual bool RecallTheirs(const CopyRead& read, protocol::Theirs* theirs) = 0;
   virtual int64_t ReadDecimalCopy() = 0;
   virtual uint64_t WriteDecimalCopy(int64_t value) = 0;
   [[noreturn]] virtual void Refuse(const Refusal& refusal) = 0;

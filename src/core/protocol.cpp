@@ -223,8 +223,21 @@ bool Covered(const ServerMark& mark, const Self& self, Kin kin, uint64_t copy_ms
   if ((static_cast<uint64_t>(copy.tag) & kTagged) == 0) {
     return copy.tag == self.system_identifier && mark.HasIdentityLease();
   }
-  return !Meets(copy.theirs_known ? copy.theirs : copy.parts, self.identity, PartOf(kin));
+  return !Meets(copy.theirs_known ? copy.theirs.parts : copy.parts, self.identity, PartOf(kin));
 }
+
+namespace {
+
+// Everything in the copy, as another writer's.
+Theirs AllTheirs(const CopyState& copy) {
+  Theirs theirs;
+  theirs.ms = copy.copy_ms;
+  theirs.identity_ms = copy.copy_identity_ms;
+  theirs.parts = copy.parts;
+  return theirs;
+}
+
+}  // namespace
 
 uint64_t CopyIdentityMs(const CopyRead& read) {
   const bool tagged = (static_cast<uint64_t>(read.server) & kTagged) != 0;
@@ -233,7 +246,7 @@ uint64_t CopyIdentityMs(const CopyRead& read) {
 
 // A copy that is not covered is waited for by each kin, even one the clock has passed already: its
 // first value raises the kin's words to it (RaiseAfterCopyWait).
-CopyState DecideCopy(const ServerMark& mark, const Self& self, const CopyRead& read, const Parts* theirs) {
+CopyState DecideCopy(const ServerMark& mark, const Self& self, const CopyRead& read, const Theirs* theirs) {
   CopyState copy;
   copy.has_copy = read.has_mark && read.has_server;
   copy.has_identity_copy = read.has_identity;
@@ -259,7 +272,10 @@ CopyState DecideCopy(const ServerMark& mark, const Self& self, const CopyRead& r
   }
   for (int k = 0; k < kKinCount; ++k) {
     const auto kin = static_cast<Kin>(k);
-    const uint64_t bound = WithIdentity(kin) ? copy.copy_identity_ms : copy.copy_ms;
+    // (where this server remembers another writer's values apart from its own, only theirs are
+    // waited for)
+    const uint64_t bound = copy.theirs_known ? (WithIdentity(kin) ? copy.theirs.identity_ms : copy.theirs.ms)
+                                             : (WithIdentity(kin) ? copy.copy_identity_ms : copy.copy_ms);
     copy.wait_ms[k] = Covered(mark, self, kin, bound, copy) ? 0 : bound;
   }
   return copy;
@@ -330,10 +346,11 @@ CopyWrite DecideCopyWrite(const ServerMark& mark, const LeaseParts& parts, const
     write.tag = tag_of(0);
   }
   write.parts = words.parts;
-  if (!settled && !copy.tag_is_ours && copy.layout14 && parts_change) {
-    // (the other writer's values are those the copy held before this server's first part)
+  if (!settled && !copy.tag_is_ours && copy.layout14 && (parts_change || copy.theirs_known)) {
+    // (the other writer's values are those the copy held before this server's first value; each
+    // write remembers them again, for the copy as it writes it)
     write.remember_theirs = true;
-    write.theirs = copy.theirs_known ? copy.theirs : copy.parts;
+    write.theirs = copy.theirs_known ? copy.theirs : AllTheirs(copy);
   }
   if (write.claims) {
     // (never beyond the clock: what an owner set ahead moves nothing of the server's)
@@ -413,11 +430,18 @@ CopyWrite DecideMovedValues(const CopyState& copy, const Self& self, Kin kin, ui
   const identity::CopyWords words = identity::EncodeCopy(next_parts);
   write.tag = copy.has_parts_copy ? Tag(0, words.shard_bits) : LegacyTag(0, self.legacy_hash);
   write.parts = words.parts;
-  if (copy.has_parts_copy && WithIdentity(kin)) {
-    // (this server's own parts stay its own: a copy it claimed holds only its values, one it did not
-    // holds the other writer's it remembers, or else every part is another's)
+  if (copy.has_parts_copy) {
+    // (this server's own values stay its own: a copy it claimed holds only its values, one it did
+    // not holds the other writer's it remembers, or else everything in it is another's)
+    Theirs theirs = copy.tag_is_ours ? Theirs{} : copy.theirs_known ? copy.theirs : AllTheirs(copy);
+    if (copy.tag_is_ours) theirs.parts = identity::NoParts();
+    theirs.ms = std::max(theirs.ms, past);
+    if (WithIdentity(kin)) {
+      theirs.identity_ms = std::max(theirs.identity_ms, past);
+      theirs.parts = Union(theirs.parts, parts);
+    }
     write.remember_theirs = true;
-    write.theirs = copy.tag_is_ours ? parts : Union(copy.theirs_known ? copy.theirs : copy.parts, parts);
+    write.theirs = theirs;
   }
   return write;
 }

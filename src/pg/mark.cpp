@@ -431,30 +431,36 @@ class PgEffects final : public engine::Effects {
     }
     return WriteSequences(writes, count, tag_index, parts_index);
   }
-  void RememberTheirs(int64_t tag, int64_t parts, const identity::Parts& theirs) override {
+  void RememberTheirs(const protocol::CopyWrite& write) override {
     if (!shared_) return;
     LWLockAcquire(&state_.mark_lock.lock, LW_EXCLUSIVE);
     SharedState::Theirs* slot = &state_.theirs[0];
+    bool same = false;
     for (SharedState::Theirs& t : state_.theirs) {
-      if (t.database == MyDatabaseId && t.tag == tag && t.parts == parts) {
+      if (t.stamp != 0 && t.database == MyDatabaseId && t.tag == write.tag && t.parts == write.parts) {
         slot = &t;
+        same = true;
         break;
       }
       if (t.stamp < slot->stamp) slot = &t;  // (else the oldest goes)
     }
+    // (sessions' writes of one copy race: what it holds is the largest of what they wrote)
+    slot->mark = same ? std::max(slot->mark, write.mark) : write.mark;
+    slot->mark_identity = same ? std::max(slot->mark_identity, write.mark_identity) : write.mark_identity;
     slot->database = MyDatabaseId;
-    slot->tag = tag;
-    slot->parts = parts;
-    slot->theirs = theirs;
+    slot->tag = write.tag;
+    slot->parts = write.parts;
+    slot->theirs = write.theirs;
     slot->stamp = ++state_.theirs_stamp;
     LWLockRelease(&state_.mark_lock.lock);
   }
-  bool RecallTheirs(int64_t tag, int64_t parts, identity::Parts* theirs) override {
+  bool RecallTheirs(const protocol::CopyRead& read, protocol::Theirs* theirs) override {
     if (!shared_) return false;
     bool found = false;
     LWLockAcquire(&state_.mark_lock.lock, LW_SHARED);
     for (const SharedState::Theirs& t : state_.theirs) {
-      if (t.stamp != 0 && t.database == MyDatabaseId && t.tag == tag && t.parts == parts) {
+      if (t.stamp != 0 && t.database == MyDatabaseId && t.tag == read.server && t.parts == read.parts &&
+          read.mark <= t.mark && (!read.has_identity || read.mark_identity <= t.mark_identity)) {
         *theirs = t.theirs;
         found = true;
         break;

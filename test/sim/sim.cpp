@@ -308,8 +308,8 @@ struct Shm {
   // as src/pg/mark.cpp's shared memory is): by database and the copy's exact words.
   struct Theirs {
     int db;
-    int64_t tag, parts;
-    identity::Parts theirs;
+    int64_t tag, parts, mark, mark_identity;
+    protocol::Theirs theirs;
   };
   std::vector<Theirs> theirs;
 };
@@ -933,22 +933,25 @@ class SimEffects final : public engine::Effects {
     }
     return WriteDatabase(copy);
   }
-  void RememberTheirs(int64_t tag, int64_t parts, const identity::Parts& theirs) override {
+  void RememberTheirs(const CopyWrite& write) override {
     Point(s_, "RememberTheirs");
     auto& list = sv().shm->theirs;
     for (auto& t : list) {
-      if (t.db == s_.db && t.tag == tag && t.parts == parts) {
-        t.theirs = theirs;
+      if (t.db == s_.db && t.tag == write.tag && t.parts == write.parts) {
+        t.mark = std::max(t.mark, write.mark);
+        t.mark_identity = std::max(t.mark_identity, write.mark_identity);
+        t.theirs = write.theirs;
         return;
       }
     }
     if (list.size() == 16) list.erase(list.begin());  // (the oldest goes, as src/pg's)
-    list.push_back({s_.db, tag, parts, theirs});
+    list.push_back({s_.db, write.tag, write.parts, write.mark, write.mark_identity, write.theirs});
   }
-  bool RecallTheirs(int64_t tag, int64_t parts, identity::Parts* theirs) override {
+  bool RecallTheirs(const CopyRead& read, protocol::Theirs* theirs) override {
     Point(s_, "RecallTheirs");
     for (const auto& t : sv().shm->theirs) {
-      if (t.db == s_.db && t.tag == tag && t.parts == parts) {
+      if (t.db == s_.db && t.tag == read.server && t.parts == read.parts && read.mark <= t.mark &&
+          (!read.has_identity || read.mark_identity <= t.mark_identity)) {
         *theirs = t.theirs;
         return true;
       }

@@ -376,7 +376,8 @@ TEST(Copy, OwnPartsAddedToAnotherWritersCopyStayOwn) {
   const CopyWrite write = DecideCopyWrite(mark, parts, self, copy, kNode, 2000);
   EXPECT_FALSE(write.claims);
   ASSERT_TRUE(write.remember_theirs);
-  EXPECT_EQ(write.theirs, identity::Of(theirs));
+  EXPECT_EQ(write.theirs.parts, identity::Of(theirs));
+  EXPECT_EQ(write.theirs.identity_ms, 50000u);
   CopyRead after = Read14(50000, 50000, 0, identity::Of(theirs));
   after.server = write.tag;
   after.parts = write.parts;
@@ -387,8 +388,24 @@ TEST(Copy, OwnPartsAddedToAnotherWritersCopyStayOwn) {
   const CopyWrite moved_write =
       DecideMovedValues(DecideCopy(mark, self, after, &write.theirs), self, kNode, 60000, moved);
   ASSERT_TRUE(moved_write.remember_theirs);
-  EXPECT_TRUE(identity::Includes(moved_write.theirs, Id(7, 0, "0-8191")));
-  EXPECT_FALSE(identity::Meets(moved_write.theirs, me, identity::Part::kNode));
+  EXPECT_TRUE(identity::Includes(moved_write.theirs.parts, Id(7, 0, "0-8191")));
+  EXPECT_FALSE(identity::Meets(moved_write.theirs.parts, me, identity::Part::kNode));
+  EXPECT_EQ(moved_write.theirs.identity_ms, 60001u);
+}
+
+// Its own leases raise the copy's bounds past the other writer's: what it waits for is still the
+// other writer's bound (a floor the server adopted, idgen.adopt_copy(), covers it for good).
+TEST(Copy, OwnLeasesRaiseTheCopyNotTheWait) {
+  const Identity me = Id(6, 0, "0-8191");
+  const Self self = Server(99, me);
+  ServerMark mark = Loaded(Pack(1000, 1), 0, Under(me), self);
+  mark.floor_ms = 50000;  // (adopted)
+  Theirs theirs;
+  theirs.ms = theirs.identity_ms = 50000;
+  theirs.parts = identity::Of(Id(5, 0, "0-8191"));
+  CopyRead read = Read14(90000, 90000, 0, identity::Union(theirs.parts, identity::Of(me)));
+  EXPECT_EQ(DecideCopy(mark, self, read, &theirs).wait_ms[kTime], 0u);
+  EXPECT_EQ(DecideCopy(mark, self, read).wait_ms[kTime], 90000u);
 }
 
 TEST(Copy, WithoutMarkPartsTheTagKeeps13sLayout) {
