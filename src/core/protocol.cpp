@@ -346,9 +346,13 @@ CopyWrite DecideCopyWrite(const ServerMark& mark, const LeaseParts& parts, const
     write.tag = tag_of(0);
   }
   write.parts = words.parts;
-  if (!settled && !copy.tag_is_ours && copy.layout14 && (parts_change || copy.theirs_known)) {
-    // (the other writer's values are those the copy held before this server's first value; each
-    // write remembers them again, for the copy as it writes it)
+  write.holds_mark = std::max(write.mark, static_cast<int64_t>(copy.copy_ms));
+  write.holds_identity = write.identity_exact
+                             ? write.mark_identity
+                             : std::max(write.mark_identity, static_cast<int64_t>(copy.copy_identity_ms));
+  if (!settled && !copy.tag_is_ours && copy.layout14) {
+    // (the other writer's values are those the copy held before this server's first write, of any
+    // family: each write remembers them again, for the copy as it writes it)
     write.remember_theirs = true;
     write.theirs = copy.theirs_known ? copy.theirs : AllTheirs(copy);
   }
@@ -430,6 +434,8 @@ CopyWrite DecideMovedValues(const CopyState& copy, const Self& self, Kin kin, ui
   const identity::CopyWords words = identity::EncodeCopy(next_parts);
   write.tag = copy.has_parts_copy ? Tag(0, words.shard_bits) : LegacyTag(0, self.legacy_hash);
   write.parts = words.parts;
+  write.holds_mark = write.mark;
+  write.holds_identity = write.mark_identity;
   if (copy.has_parts_copy) {
     // (this server's own values stay its own: a copy it claimed holds only its values, one it did
     // not holds the other writer's it remembers, or else everything in it is another's)

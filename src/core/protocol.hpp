@@ -341,6 +341,9 @@ struct CopyWrite {
   // own values (their parts, its leases above its words) do not make it wait for the other's.
   bool remember_theirs = false;
   Theirs theirs;
+  // The bounds the copy holds after the write, as far as the writer knows (mark and mark_identity
+  // are raised, not set): what the memory of theirs is kept for.
+  int64_t holds_mark = 0, holds_identity = 0;
 };
 // kin: the value that writes the copy (its identity joins the copy's parts when it has a part).
 CopyWrite DecideCopyWrite(const ServerMark& mark, const LeaseParts& parts, const Self& self, const CopyState& copy,

@@ -445,8 +445,8 @@ class PgEffects final : public engine::Effects {
       if (t.stamp < slot->stamp) slot = &t;  // (else the oldest goes)
     }
     // (sessions' writes of one copy race: what it holds is the largest of what they wrote)
-    slot->mark = same ? std::max(slot->mark, write.mark) : write.mark;
-    slot->mark_identity = same ? std::max(slot->mark_identity, write.mark_identity) : write.mark_identity;
+    slot->mark = same ? std::max(slot->mark, write.holds_mark) : write.holds_mark;
+    slot->mark_identity = same ? std::max(slot->mark_identity, write.holds_identity) : write.holds_identity;
     slot->database = MyDatabaseId;
     slot->tag = write.tag;
     slot->parts = write.parts;

@@ -938,14 +938,14 @@ class SimEffects final : public engine::Effects {
     auto& list = sv().shm->theirs;
     for (auto& t : list) {
       if (t.db == s_.db && t.tag == write.tag && t.parts == write.parts) {
-        t.mark = std::max(t.mark, write.mark);
-        t.mark_identity = std::max(t.mark_identity, write.mark_identity);
+        t.mark = std::max(t.mark, write.holds_mark);
+        t.mark_identity = std::max(t.mark_identity, write.holds_identity);
         t.theirs = write.theirs;
         return;
       }
     }
     if (list.size() == 16) list.erase(list.begin());  // (the oldest goes, as src/pg's)
-    list.push_back({s_.db, write.tag, write.parts, write.mark, write.mark_identity, write.theirs});
+    list.push_back({s_.db, write.tag, write.parts, write.holds_mark, write.holds_identity, write.theirs});
   }
   bool RecallTheirs(const CopyRead& read, protocol::Theirs* theirs) override {
     Point(s_, "RecallTheirs");

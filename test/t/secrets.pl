@@ -350,13 +350,13 @@ like($plain->safe_psql('postgres', "SELECT idgen.signed_token('x')"), qr/^x_/, '
 # no other accepts.
 $plain->safe_psql('postgres', 'CREATE DATABASE other');
 $plain->safe_psql('other', 'CREATE EXTENSION idgen');
-my $token = $plain->safe_psql('postgres', "SELECT idgen.signed_token('x')");
-is($plain->safe_psql('other', "SELECT idgen.verify_token('$token')"), 't', "key scope 'server': another database verifies it");
-$plain->safe_psql('postgres', "ALTER SYSTEM SET idgen.key_scope = 'database'; SELECT pg_reload_conf()");
+my $scoped = $plain->safe_psql('postgres', "SELECT idgen.signed_token('x')");
+is($plain->safe_psql('other', "SELECT idgen.verify_token('$scoped')"), 't', "key scope 'server': another database verifies it");
+$plain->safe_psql('postgres', "LOAD 'idgen'; ALTER SYSTEM SET idgen.key_scope = 'database'; SELECT pg_reload_conf()");
 $plain->poll_query_until('postgres', "SELECT current_setting('idgen.key_scope') = 'database'");
-$token = $plain->safe_psql('postgres', "SELECT idgen.signed_token('x')");
-is($plain->safe_psql('postgres', "SELECT idgen.verify_token('$token')"), 't', "key scope 'database': the database that signed it verifies it");
-is($plain->safe_psql('other', "SELECT idgen.verify_token('$token')"), 'f', '... and no other does');
+$scoped = $plain->safe_psql('postgres', "SELECT idgen.signed_token('x')");
+is($plain->safe_psql('postgres', "SELECT idgen.verify_token('$scoped')"), 't', "key scope 'database': the database that signed it verifies it");
+is($plain->safe_psql('other', "SELECT idgen.verify_token('$scoped')"), 'f', '... and no other does');
 $plain->stop;
 
 done_testing();
