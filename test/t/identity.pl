@@ -225,27 +225,27 @@ $misspelt->stop;
 # hash of the list, moved, and repeated 24,213 Instagram IDs); with no shard it moves, Snowflake
 # carries on from the clock under node 18, and Instagram refuses until a shard meets nothing made
 # ahead. No ID repeats.
-my $ahead = idgen_node('ahead');
-with_clock_offset(20, sub { $ahead->start });
-$ahead->safe_psql('postgres', 'CREATE EXTENSION idgen; CREATE TABLE made (i bigint UNIQUE, s bigint UNIQUE)');
-$ahead->safe_psql('postgres', 'INSERT INTO made SELECT idgen.instagram_id(2), idgen.snowflake_id() FROM generate_series(1, 5000)');
-$ahead->stop;
-$ahead->start;
-reload_until($ahead, q{ALTER SYSTEM SET idgen.node_id = 18; ALTER SYSTEM SET idgen.uid20_server = 3; ALTER SYSTEM SET idgen.instagram_shards = '2048-4095'},
+my $clocked = idgen_node('ahead');
+with_clock_offset(20, sub { $clocked->start });
+$clocked->safe_psql('postgres', 'CREATE EXTENSION idgen; CREATE TABLE made (i bigint UNIQUE, s bigint UNIQUE)');
+$clocked->safe_psql('postgres', 'INSERT INTO made SELECT idgen.instagram_id(2), idgen.snowflake_id() FROM generate_series(1, 5000)');
+$clocked->stop;
+$clocked->start;
+reload_until($clocked, q{ALTER SYSTEM SET idgen.node_id = 18; ALTER SYSTEM SET idgen.uid20_server = 3; ALTER SYSTEM SET idgen.instagram_shards = '2048-4095'},
 	'idgen.node_id', '18');
-my ($ahead_state, $ahead_message) = sqlstate_of($ahead, 'SELECT idgen.restart_at_clock()');
-is($ahead_state, '55000', "shards 2048-4095 after every shard: restart_at_clock() refuses ($ahead_message)");
-like($ahead_message, qr/idgen\.instagram_shards/, 'naming the setting whose part meets');
-reload_until($ahead, q{ALTER SYSTEM SET idgen.instagram_shards = ''}, 'idgen.instagram_shards', '');
-like($ahead->safe_psql('postgres', 'SELECT idgen.restart_at_clock()'), qr/carry on from the clock/, 'no shard: it moves');
-is($ahead->safe_psql('postgres', 'SELECT (idgen.snowflake_parse(idgen.snowflake_id())).node'), '18', 'Snowflake carries on under node 18');
-is((sqlstate_of($ahead, 'SELECT idgen.instagram_id(2)'))[0], '22023', 'Instagram owns no shard');
-$ahead->safe_psql('postgres', 'INSERT INTO made (s) SELECT idgen.snowflake_id() FROM generate_series(1, 5000)');
-is($ahead->safe_psql('postgres', 'SELECT count(*) - count(DISTINCT s) FROM made WHERE s IS NOT NULL'), '0', 'no Snowflake ID repeats');
-reload_until($ahead, q{ALTER SYSTEM SET idgen.instagram_shards = '2048-4095'}, 'idgen.instagram_shards', '2048-4095');
-my ($shard_state) = sqlstate_of($ahead, 'INSERT INTO made (i) SELECT idgen.instagram_id(2048) FROM generate_series(1, 1000)');
+my ($clocked_state, $clocked_message) = sqlstate_of($clocked, 'SELECT idgen.restart_at_clock()');
+is($clocked_state, '55000', "shards 2048-4095 after every shard: restart_at_clock() refuses ($clocked_message)");
+like($clocked_message, qr/idgen\.instagram_shards/, 'naming the setting whose part meets');
+reload_until($clocked, q{ALTER SYSTEM SET idgen.instagram_shards = ''}, 'idgen.instagram_shards', '');
+like($clocked->safe_psql('postgres', 'SELECT idgen.restart_at_clock()'), qr/carry on from the clock/, 'no shard: it moves');
+is($clocked->safe_psql('postgres', 'SELECT (idgen.snowflake_parse(idgen.snowflake_id())).node'), '18', 'Snowflake carries on under node 18');
+is((sqlstate_of($clocked, 'SELECT idgen.instagram_id(2)'))[0], '22023', 'Instagram owns no shard');
+$clocked->safe_psql('postgres', 'INSERT INTO made (s) SELECT idgen.snowflake_id() FROM generate_series(1, 5000)');
+is($clocked->safe_psql('postgres', 'SELECT count(*) - count(DISTINCT s) FROM made WHERE s IS NOT NULL'), '0', 'no Snowflake ID repeats');
+reload_until($clocked, q{ALTER SYSTEM SET idgen.instagram_shards = '2048-4095'}, 'idgen.instagram_shards', '2048-4095');
+my ($shard_state) = sqlstate_of($clocked, 'INSERT INTO made (i) SELECT idgen.instagram_id(2048) FROM generate_series(1, 1000)');
 is($shard_state, '55000', 'shards that meet those made ahead, given back: Instagram refuses until the clock passes them');
-$ahead->stop;
+$clocked->stop;
 
 # ---- a session connected before a restore ---------------------------------------------------------
 
