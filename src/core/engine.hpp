@@ -1,6 +1,6 @@
 // The durable-state engine: the sequences that keep the coordinated families from repeating a
 // value across restarts, crashes, failovers, restores and upgrades, written once against the
-// effects they have on the world (Effects, below). src/pg/effects.cpp implements the effects with
+// effects they have on the world (Effects, below). src/pg/effects/mark.cpp implements the effects with
 // PostgreSQL's calls (replication origins, sequence pages, shared memory, latches, errors); the
 // simulator (test/sim) implements them over simulated servers, and may switch sessions, crash a
 // server or jump a clock at any effect. The decisions each step takes are core/protocol.hpp's.

@@ -2,7 +2,7 @@
 // (core/engine.cpp, core/protocol.cpp, core/identity.cpp) and every value (the state words and the
 // families' code in src/core). What is the simulator's: the world those effects act on (servers,
 // WAL, origins, sequences, shared memory, clocks, configuration), written to PostgreSQL's semantics
-// as src/pg/mark.cpp uses them, and the glue around the engine that src/pg has (a generator's call
+// as src/pg/effects/mark.cpp uses them, and the glue around the engine that src/pg has (a generator's call
 // as generator.hpp makes it, CREATE and DROP EXTENSION, restart_at_clock()), written as src/pg
 // writes it. Sections: the families; the world; the effects; the glue; the invariants; the steps.
 #include "sim/sim.hpp"
@@ -305,7 +305,7 @@ struct Shm {
   uint64_t instance = 0;  // this run's random name (SharedState::instance)
   uint64_t moving_from = 0;  // the identity lease in force when the last move began (0: none)
   // What the server remembers of the copies it wrote that stay another writer's (lost at a crash,
-  // as src/pg/mark.cpp's shared memory is): by database and the copy's exact words.
+  // as src/pg/effects/mark.cpp's shared memory is): by database and the copy's exact words.
   struct Theirs {
     int db;
     int64_t tag, parts, mark, mark_identity;
@@ -1122,7 +1122,7 @@ void SimEffects::JudgeRestart(uint64_t floor_ms) {
 }
 
 // What every database's copy holds, for the first start of a server's origins (a cluster that
-// pg_upgrade made): each copy as protocol::RebuiltOf counts it, merged (src/pg/rebuild.cpp's).
+// pg_upgrade made): each copy as protocol::RebuiltOf counts it, merged (src/pg/effects/rebuild.cpp's).
 engine::Rebuilt SimEffects::RebuildFromCopies(int launch_id) {
   Point(s_, "RebuildFromCopies");
   NotUnderLock(s_, "the rebuild's reads");
