@@ -36,7 +36,7 @@ OBJDIR := build/pg$(PG_MAJOR)$(if $(IDGEN_SANITIZE),-sanitized)$(if $(IDGEN_DEBU
 # The objects build in parallel, one job per core (JOBS= builds one at a time).
 JOBS ?= -j$(shell nproc 2>/dev/null || echo 1)
 
-.PHONY: all install uninstall installcheck prove_installcheck prove_check clean deps test-deps unit sim sim-selftest demo test bench bench-instructions bench-scaling bench-edition bench-contention fuzz fuzz-build reference format-check deb dist distclean
+.PHONY: all install uninstall installcheck prove_installcheck prove_check clean deps test-deps unit sim sim-selftest sim-mutants demo test bench bench-instructions bench-scaling bench-edition bench-contention fuzz fuzz-build reference format-check deb dist distclean
 all install uninstall installcheck prove_installcheck prove_check:
 	@test -n "$(PG_MAJOR)" || { echo "no PostgreSQL at PG_CONFIG=$(PG_CONFIG) (make deps installs one)" >&2; exit 1; }
 	@mkdir -p $(OBJDIR)
@@ -75,22 +75,40 @@ build/unit_tests: $(UNIT_OBJS)
 
 -include $(UNIT_OBJS:.o=.d)
 
-# ---- the simulator of the durable-state protocol (test/sim, docs/design.md) ------------------------
+# ---- the simulator of the durable-state engine (test/sim, docs/design.md) ------------------------
 
-# Built with the routes of earlier releases that only its build can reopen (IDGEN_SIM_ROUTES).
-SIM_SRCS = test/sim/sim.cpp test/sim/main.cpp src/core/protocol.cpp
-build/sim/sim: $(SIM_SRCS) test/sim/sim.hpp src/core/protocol.hpp
+# The product's own src/core, built with IDGEN_SIM (its IDGEN_SOMETIMES counters), and the simulated
+# world around it. One object per file: a patched copy (make sim-selftest, sim-mutants) compiles only
+# what its patch changes and links against these.
+SIM_CXXFLAGS = -std=c++20 -O2 -g -Wall -Wextra -Wno-missing-field-initializers -Isrc -Itest -DIDGEN_SIM
+SIM_CORE_OBJS = $(patsubst src/core/%.cpp,build/sim/core/%.o,$(CORE_SRCS))
+SIM_OBJS = $(patsubst test/sim/%.cpp,build/sim/test/%.o,$(sort $(wildcard test/sim/*.cpp)))
+
+build/sim/core/%.o: src/core/%.cpp
 	@mkdir -p $(@D)
-	$(CCACHE) g++ -std=c++20 -O2 -g -Wall -Wextra -Isrc -Itest -DIDGEN_SIM_ROUTES $(SIM_SRCS) -o $@
+	$(CCACHE) g++ $(SIM_CXXFLAGS) -MMD -MP -c $< -o $@
 
-# make sim: docs/design.md checked against the protocol, then 30 million steps of random schedules
-# (SIM_SEED, SIM_STEPS); make sim-selftest: every route
-# of an earlier release, reopened alone, must be found (SIM_BUDGET steps each).
+build/sim/test/%.o: test/sim/%.cpp
+	@mkdir -p $(@D)
+	$(CCACHE) g++ $(SIM_CXXFLAGS) -MMD -MP -c $< -o $@
+
+build/sim/sim: $(SIM_CORE_OBJS) $(SIM_OBJS)
+	g++ $(SIM_CXXFLAGS) $^ -o $@
+
+-include $(SIM_CORE_OBJS:.o=.d) $(SIM_OBJS:.o=.d)
+
+# make sim: docs/design.md checked against the protocol, then schedules from SIM_SEED until
+# SIM_STEPS steps (test/sim/main.cpp); make sim-selftest: every route of test/sim/routes, each
+# applied to a copy of the source, built and run, must be found (test/sim/selftest.sh); make
+# sim-mutants: mutations of the engine, each of which the simulator or the unit tests must kill
+# (test/sim/mutants.sh; slow, not part of make test).
 sim: build/sim/sim
 	$(SRC)scripts/protocol-doc-check.sh
 	build/sim/sim
 sim-selftest: build/sim/sim
-	build/sim/sim --selftest
+	test/sim/selftest.sh
+sim-mutants: build/sim/sim
+	test/sim/mutants.sh
 
 # ---- fuzzing: libFuzzer harnesses of every parser and decoder of src/core (clang) ---------------
 

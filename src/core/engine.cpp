@@ -13,10 +13,12 @@ namespace {
 
 // The parts a lease origin's value names: none where nothing was ever written, not known where 1.3
 // or 1.2 wrote it, else the registry's (resolved once per handle: a registration never changes).
+// The callers keep what it returns where it caches: a value of no handle leaves no handle cached.
 Parts PartsOfRaw(Effects& fx, uint64_t raw, uint16_t* cached_handle, Parts* cached) {
+  const uint16_t handle = IsFormat14(raw) ? PartsHandleOf(raw) : 0;
+  if (handle == 0) *cached_handle = 0;
   if (raw == 0 || raw == kNoLease) return identity::NoParts();
   if (!IsFormat14(raw)) return Parts{};
-  const uint16_t handle = PartsHandleOf(raw);
   if (handle == 0) return identity::NoParts();  // (a lease of no value with a part)
   if (handle != *cached_handle) {
     *cached = fx.PartsOf(handle);
@@ -42,49 +44,83 @@ LeaseParts PartsOfOrigins(Effects& fx, Session& s, uint64_t mark_raw, uint64_t i
 
 // ---- renewing the leases -----------------------------------------------------------------------------
 
-// Writes the leases a decision names (never lowering them) under the parts it names, flushes and
-// confirms them, then publishes what the origins hold, which is durable then. False when
-// restart_at_clock() (or a dropped identity lease) moved the words since generation was read.
+// The parts a lease origin's value names (PartsOfRaw, without a session's cache).
+Parts PartsOfWritten(Effects& fx, uint64_t raw) {
+  if (raw == 0 || raw == kNoLease) return identity::NoParts();
+  if (!IsFormat14(raw)) return Parts{};
+  const uint16_t handle = PartsHandleOf(raw);
+  return handle == 0 ? identity::NoParts() : fx.PartsOf(handle);
+}
+
+// How often a renewal reads again the leases that other renewals wrote between its read and its
+// write before it gives up (the value is then taken again).
+constexpr int kMaxRenewalReads = 100;
+
+// Writes the leases a decision names (never lowering them) under the parts it names and the parts
+// of the lease each writes over, while the clock the decision read has not passed that lease's end
+// (another renewal's, perhaps not published yet: its values may lie ahead of the clock, and a
+// lease's parts forget only what the clock has passed); flushes and confirms them, then publishes
+// what the origins hold, which is durable then. The write is one renewal's at a time, and only over
+// the lease whose parts it read: one written meanwhile is read again. False when restart_at_clock()
+// (or a dropped identity lease) moved the words since generation was read.
 bool RenewLeasesImpl(Effects& fx, const CoverDecision& d, uint64_t generation) {
-  // Registrations are catalog writes: before the lock.
-  const uint16_t lease_handle = d.renew_lease_ms != 0 ? fx.Register(d.lease_parts) : 0;
-  const uint16_t identity_handle = d.renew_identity_ms != 0 ? fx.Register(d.identity_parts) : 0;
-  fx.LockMark(false);
-  if (fx.ReadMark().generation != generation) {
+  for (int read = 0; read < kMaxRenewalReads; ++read) {
+    const uint64_t written = d.renew_lease_ms != 0 ? fx.ReadOrigin(Origin::kMark) : 0;
+    const uint64_t written_identity = d.renew_identity_ms != 0 ? fx.ReadOrigin(Origin::kIdentityMark) : 0;
+    Parts lease_parts = d.lease_parts;
+    Parts identity_parts = d.identity_parts;
+    if (written != 0 && d.now_ms < LeaseMsOf(written)) {
+      lease_parts = identity::Union(lease_parts, PartsOfWritten(fx, written));
+    }
+    if (written_identity != 0 && d.now_ms < LeaseMsOf(written_identity)) {
+      identity_parts = identity::Union(identity_parts, PartsOfWritten(fx, written_identity));
+    }
+    // Registrations are catalog writes: before the lock.
+    const uint16_t lease_handle = d.renew_lease_ms != 0 ? fx.Register(lease_parts) : 0;
+    const uint16_t identity_handle = d.renew_identity_ms != 0 ? fx.Register(identity_parts) : 0;
+    fx.LockMark(true);
+    if (fx.ReadMark().generation != generation) {
+      fx.UnlockMark();
+      return false;
+    }
+    if ((d.renew_lease_ms != 0 && fx.ReadOrigin(Origin::kMark) != written) ||
+        (d.renew_identity_ms != 0 && fx.ReadOrigin(Origin::kIdentityMark) != written_identity)) {
+      fx.UnlockMark();
+      continue;
+    }
+    uint64_t held_lease = 0, held_identity = 0;
+    if (d.renew_lease_ms != 0) {
+      (void)fx.AdvanceOrigin(Origin::kMark, Pack(d.renew_lease_ms, lease_handle), false);
+      held_lease = fx.ReadOrigin(Origin::kMark);  // (the larger lease written before, if it was larger)
+    }
+    if (d.renew_identity_ms != 0) {
+      (void)fx.AdvanceOrigin(Origin::kIdentityMark, Pack(d.renew_identity_ms, identity_handle), false);
+      held_identity = fx.ReadOrigin(Origin::kIdentityMark);
+    }
+    // (past every record whose value was read: what another renewal wrote is durable with this one)
+    const uint64_t position = fx.WrittenUpTo();
     fx.UnlockMark();
-    return false;
-  }
-  uint64_t held_lease = 0, held_identity = 0;
-  if (d.renew_lease_ms != 0) {
-    (void)fx.AdvanceOrigin(Origin::kMark, Pack(d.renew_lease_ms, lease_handle), false);
-    held_lease = fx.ReadOrigin(Origin::kMark);  // (the larger value another renewal wrote, if it won)
-  }
-  if (d.renew_identity_ms != 0) {
-    (void)fx.AdvanceOrigin(Origin::kIdentityMark, Pack(d.renew_identity_ms, identity_handle), false);
-    held_identity = fx.ReadOrigin(Origin::kIdentityMark);
-  }
-  // (past every record whose value was read: what another renewal wrote is durable with this one)
-  const uint64_t position = fx.WrittenUpTo();
-  fx.UnlockMark();
-  fx.FlushAndConfirm(position);
-  fx.LockMark(false);
-  ServerMark m = fx.ReadMark();
-  if (m.generation != generation) {
+    fx.FlushAndConfirm(position);
+    fx.LockMark(false);
+    ServerMark m = fx.ReadMark();
+    if (m.generation != generation) {
+      fx.UnlockMark();
+      return false;
+    }
+    uint32_t fields = 0;
+    if (held_lease != 0) {
+      m.lease_raw = held_lease;
+      fields |= kFieldLease;
+    }
+    if (held_identity != 0) {
+      m.identity_lease_raw = held_identity;
+      fields |= kFieldIdentityLease;  // (raised, and only while an identity lease is in force)
+    }
+    fx.WriteMark(m, fields);
     fx.UnlockMark();
-    return false;
+    return true;
   }
-  uint32_t fields = 0;
-  if (held_lease != 0) {
-    m.lease_raw = held_lease;
-    fields |= kFieldLease;
-  }
-  if (held_identity != 0) {
-    m.identity_lease_raw = held_identity;
-    fields |= kFieldIdentityLease;  // (raised, and only while an identity lease is in force)
-  }
-  fx.WriteMark(m, fields);
-  fx.UnlockMark();
-  return true;
+  return false;
 }
 
 // ---- the start of the server ------------------------------------------------------------------------
@@ -100,8 +136,12 @@ void LoadServerMark(Effects& fx, Session& s) {
     const uint64_t seen_identity = fx.ReadOrigin(Origin::kIdentityMark);
     Rebuilt rebuilt;
     uint16_t rebuilt_handle = 0;
-    if (seen_mark == 0) {
-      rebuilt = fx.RebuildFromCopies();
+    // (origins this server never wrote: a server that made DecimalIds alone has none of idgen_mark,
+    // but its own generator ids, and is not new)
+    const bool never_written = seen_mark == 0 && seen_identity == 0 && fx.ReadOrigin(Origin::kDecimalId) == 0 &&
+                               fx.ReadOrigin(Origin::kDecimalTake) == 0;
+    if (never_written) {
+      rebuilt = fx.RebuildFromCopies(s.config.launch_id);
       if (rebuilt.any) {
         // Values above the copies' bounds only once the clock has passed them, as a database's copy
         // is waited for (a gap beyond idgen.max_clock_regression refused): never a start that runs
@@ -112,7 +152,7 @@ void LoadServerMark(Effects& fx, Session& s) {
           fx.Refuse(Refusal{Refusal::kRebuildAhead, wait.gap_ms, static_cast<int64_t>(rebuilt.source)});
         }
         if (rebuilt.decimal_next > static_cast<uint64_t>(kDecimalUnit - 1)) {
-          fx.Refuse(Refusal{Refusal::kDecimalExhausted, 0, 0});
+          fx.Refuse(Refusal{Refusal::kRebuildDecimalExhausted, 0, static_cast<int64_t>(rebuilt.decimal_source)});
         }
         if (wait.kind == Wait::kWait) fx.WaitUntilMs(wait.until_ms);
         rebuilt_handle = fx.Register(rebuilt.parts);
@@ -132,16 +172,19 @@ void LoadServerMark(Effects& fx, Session& s) {
       fx.UnlockMark();  // (written meanwhile: their parts are read again)
       continue;
     }
-    uint64_t decimal_raw = fx.ReadOrigin(Origin::kDecimalId);
+    const uint64_t decimal_read = fx.ReadOrigin(Origin::kDecimalId);
+    uint64_t decimal_raw = decimal_read;
     const uint64_t take_ms = fx.ReadOrigin(Origin::kDecimalTake);
-    const bool from_copies = mark_raw == 0 && rebuilt.any;
+    const bool from_copies = never_written && mark_raw == 0 && rebuilt.any;
     if (from_copies) {
       mark_raw = Pack(std::max(rebuilt.mark_ms, rebuilt.identity_ms), rebuilt_handle);
       decimal_raw =
           PackDecimalOrigin(TimelineOf(decimal_raw), std::max(DecimalNextOf(decimal_raw), rebuilt.decimal_next));
     }
-    Load load = DecideLoad(mark_raw, identity_raw, decimal_raw, parts, self, fx.PromoteTriggered(), fx.Timeline(),
-                           s.config.failover_margin_ms);
+    // (from the copies, as after a promotion: a promoted server's copies miss what its old primary
+    // wrote that it never received, and pg_upgrade drops the origins that would tell the start)
+    Load load = DecideLoad(mark_raw, identity_raw, decimal_raw, parts, self, fx.PromoteTriggered() || from_copies,
+                           fx.Timeline(), s.config.failover_margin_ms);
     if (from_copies) {
       // (the copies' leases, written as this server's before any value)
       load.renew = true;
@@ -151,6 +194,10 @@ void LoadServerMark(Effects& fx, Session& s) {
     fx.RaiseWords(kIdentityKins, load.identity_floor_ms, load.self_made_ms, true);
     ApplyLoad(m, load, from_copies ? 0 : mark_raw, identity_raw, take_ms);
     if (load.retire_identity) (void)fx.AdvanceOrigin(Origin::kIdentityMark, 0, true);
+    // From the copies: the DecimalId generator ids they hold are passed on disk with the first flush,
+    // before the lease makes idgen_mark other than 0 (after which no start reads the copies again),
+    // under the timeline the origin had (a failover is still found by the next start).
+    if (from_copies && decimal_raw != decimal_read) (void)fx.AdvanceOrigin(Origin::kDecimalId, decimal_raw, false);
     const uint64_t position = fx.WrittenUpTo();
     fx.UnlockMark();
     // Published once durable: a retired identity lease is retired on disk before anything reads
@@ -159,6 +206,14 @@ void LoadServerMark(Effects& fx, Session& s) {
     fx.FlushAndConfirm(position);
     fx.LockMark(true);
     ServerMark now = fx.ReadMark();
+    // (another session's load may have written the origins meanwhile, under a configuration read
+    // after a reload: it retired the identity lease this one found valid; what is published is only
+    // what the origins hold, so this load is made again)
+    if (!now.loaded && (fx.ReadOrigin(Origin::kMark) != (from_copies ? 0 : mark_raw) ||
+                        fx.ReadOrigin(Origin::kIdentityMark) != (load.retire_identity ? 0 : identity_raw))) {
+      fx.UnlockMark();
+      continue;
+    }
     if (!now.loaded) {
       fx.WriteMark(m, kFieldDecimal | kFieldLease | kFieldIdentityLease | kFieldFloors);
       now = m;
@@ -248,8 +303,8 @@ void ReadDatabaseCopy(Effects& fx, Session& s) {
   const CopyRead read = fx.ReadCopy();
   const Self self = fx.Me(s.config);
   s.decimal_run = self.decimal_run;
-  Parts theirs;
-  const bool known = read.has_parts && fx.RecallTheirs(read.server, read.parts, &theirs);
+  Theirs theirs;
+  const bool known = read.has_parts && fx.RecallTheirs(read, &theirs);
   s.copy = DecideCopy(m, self, read, known ? &theirs : nullptr);
 }
 
@@ -262,7 +317,7 @@ void WriteDatabaseCopy(Effects& fx, Session& s, Kin kin) {
     if (write.raise_ms[k] != 0) fx.RaiseWords(KinBit(static_cast<Kin>(k)), write.raise_ms[k], 0, false);
   }
   // (remembered first: a session that reads the new copy finds it)
-  if (write.remember_theirs) fx.RememberTheirs(write.tag, write.parts, write.theirs);
+  if (write.remember_theirs) fx.RememberTheirs(write);
   const uint64_t position = fx.WriteCopy(write);
   if (position != 0) fx.FlushAndConfirm(position);
   AfterCopyWrite(s.copy, write);
@@ -302,6 +357,9 @@ bool PrepareImpl(Effects& fx, Session& s, int kin, uint32_t family_bit) {
   // The server's configuration as it is now (a reload in flight is read), before anything is
   // decided under it.
   s.config = fx.ReadConfig();
+  // A setting the family reads that the last reload rejected, or a misspelt name: the value would be
+  // made under one the operator did not set (a default the setting fell back to).
+  if ((s.config.refused_families & family_bit) != 0) fx.Refuse(Refusal{Refusal::kSettingRejected, family_bit, 0});
   if (!MayGenerate(fx.Recovery(), fx.Shared())) return false;
   ServerMark m = fx.ReadMark();
   if (MustReadCopy(s.placed && s.place == fx.Place(), s.copy.has_copy, s.fresh, s.generation, m.generation)) {
@@ -430,9 +488,20 @@ void StartCopy(Effects& fx, Session& s, bool created_now) {
     const uint64_t identity_raw = fx.ReadOrigin(Origin::kIdentityMark);
     m.identity_lease_raw = identity_raw == 0 ? kNoLease : identity_raw;
   }
-  if (m.LeaseMs() == 0) return;
+  const Self self = fx.Me(s.config);
+  // DecimalId's part of the copy likewise, at every generator id the server has taken: a DROP
+  // EXTENSION forgot the DecimalIds the database holds (a dump, or a start from the copies after
+  // pg_upgrade, reads them there).
+  const uint64_t decimal_next =
+      fx.Shared() && !fx.Recovery() ? m.decimal_id_next : DecimalNextOf(fx.ReadOrigin(Origin::kDecimalId));
+  const int64_t decimal_copy = DecimalCopyAtCreate(decimal_next, self.decimal_run, s.config.launch_id);
+  if (decimal_copy > fx.ReadDecimalCopy()) {
+    const uint64_t position = fx.WriteDecimalCopy(decimal_copy);
+    if (position != 0) fx.FlushAndConfirm(position);
+  }
+  if (m.LeaseMs() == 0) return;  // (a server that never made a value: the first one writes the copy)
   Resolve(fx, s, m);
-  const CopyWrite write = DecideCopyAtCreate(m, s.parts, fx.Me(s.config));
+  const CopyWrite write = DecideCopyAtCreate(m, s.parts, self);
   const uint64_t position = fx.WriteCopy(write);
   if (position != 0) fx.FlushAndConfirm(position);
   s.fresh = false;  // (the copy this session knew is not the new one)
@@ -444,6 +513,7 @@ void CheckDrop(Effects& fx, Session& s) {
   DropInput in;
   in.read = fx.ReadCopy();
   if (!in.read.has_mark || !in.read.has_server) return;
+  in.theirs_known = in.read.has_parts && fx.RecallTheirs(in.read, &in.theirs);
   in.now_ms = fx.NowMs();
   in.recovery = fx.Recovery();
   in.shared = fx.Shared();
@@ -503,7 +573,7 @@ void HoldMovedValues(Effects& fx, Session& s, Kin kin, uint64_t ms, const identi
   ReadDatabaseCopy(fx, s);
   if (MovedValuesHeld(s.copy, kin, ms, parts)) return;
   const CopyWrite write = DecideMovedValues(s.copy, fx.Me(s.config), kin, ms, parts);
-  if (write.remember_theirs) fx.RememberTheirs(write.tag, write.parts, write.theirs);
+  if (write.remember_theirs) fx.RememberTheirs(write);
   const uint64_t position = fx.WriteCopy(write);
   if (position != 0) fx.FlushAndConfirm(position);
   s.fresh = false;

@@ -12,13 +12,16 @@ using identity::Union;
 
 // ---- the start of the server ------------------------------------------------------------------------
 
-// The identity lease counts while the configuration's identity meets nothing the server lease holds
-// of the families with a part (what was made before restart_at_clock() moved them): then every
-// value those families make from the identity lease lies above every value theirs could repeat. An
-// identity lease that idgen 1.3 wrote counts as 1.3 counted it, under the identity it names.
+// The identity lease counts only under the identity it was written for (its parts hold the
+// configuration's), and while that identity meets nothing the server lease holds of the families
+// with a part (what was made before restart_at_clock() moved them): then every value those families
+// make from the identity lease lies above every value theirs could repeat. The server lease's parts
+// are not enough alone: they forget what the clock had passed, and a clock that stepped back since
+// finds values of an identity they forgot above it (configuration management putting an old node id
+// back). An identity lease that idgen 1.3 wrote counts as 1.3 counted it, under the identity it names.
 bool IdentityLeaseCounts(uint64_t identity_raw, const LeaseParts& parts, const Self& self) {
   if (!IsFormat14(identity_raw)) return LegacyHashOf(identity_raw) == self.legacy_hash;
-  return DisjointInEveryPart(parts.server, self.identity);
+  return DisjointInEveryPart(parts.server, self.identity) && Includes(parts.identity, self.identity);
 }
 
 // The origins' values, raised by the failover margin on a promoted server (an asynchronous standby
@@ -71,7 +74,7 @@ void FinishLoad(ServerMark& mark, const Load& load) { mark.decimal_timeline = lo
 
 // ---- the first start of the origins -------------------------------------------------------------------
 
-Rebuilt RebuiltOf(const CopyRead& read, int64_t decimal_copy) {
+Rebuilt RebuiltOf(const CopyRead& read, int64_t decimal_copy, int launch_id) {
   Rebuilt one;
   one.parts = identity::NoParts();
   if (read.has_mark && read.has_server) {
@@ -85,7 +88,7 @@ Rebuilt RebuiltOf(const CopyRead& read, int64_t decimal_copy) {
     }
     one.any = one.mark_ms != 0 || one.identity_ms != 0;
   }
-  if (decimal_copy > 0) {
+  if (decimal_copy > 0 && launch_id >= 0 && decimal_copy % kDecimalRunUnit / kDecimalUnit == launch_id) {
     one.decimal_next = static_cast<uint64_t>(decimal_copy % kDecimalUnit) + 1;
     one.any = true;
   }
@@ -98,6 +101,7 @@ void Merge(Rebuilt& into, const Rebuilt& one) {
   if (!into.any || std::max(one.mark_ms, one.identity_ms) > std::max(into.mark_ms, into.identity_ms)) {
     into.source = one.source;
   }
+  if (!into.any || one.decimal_next > into.decimal_next) into.decimal_source = one.source;
   into.any = true;
   into.mark_ms = std::max(into.mark_ms, one.mark_ms);
   into.identity_ms = std::max(into.identity_ms, one.identity_ms);
@@ -119,6 +123,7 @@ CoverDecision DecideCover(const ServerMark& mark, const LeaseParts& parts, Kin k
                           bool identity_changed, const Identity& identity, const CopyState& copy, uint64_t ms,
                           uint64_t now_ms) {
   CoverDecision decision;
+  decision.now_ms = now_ms;
   if (identity_changed || mark.generation != hot_generation) {
     decision.retake = true;
     return decision;
@@ -126,6 +131,16 @@ CoverDecision DecideCover(const ServerMark& mark, const LeaseParts& parts, Kin k
   const bool with_identity = WithIdentity(kin);
   const uint64_t lease = mark.LeaseMs();
   const bool under_identity_lease = with_identity && mark.HasIdentityLease();
+  // No value of a family with a part passes under an identity lease that moves (restart_at_clock(),
+  // or its retirement, is writing it), nor under one that counts no more for this identity
+  // (IdentityLeaseCounts: Prepare drops it first): renewed under this identity's parts, it would let
+  // this identity's values below values of its own that the server lease covers.
+  if (under_identity_lease && (mark.identity_lease_raw == kMoving ||
+                               (IsFormat14(mark.identity_lease_raw) && !(DisjointInEveryPart(parts.server, identity) &&
+                                                                         Includes(parts.identity, identity))))) {
+    decision.retake = true;
+    return decision;
+  }
   const uint64_t identity_lease = under_identity_lease ? mark.IdentityLeaseMs() : kNoLease;
   const Parts& covering = under_identity_lease ? parts.identity : parts.server;
   const bool new_identity = with_identity && !Includes(covering, identity);
@@ -208,8 +223,21 @@ bool Covered(const ServerMark& mark, const Self& self, Kin kin, uint64_t copy_ms
   if ((static_cast<uint64_t>(copy.tag) & kTagged) == 0) {
     return copy.tag == self.system_identifier && mark.HasIdentityLease();
   }
-  return !Meets(copy.theirs_known ? copy.theirs : copy.parts, self.identity, PartOf(kin));
+  return !Meets(copy.theirs_known ? copy.theirs.parts : copy.parts, self.identity, PartOf(kin));
 }
+
+namespace {
+
+// Everything in the copy, as another writer's.
+Theirs AllTheirs(const CopyState& copy) {
+  Theirs theirs;
+  theirs.ms = copy.copy_ms;
+  theirs.identity_ms = copy.copy_identity_ms;
+  theirs.parts = copy.parts;
+  return theirs;
+}
+
+}  // namespace
 
 uint64_t CopyIdentityMs(const CopyRead& read) {
   const bool tagged = (static_cast<uint64_t>(read.server) & kTagged) != 0;
@@ -218,7 +246,7 @@ uint64_t CopyIdentityMs(const CopyRead& read) {
 
 // A copy that is not covered is waited for by each kin, even one the clock has passed already: its
 // first value raises the kin's words to it (RaiseAfterCopyWait).
-CopyState DecideCopy(const ServerMark& mark, const Self& self, const CopyRead& read, const Parts* theirs) {
+CopyState DecideCopy(const ServerMark& mark, const Self& self, const CopyRead& read, const Theirs* theirs) {
   CopyState copy;
   copy.has_copy = read.has_mark && read.has_server;
   copy.has_identity_copy = read.has_identity;
@@ -244,7 +272,10 @@ CopyState DecideCopy(const ServerMark& mark, const Self& self, const CopyRead& r
   }
   for (int k = 0; k < kKinCount; ++k) {
     const auto kin = static_cast<Kin>(k);
-    const uint64_t bound = WithIdentity(kin) ? copy.copy_identity_ms : copy.copy_ms;
+    // (where this server remembers another writer's values apart from its own, only theirs are
+    // waited for)
+    const uint64_t bound = copy.theirs_known ? (WithIdentity(kin) ? copy.theirs.identity_ms : copy.theirs.ms)
+                                             : (WithIdentity(kin) ? copy.copy_identity_ms : copy.copy_ms);
     copy.wait_ms[k] = Covered(mark, self, kin, bound, copy) ? 0 : bound;
   }
   return copy;
@@ -315,10 +346,15 @@ CopyWrite DecideCopyWrite(const ServerMark& mark, const LeaseParts& parts, const
     write.tag = tag_of(0);
   }
   write.parts = words.parts;
-  if (!settled && !copy.tag_is_ours && copy.layout14 && parts_change) {
-    // (the other writer's values are those the copy held before this server's first part)
+  write.holds_mark = std::max(write.mark, static_cast<int64_t>(copy.copy_ms));
+  write.holds_identity = write.identity_exact
+                             ? write.mark_identity
+                             : std::max(write.mark_identity, static_cast<int64_t>(copy.copy_identity_ms));
+  if (!settled && !copy.tag_is_ours && copy.layout14) {
+    // (the other writer's values are those the copy held before this server's first write, of any
+    // family: each write remembers them again, for the copy as it writes it)
     write.remember_theirs = true;
-    write.theirs = copy.theirs_known ? copy.theirs : copy.parts;
+    write.theirs = copy.theirs_known ? copy.theirs : AllTheirs(copy);
   }
   if (write.claims) {
     // (never beyond the clock: what an owner set ahead moves nothing of the server's)
@@ -351,6 +387,18 @@ void AfterCopyWrite(CopyState& copy, const CopyWrite& write) {
   if (write.claims) {
     for (uint64_t& wait : copy.wait_ms) wait = 0;
   }
+}
+
+CopyTagParts JoinCopyParts(int64_t held_tag, int64_t held_parts, int64_t tag, int64_t parts) {
+  CopyTagParts out{tag, parts};
+  if (!identity::WrittenByCopyWords(held_parts) || !identity::WrittenByCopyWords(parts)) return out;
+  const auto shard_bits = [](int64_t t) { return static_cast<uint32_t>(static_cast<uint64_t>(t) & kShardBitsMask); };
+  const Parts held = identity::DecodeCopy(identity::CopyWords{held_parts, shard_bits(held_tag)});
+  const Parts mine = identity::DecodeCopy(identity::CopyWords{parts, shard_bits(tag)});
+  const identity::CopyWords joined = identity::EncodeCopy(Union(held, mine));
+  out.tag = static_cast<int64_t>((static_cast<uint64_t>(tag) & ~kShardBitsMask) | joined.shard_bits);
+  out.parts = joined.parts;
+  return out;
 }
 
 CopyWrite DecideCopyAtCreate(const ServerMark& mark, const LeaseParts& parts, const Self& self) {
@@ -386,11 +434,20 @@ CopyWrite DecideMovedValues(const CopyState& copy, const Self& self, Kin kin, ui
   const identity::CopyWords words = identity::EncodeCopy(next_parts);
   write.tag = copy.has_parts_copy ? Tag(0, words.shard_bits) : LegacyTag(0, self.legacy_hash);
   write.parts = words.parts;
-  if (copy.has_parts_copy && WithIdentity(kin)) {
-    // (this server's own parts stay its own: a copy it claimed holds only its values, one it did not
-    // holds the other writer's it remembers, or else every part is another's)
+  write.holds_mark = write.mark;
+  write.holds_identity = write.mark_identity;
+  if (copy.has_parts_copy) {
+    // (this server's own values stay its own: a copy it claimed holds only its values, one it did
+    // not holds the other writer's it remembers, or else everything in it is another's)
+    Theirs theirs = copy.tag_is_ours ? Theirs{} : copy.theirs_known ? copy.theirs : AllTheirs(copy);
+    if (copy.tag_is_ours) theirs.parts = identity::NoParts();
+    theirs.ms = std::max(theirs.ms, past);
+    if (WithIdentity(kin)) {
+      theirs.identity_ms = std::max(theirs.identity_ms, past);
+      theirs.parts = Union(theirs.parts, parts);
+    }
     write.remember_theirs = true;
-    write.theirs = copy.tag_is_ours ? parts : Union(copy.theirs_known ? copy.theirs : copy.parts, parts);
+    write.theirs = theirs;
   }
   return write;
 }
@@ -460,6 +517,12 @@ void FinishRestart(ServerMark& mark, const Restart& restart, uint64_t identity_r
 
 // ---- DecimalId -------------------------------------------------------------------------------------
 
+int64_t DecimalCopyAtCreate(uint64_t decimal_next, int64_t decimal_run, int launch_id) {
+  if (decimal_next == 0 || launch_id < 0) return 0;
+  return decimal_run * kDecimalRunUnit + static_cast<int64_t>(launch_id) * kDecimalUnit +
+         static_cast<int64_t>(std::min<uint64_t>(decimal_next - 1, kDecimalUnit - 1));
+}
+
 // Whether this database's DecimalIds can be repeated by this server's from now on: not when this run
 // wrote it, nor under another launch id, nor when the server's next generator ids lie beyond its.
 bool DecimalIdCopyCovered(const ServerMark& mark, int64_t decimal_run, int64_t copy, int launch_id,
@@ -485,8 +548,8 @@ Wait DecideDecimalTake(const ServerMark& mark, uint64_t now_ms, uint64_t max_clo
 namespace {
 
 // The copy as DecideCopy reads it, and whether every kin is covered.
-bool CopyCoveredEverywhere(const ServerMark& mark, const Self& self, const CopyRead& read) {
-  const CopyState copy = DecideCopy(mark, self, read);
+bool CopyCoveredEverywhere(const ServerMark& mark, const Self& self, const DropInput& in) {
+  const CopyState copy = DecideCopy(mark, self, in.read, in.theirs_known ? &in.theirs : nullptr);
   for (const uint64_t wait : copy.wait_ms) {
     if (wait != 0) return false;
   }
@@ -501,7 +564,7 @@ bool DropKeepsNothing(const ServerMark& mark, const LeaseParts& parts, const Sel
   const uint64_t identity_ms = CopyIdentityMs(in.read);
   if (std::max(copy_ms, identity_ms) <= in.now_ms) return true;
   if (in.recovery) return false;
-  if (in.shared) return CopyCoveredEverywhere(mark, self, in.read);
+  if (in.shared) return CopyCoveredEverywhere(mark, self, in);
   // No shared state: the server's leases as its origins keep them, which a preloaded start loads.
   ServerMark stored;
   stored.loaded = true;
@@ -510,14 +573,14 @@ bool DropKeepsNothing(const ServerMark& mark, const LeaseParts& parts, const Sel
   stored.identity_lease_raw = identity_counts ? in.identity_raw : kNoLease;
   stored.floor_ms = LeaseMsOf(in.mark_raw);
   stored.identity_floor_ms = identity_counts ? std::min(LeaseMsOf(in.identity_raw), stored.floor_ms) : stored.floor_ms;
-  return CopyCoveredEverywhere(stored, self, in.read);
+  return CopyCoveredEverywhere(stored, self, in);
 }
 
 DropAdopt DecideDropAdopt(const ServerMark& mark, const LeaseParts& parts, const Self& self, const DropInput& in) {
   (void)parts;
   DropAdopt adopt;
   if (!in.read.has_mark || !in.read.has_server || !in.shared || in.recovery) return adopt;
-  const CopyState copy = DecideCopy(mark, self, in.read);
+  const CopyState copy = DecideCopy(mark, self, in.read, in.theirs_known ? &in.theirs : nullptr);
   uint64_t top = 0, top_identity = 0;
   for (int k = 0; k < kKinCount; ++k) {
     // (never beyond the clock: what an owner set ahead moves nothing of the server's)

@@ -43,7 +43,7 @@ void WaitForClock(int64_t until_ns);
 // the value lies below what the lease and the database's copy cover (marks::Hot). A value the
 // durable mark did not cover (restart_at_clock moved the words, or a reload read meanwhile changed
 // the node identity) is dropped, and refresh() (C zone) reads again what next() takes from the
-// settings before another is taken.
+// settings before another is taken, and after every Prepare.
 inline void NothingToRefresh() {}
 inline bool Covered(Family family, const StateRef& ref, uint64_t mark) {
 #ifdef IDGEN_DEBUG_FAULT
@@ -58,7 +58,13 @@ inline bool Covered(Family family, const StateRef& ref, uint64_t mark) {
 template <typename Next, typename Refresh = void (*)()>
 auto Generate(Family family, const StateRef& ref, Next&& next, Refresh&& refresh = NothingToRefresh) {
   for (;;) {
-    const bool durable = marks::ReadyToTake(family, ref) || marks::Prepare(family, ref);
+    bool durable = marks::ReadyToTake(family, ref);
+    if (!durable) {
+      durable = marks::Prepare(family, ref);
+      // Prepare read the configuration as it is now (a reload in flight included), and the engine
+      // covers the value under that identity: what next() takes from the settings is read after it.
+      refresh();
+    }
     const auto out = Guarded(next);
     if (durable && !Covered(family, ref, out.mark)) {
       refresh();

@@ -195,7 +195,7 @@ struct SequenceWrite {
 // Sets the sequences with generic WAL in one record (no transaction ID, works in read-only
 // transactions; at most four pages), in the order given (every writer gives the same order);
 // returns the end of the record (0 when nothing changed). The caller flushes.
-XLogRecPtr WriteSequences(const SequenceWrite* writes, int count) {
+XLogRecPtr WriteSequences(const SequenceWrite* writes, int count, int tag_index = -1, int parts_index = -1) {
   Relation relations[4] = {};
   Buffer buffers[4] = {};
   int open = 0;
@@ -212,13 +212,24 @@ XLogRecPtr WriteSequences(const SequenceWrite* writes, int count) {
     LockBuffer(buffers[i], BUFFER_LOCK_EXCLUSIVE);
     open = i + 1;
   }
+  // (the tag and the parts joined with those the pages hold, under the pages' locks)
+  int64 values[4];
+  for (int i = 0; i < count; ++i) values[i] = writes[i].value;
+  if (tag_index >= 0 && parts_index >= 0) {
+    const protocol::CopyTagParts joined =
+        protocol::JoinCopyParts(SequenceData(relations[tag_index], BufferGetPage(buffers[tag_index]))->last_value,
+                                SequenceData(relations[parts_index], BufferGetPage(buffers[parts_index]))->last_value,
+                                values[tag_index], values[parts_index]);
+    values[tag_index] = joined.tag;
+    values[parts_index] = joined.parts;
+  }
   GenericXLogState* xlog = nullptr;
   for (int i = 0; i < count; ++i) {
     const int64 current = SequenceData(relations[i], BufferGetPage(buffers[i]))->last_value;
-    if (!(writes[i].value > current || (writes[i].exact && writes[i].value != current))) continue;
+    if (!(values[i] > current || (writes[i].exact && values[i] != current))) continue;
     if (xlog == nullptr) xlog = GenericXLogStart(relations[i]);
     Form_pg_sequence_data data = SequenceData(relations[i], GenericXLogRegisterBuffer(xlog, buffers[i], 0));
-    data->last_value = writes[i].value;
+    data->last_value = values[i];
     data->log_cnt = 0;
     data->is_called = true;
   }
@@ -268,6 +279,7 @@ class PgEffects final : public engine::Effects {
     config.failover_margin_ms = static_cast<uint64_t>(settings::failover_margin_ms);
     config.max_clock_regression_ms = static_cast<uint64_t>(settings::max_clock_regression_ms);
     config.launch_id = settings::launch_id;
+    config.refused_families = settings::problem_consumers;  // (a consumer's bit is 1 << family, as family_bit)
     return config;
   }
   bool Shared() override { return shared_; }
@@ -325,7 +337,7 @@ class PgEffects final : public engine::Effects {
     const std::optional<identity::Parts> parts = identity::Parse(name + prefix);
     return parts ? *parts : identity::Parts{};
   }
-  engine::Rebuilt RebuildFromCopies() override { return RebuildFromEveryCopy(); }
+  engine::Rebuilt RebuildFromCopies(int launch_id) override { return RebuildFromEveryCopy(launch_id); }
 
   void LockMark(bool exclusive) override {
     LWLockAcquire(&state_.mark_lock.lock, exclusive ? LW_EXCLUSIVE : LW_SHARED);
@@ -407,37 +419,48 @@ class PgEffects final : public engine::Effects {
       writes[count++] =
           SequenceWrite{SequenceNamed("mark_identity"), "mark_identity", write.mark_identity, write.identity_exact};
     }
+    int tag_index = -1, parts_index = -1;
     if (write.write_tag) {
+      tag_index = count;
       writes[count++] = SequenceWrite{SequenceNamed("mark_server"), "mark_server", write.tag, true};
       const Oid parts = SequenceNamed("mark_parts");
-      if (OidIsValid(parts)) writes[count++] = SequenceWrite{parts, "mark_parts", write.parts, true};
+      if (OidIsValid(parts)) {
+        parts_index = count;
+        writes[count++] = SequenceWrite{parts, "mark_parts", write.parts, true};
+      }
     }
-    return WriteSequences(writes, count);
+    return WriteSequences(writes, count, tag_index, parts_index);
   }
-  void RememberTheirs(int64_t tag, int64_t parts, const identity::Parts& theirs) override {
+  void RememberTheirs(const protocol::CopyWrite& write) override {
     if (!shared_) return;
     LWLockAcquire(&state_.mark_lock.lock, LW_EXCLUSIVE);
     SharedState::Theirs* slot = &state_.theirs[0];
+    bool same = false;
     for (SharedState::Theirs& t : state_.theirs) {
-      if (t.database == MyDatabaseId && t.tag == tag && t.parts == parts) {
+      if (t.stamp != 0 && t.database == MyDatabaseId && t.tag == write.tag && t.parts == write.parts) {
         slot = &t;
+        same = true;
         break;
       }
       if (t.stamp < slot->stamp) slot = &t;  // (else the oldest goes)
     }
+    // (sessions' writes of one copy race: what it holds is the largest of what they wrote)
+    slot->mark = same ? std::max(slot->mark, write.holds_mark) : write.holds_mark;
+    slot->mark_identity = same ? std::max(slot->mark_identity, write.holds_identity) : write.holds_identity;
     slot->database = MyDatabaseId;
-    slot->tag = tag;
-    slot->parts = parts;
-    slot->theirs = theirs;
+    slot->tag = write.tag;
+    slot->parts = write.parts;
+    slot->theirs = write.theirs;
     slot->stamp = ++state_.theirs_stamp;
     LWLockRelease(&state_.mark_lock.lock);
   }
-  bool RecallTheirs(int64_t tag, int64_t parts, identity::Parts* theirs) override {
+  bool RecallTheirs(const protocol::CopyRead& read, protocol::Theirs* theirs) override {
     if (!shared_) return false;
     bool found = false;
     LWLockAcquire(&state_.mark_lock.lock, LW_SHARED);
     for (const SharedState::Theirs& t : state_.theirs) {
-      if (t.stamp != 0 && t.database == MyDatabaseId && t.tag == tag && t.parts == parts) {
+      if (t.stamp != 0 && t.database == MyDatabaseId && t.tag == read.server && t.parts == read.parts &&
+          read.mark <= t.mark && (!read.has_identity || read.mark_identity <= t.mark_identity)) {
         *theirs = t.theirs;
         found = true;
         break;
@@ -470,14 +493,14 @@ class PgEffects final : public engine::Effects {
     }
     return origin::kMark;
   }
-  engine::Rebuilt RebuildFromEveryCopy();
+  engine::Rebuilt RebuildFromEveryCopy(int launch_id);
 
   SharedState& state_;
   bool shared_;
   compat::OriginId ids_[origin::kOriginCount];
 };
 
-engine::Rebuilt PgEffects::RebuildFromEveryCopy() { return rebuild::FromEveryDatabase(state_); }
+engine::Rebuilt PgEffects::RebuildFromEveryCopy(int launch_id) { return rebuild::FromEveryDatabase(state_, launch_id); }
 
 void PgEffects::Refuse(const engine::Refusal& refusal) {
   char message[256], detail[512];
@@ -567,6 +590,20 @@ void PgEffects::Refuse(const engine::Refusal& refusal) {
       Raise(ErrorKind::kPrerequisite,
             "extension \"idgen\" cannot be dropped while it holds DecimalIds this server could repeat", detail,
             "Give this server its own idgen.launch_id, reload, then drop it.");
+    case engine::Refusal::kRebuildDecimalExhausted: {
+      const char* database = get_database_name(static_cast<Oid>(refusal.b));
+      snprintf(message, sizeof message,
+               "the DecimalId copy in database \"%s\" holds the last generator id of this launch id",
+               database != nullptr ? database : "?");
+      Raise(ErrorKind::kPrerequisite, message,
+            "This server's marks are new (a cluster that pg_upgrade made, a restore into a new cluster), and take "
+            "their DecimalId generator ids past every database's copy: none is left past that one.",
+            "Give this server a new idgen.launch_id; or, where that copy was set by hand, a superuser sets it right in "
+            "that database (setval() of idgen.decimal_id_generator).");
+    }
+    case engine::Refusal::kSettingRejected:
+      settings::CheckConfiguredSlow(static_cast<uint32_t>(refusal.a));
+      break;
     case engine::Refusal::kRebuildAhead: {
       const char* database = get_database_name(static_cast<Oid>(refusal.b));
       snprintf(message, sizeof message,
@@ -606,11 +643,14 @@ uint64_t WordAt(Family family, uint64_t floor_ms) {
 }
 
 bool Prepare(Family family, const StateRef& ref) {
-  // The server's configuration as it is now (a reload in flight is read), and a setting the server
-  // rejected refuses, before anything is decided under it.
-  settings::CatchUpWithReload();
-  settings::CheckConfigured(settings::Of(family));
-  if (!ref.shared || RecoveryInProgress()) return false;
+  // Where the marks do not apply (no shared state, or recovery), a setting the server rejected
+  // refuses here; elsewhere engine::Prepare reads the configuration as it is now (a reload in
+  // flight is read) and refuses it, before anything is decided under it.
+  if (!ref.shared || RecoveryInProgress()) {
+    settings::CatchUpWithReload();
+    settings::CheckConfigured(settings::Of(family));
+    return false;
+  }
   PgEffects fx(ref);
   return engine::Prepare(fx, session, KinOf(family), uint32_t{1} << family);
 }

@@ -20,6 +20,7 @@
 #include "pg/shared.hpp"
 
 extern "C" {
+#include "access/genam.h"
 #include "access/heapam.h"
 #include "access/relation.h"
 #include "access/tableam.h"
@@ -120,14 +121,16 @@ void ReadColumn(Oid relid, const char* column, Family family, int64_t now_ms, He
     relation_close(rel, AccessShareLock);
     return;
   }
-  TableScanDesc scan = table_beginscan(rel, SnapshotAny, 0, nullptr);
+  // (a sequential scan of the table's pages, as the catalogs' own scans are made: no index, no
+  // function of the table's owner)
+  SysScanDesc scan = systable_beginscan(rel, InvalidOid, false, SnapshotAny, 0, nullptr);
   HeapTuple tuple;
-  while ((tuple = heap_getnext(scan, ForwardScanDirection)) != nullptr) {
+  while (HeapTupleIsValid(tuple = systable_getnext(scan))) {
     bool isnull = true;
     const Datum value = heap_getattr(tuple, attnum, RelationGetDescr(rel), &isnull);
     if (!isnull) Take(family, DatumGetInt64(value), now_ms, held);
   }
-  table_endscan(scan);
+  systable_endscan(scan);
   relation_close(rel, AccessShareLock);
 }
 

@@ -25,6 +25,7 @@ extern "C" {
 #include "storage/dsm.h"
 #include "storage/latch.h"
 #include "storage/lmgr.h"
+#include "utils/guc.h"
 #include "utils/snapmgr.h"
 
 PGDLLEXPORT void idgen_rebuild_worker(Datum slot);
@@ -41,6 +42,7 @@ struct Slot {
 };
 struct Slots {
   int count;
+  int launch_id;
   Slot slot[FLEXIBLE_ARRAY_MEMBER];
 };
 
@@ -97,7 +99,7 @@ BackgroundWorkerHandle* Start(dsm_segment* segment, int index) {
 
 }  // namespace
 
-protocol::Rebuilt FromEveryDatabase(SharedState& state) {
+protocol::Rebuilt FromEveryDatabase(SharedState& state, int launch_id) {
   // One session rebuilds at a time (many may meet a new server at once): a lock on object 1 of
   // pg_replication_origin, in no database (origin.cpp takes object 0 to create the origins), which
   // a cancel, a timeout and the deadlock detector see. A session that waited finds the marks loaded,
@@ -112,16 +114,27 @@ protocol::Rebuilt FromEveryDatabase(SharedState& state) {
   dsm_segment* segment = dsm_create(offsetof(Slots, slot) + sizeof(Slot) * static_cast<size_t>(count), 0);
   auto* slots = static_cast<Slots*>(dsm_segment_address(segment));
   slots->count = count;
+  slots->launch_id = launch_id;
   for (int i = 0; i < count; ++i) {
     slots->slot[i].database = list_nth_oid(databases, i);
     slots->slot[i].done = false;
     slots->slot[i].one = protocol::Rebuilt{};
+    // This database's copy is read here: a worker would wait for the locks this session holds (a
+    // DROP EXTENSION whose guard asked for the marks), and this session for the worker.
+    if (slots->slot[i].database == MyDatabaseId) {
+      slots->slot[i].one = protocol::RebuiltOf(marks::ReadCopyHere(), marks::ReadDecimalCopyHere(), launch_id);
+      slots->slot[i].one.source = MyDatabaseId;
+      slots->slot[i].done = true;
+    }
   }
   for (int first = 0; first < count; first += kAtOnce) {
     BackgroundWorkerHandle* running[kAtOnce] = {};
     const int last = std::min(count, first + kAtOnce);
-    for (int i = first; i < last; ++i) running[i - first] = Start(segment, i);
     for (int i = first; i < last; ++i) {
+      if (!slots->slot[i].done) running[i - first] = Start(segment, i);
+    }
+    for (int i = first; i < last; ++i) {
+      if (running[i - first] == nullptr) continue;
       if (WaitForBackgroundWorkerShutdown(running[i - first]) == BGWH_POSTMASTER_DIED) {
         ereport(FATAL, errcode(ERRCODE_ADMIN_SHUTDOWN), errmsg("postmaster exited while idgen read the copies"));
       }
@@ -138,7 +151,8 @@ protocol::Rebuilt FromEveryDatabase(SharedState& state) {
       Raise(ErrorKind::kPrerequisite, message,
             "This server's marks are new (a cluster that pg_upgrade made, or a new one): before its first ID, idgen "
             "reads every database's copy, which may hold IDs this server's new IDs could repeat.",
-            "See the server log for why the background worker could not read it, and retry.");
+            "See the server log for why the background worker could not read it (a lock another session held on "
+            "its copy, for one), and retry.");
     }
     protocol::Merge(merged, slot.one);
   }
@@ -163,11 +177,15 @@ void idgen_rebuild_worker(Datum slot_index) {
   if (index < 0 || index >= slots->count) return;
   idgen::pg::rebuild::Slot& slot = slots->slot[index];
   BackgroundWorkerInitializeConnectionByOid(slot.database, InvalidOid, BGWORKER_BYPASS_ALLOWCONN);
+  // (a sequence of the copy locked by a session that itself waits for the session that started this
+  // worker, on a lock the deadlock detector cannot see through the worker: the worker gives up, and
+  // that session refuses, to be retried, rather than both waiting for ever)
+  SetConfigOption("lock_timeout", "1000", PGC_SUSET, PGC_S_OVERRIDE);
   StartTransactionCommand();
   PushActiveSnapshot(GetTransactionSnapshot());
   if (OidIsValid(get_extension_oid("idgen", true))) {
     const idgen::protocol::CopyRead read = idgen::pg::marks::ReadCopyHere();
-    slot.one = idgen::protocol::RebuiltOf(read, idgen::pg::marks::ReadDecimalCopyHere());
+    slot.one = idgen::protocol::RebuiltOf(read, idgen::pg::marks::ReadDecimalCopyHere(), slots->launch_id);
     slot.one.source = slot.database;
   }
   PopActiveSnapshot();

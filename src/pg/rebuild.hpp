@@ -9,6 +9,6 @@ namespace idgen::pg::rebuild {
 
 // What every database's copy holds, merged (protocol::RebuiltOf, Merge). Refuses (55000) when a
 // database cannot be read: a guess could repeat its values. C zone; holds no lock.
-protocol::Rebuilt FromEveryDatabase(SharedState& state);
+protocol::Rebuilt FromEveryDatabase(SharedState& state, int launch_id);
 
 }  // namespace idgen::pg::rebuild

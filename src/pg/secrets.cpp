@@ -44,6 +44,7 @@ extern "C" {
 #include "utils/acl.h"
 #include "utils/elog.h"
 #include "utils/guc.h"
+#include "utils/lsyscache.h"  // (get_database_name from 19 on; commands/dbcommands.h before)
 }
 
 namespace idgen::pg::settings {

@@ -7,6 +7,7 @@
 #include <cstdint>
 
 #include "core/identity.hpp"
+#include "core/protocol.hpp"
 #include <span>
 
 #include "core/state.hpp"
@@ -67,8 +68,8 @@ struct SharedState {
   // exact words (engine::Effects::RememberTheirs). The latest few; under mark_lock.
   struct Theirs {
     Oid database = InvalidOid;
-    int64_t tag = 0, parts = 0;
-    identity::Parts theirs;
+    int64_t tag = 0, parts = 0, mark = 0, mark_identity = 0;  // the copy as written
+    protocol::Theirs theirs;
     uint64_t stamp = 0;
   };
   static constexpr int kTheirs = 16;

@@ -1,8 +1,9 @@
-// The simulator of the durable-state protocol (test/sim) on a schedule made of the input's bytes,
-// eight a step: any schedule of the production protocol (no route reopened) keeps every invariant.
+// The simulator of the durable-state engine (test/sim) on a schedule made of the input's bytes, eight
+// a step: any schedule keeps every invariant.
 #include <cstdlib>
 
 #include "fuzz.hpp"
+#include "sim/fiber.cpp"
 #include "sim/sim.cpp"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {

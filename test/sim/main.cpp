@@ -1,21 +1,24 @@
-// make sim: random schedules (SIM_SEED, SIM_STEPS) until 30 million steps, every invariant after
-// every step; a violation is shrunk and printed as steps to replay. make sim-selftest (--selftest):
-// each route of an earlier release, reopened alone (the simulator's build only), must be found.
-// SIM_REPLAY=<hex> replays a printed schedule step by step.
+// make sim: schedules drawn from SIM_SEED (1) on, SIM_LENGTH steps each (3000), until SIM_STEPS steps
+// (4 million) have run; every invariant checked at every value and every effect. A violation is
+// shrunk and printed as the numbered steps that make it, with the line that replays it. Then the
+// "sometimes" counters: how often each event, effect and decision branch was reached.
+//
+//   build/sim/sim                     explore (the environment above)
+//   build/sim/sim --replay HEX        replay a printed schedule, step by step
+//   build/sim/sim --find FILE         explore quietly; a violation: its schedule into FILE, exit 1
+//                                     (test/sim/selftest.sh and mutants.sh use it)
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <fstream>
 #include <string>
 
-#include "core/protocol.hpp"
 #include "sim/sim.hpp"
 
 namespace {
 
 using idgen::sim::Step;
-
-constexpr size_t kScheduleLength = 2000;
 
 uint64_t EnvOr(const char* name, uint64_t fallback) {
   const char* value = std::getenv(name);
@@ -26,146 +29,82 @@ double Seconds(std::chrono::steady_clock::time_point since) {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - since).count();
 }
 
-// Runs schedules from seed on until steps have run or one breaks an invariant; the steps it took.
-struct Search {
-  bool found = false;
-  uint64_t steps = 0, schedules = 0, values = 0, refusals = 0;
-  uint64_t seed = 0;
-  std::vector<Step> failing;
-  std::string what;
-};
-Search Explore(uint64_t seed, uint64_t budget) {
-  Search search;
-  for (uint64_t i = 0; search.steps < budget; ++i) {
-    const std::vector<Step> steps = idgen::sim::RandomSchedule(seed * 1000003 + i, kScheduleLength);
-    const idgen::sim::Outcome outcome = idgen::sim::Run(steps);
-    ++search.schedules;
-    search.values += outcome.values;
-    search.refusals += outcome.refusals;
-    bool attributable = outcome.violated;
-#ifdef IDGEN_SIM_ROUTES
-    // (under a reopened route, only a violation that the same schedule does not meet without it counts)
-    if (attributable && idgen::protocol::sim_route != idgen::protocol::kRouteNone) {
-      const auto route = idgen::protocol::sim_route;
-      idgen::protocol::sim_route = idgen::protocol::kRouteNone;
-      attributable = !idgen::sim::Run(steps).violated;
-      idgen::protocol::sim_route = route;
-    }
-#endif
-    if (attributable) {
-      search.steps += outcome.at_step + 1;
-      search.found = true;
-      search.seed = seed * 1000003 + i;
-      search.failing = steps;
-      search.what = outcome.what;
-      return search;
-    }
-    search.steps += steps.size();
+int Replay(const std::string& hex) {
+  const std::vector<Step> steps = idgen::sim::FromHex(hex);
+  const idgen::sim::Outcome out = idgen::sim::Run(steps, true);
+  if (out.violated) {
+    printf("VIOLATION at step %zu: %s\n", out.at_step + 1, out.what.c_str());
+    return 1;
   }
-  return search;
-}
-
-const char* kRouteNames[idgen::protocol::kRouteCount] = {
-    "none",
-    "1.0: restart with the clock back",
-    "1.0: a hot standby generates",
-    "1.1: dump and restore by an owner",
-    "1.1: DROP/CREATE EXTENSION",
-    "1.1: asynchronous failover",
-    "1.2: an identity per database",
-    "1.2: restart_at_clock() under the same identity",
-    "1.2: a restore into a clone",
-    "1.3: a session's identity",
-    "1.3: a retired lease kept in memory",
-    "1.3: a session connected before a restore",
-    "1.3: a renamed shard schema",
-    "1.3: a copy made this run's after one group waited",
-    "1.3: a new identity below the old identity's lease",
-    "1.3: a stale identity lease names the last identity",
-    "1.3: a reload inside a transaction keeps the cover",
-    "1.3: the failover margin only at promotion",
-    "1.3: a copy the clock passed leaves the words below",
-    "1.3: CREATE EXTENSION starts the copy at 0",
-    "1.3: DROP EXTENSION forgets a copy the clock passed",
-    "1.3: a copy raised before both groups waited",
-};
-
-int SelfTest(uint64_t seed, uint64_t budget) {
-#ifdef IDGEN_SIM_ROUTES
-  int missed = 0;
-  printf("%-52s %12s %8s  %s\n", "route", "steps", "shrunk", "invariant");
-  const auto start = std::chrono::steady_clock::now();
-  for (int r = 1; r < idgen::protocol::kRouteCount; ++r) {
-    idgen::protocol::sim_route = static_cast<idgen::protocol::Route>(r);
-    const Search search = Explore(seed, budget);
-    if (!search.found) {
-      printf("%-52s %12s %8s  MISSED within %llu steps\n", kRouteNames[r], "-", "-",
-             static_cast<unsigned long long>(budget));
-      ++missed;
-      continue;
-    }
-    const std::vector<Step> shrunk = idgen::sim::Shrink(search.failing);
-    printf("%-52s %12llu %8zu  %s\n", kRouteNames[r], static_cast<unsigned long long>(search.steps), shrunk.size(),
-           search.what.c_str());
-    if (std::getenv("SIM_VERBOSE") != nullptr) idgen::sim::Print(shrunk);
-  }
-  idgen::protocol::sim_route = idgen::protocol::kRouteNone;
-  printf("self-test: %d of %d routes found in %.1f s\n", idgen::protocol::kRouteCount - 1 - missed,
-         idgen::protocol::kRouteCount - 1, Seconds(start));
-  return missed == 0 ? 0 : 1;
-#else
-  (void)seed;
-  (void)budget;
-  fprintf(stderr, "the self-test needs the simulator's build (IDGEN_SIM_ROUTES)\n");
-  return 2;
-#endif
+  printf("no violation (%llu steps applied, %llu values)\n", static_cast<unsigned long long>(out.steps),
+         static_cast<unsigned long long>(out.values));
+  return 0;
 }
 
 }  // namespace
 
 int main(int argc, char** argv) {
+  if (argc > 2 && std::strcmp(argv[1], "--replay") == 0) return Replay(argv[2]);
+  if (const char* hex = std::getenv("SIM_REPLAY"); hex != nullptr && *hex != '\0') return Replay(hex);
+  const char* found_file = argc > 2 && std::strcmp(argv[1], "--find") == 0 ? argv[2] : nullptr;
+
+  idgen::sim::open_findings = EnvOr("SIM_OPEN", 0) != 0;
   const uint64_t seed = EnvOr("SIM_SEED", 1);
-  idgen::sim::open_findings = EnvOr("SIM_OPEN_FINDINGS", 0) != 0;
-  // A fuzzer's input (test/fuzz/sim_fuzz.cpp: the raw bytes of a schedule), shrunk and printed.
-  if (const char* file = std::getenv("SIM_REPLAY_FILE"); file != nullptr && *file != '\0') {
-    std::vector<uint8_t> bytes;
-    if (FILE* in = std::fopen(file, "rb"); in != nullptr) {
-      for (int c = std::fgetc(in); c != EOF; c = std::fgetc(in)) bytes.push_back(static_cast<uint8_t>(c));
-      std::fclose(in);
-    }
-    const auto steps = idgen::sim::Shrink(idgen::sim::FromBytes(bytes.data(), bytes.size()));
-    idgen::sim::Print(steps);
-    return idgen::sim::Run(steps).violated ? 1 : 0;
-  }
-  if (const char* replay = std::getenv("SIM_REPLAY"); replay != nullptr && *replay != '\0') {
-    std::vector<uint8_t> bytes;
-    for (size_t i = 0; replay[i] != '\0' && replay[i + 1] != '\0'; i += 2) {
-      bytes.push_back(static_cast<uint8_t>(std::stoul(std::string(replay + i, 2), nullptr, 16)));
-    }
-    // (printed as kind a b c and x big-endian: back to the byte order FromBytes reads)
-    for (size_t i = 0; i + 8 <= bytes.size(); i += 8)
-      std::swap(bytes[i + 4], bytes[i + 7]), std::swap(bytes[i + 5], bytes[i + 6]);
-    const auto steps = idgen::sim::FromBytes(bytes.data(), bytes.size());
-    idgen::sim::Print(steps);
-    return idgen::sim::Run(steps).violated ? 1 : 0;
-  }
-  if (argc > 1 && std::strcmp(argv[1], "--selftest") == 0) return SelfTest(seed, EnvOr("SIM_BUDGET", 200000000));
-  const uint64_t budget = EnvOr("SIM_STEPS", 30000000);
+  const uint64_t length = EnvOr("SIM_LENGTH", 3000);
+  const uint64_t budget = EnvOr("SIM_STEPS", 4000000);
   const auto start = std::chrono::steady_clock::now();
-  const Search search = Explore(seed, budget);
+  idgen::sim::Outcome total;
+  uint64_t schedules = 0;
+  std::vector<Step> steps;
+  for (uint64_t i = 0; total.steps < budget; ++i) {
+    const uint64_t schedule_seed = seed * 1000003 + i;
+    const idgen::sim::Outcome out = idgen::sim::Explore(schedule_seed, length, &steps);
+    ++schedules;
+    total.steps += out.steps;
+    total.calls += out.calls;
+    total.values += out.values;
+    total.refusals += out.refusals;
+    total.effects += out.effects;
+    total.excused += out.excused;
+    if (total.excused_what.empty()) total.excused_what = out.excused_what;
+    if (!out.violated) continue;
+    if (found_file != nullptr) {
+      const std::vector<Step> shrunk = idgen::sim::Shrink(steps);
+      std::ofstream(found_file) << idgen::sim::ToHex(shrunk) << "\n";
+      printf("found after %llu steps (%.1f s), %zu steps shrunk: %s\n",
+             static_cast<unsigned long long>(total.steps), Seconds(start), shrunk.size(), out.what.c_str());
+      return 1;
+    }
+    printf("sim: VIOLATION in schedule %llu (seed %llu), after %llu steps in all: %s\n",
+           static_cast<unsigned long long>(i), static_cast<unsigned long long>(schedule_seed),
+           static_cast<unsigned long long>(total.steps), out.what.c_str());
+    const std::vector<Step> shrunk = idgen::sim::Shrink(steps);
+    printf("sim: the schedule, shrunk to %zu steps:\n", shrunk.size());
+    const idgen::sim::Outcome replayed = idgen::sim::Run(shrunk, true);
+    printf("sim: %s\n", replayed.what.c_str());
+    printf("sim: replay it with: build/sim/sim --replay %s\n", idgen::sim::ToHex(shrunk).c_str());
+    return 1;
+  }
   const double seconds = Seconds(start);
-  printf(
-      "sim: seed %llu, %llu schedules of up to %zu steps, %llu steps in %.1f s (%.0f steps/s), %llu values, %llu "
-      "refusals\n",
-      static_cast<unsigned long long>(seed), static_cast<unsigned long long>(search.schedules), kScheduleLength,
-      static_cast<unsigned long long>(search.steps), seconds, static_cast<double>(search.steps) / seconds,
-      static_cast<unsigned long long>(search.values), static_cast<unsigned long long>(search.refusals));
-  if (!search.found) {
-    printf("sim: no violation\n");
+  if (found_file != nullptr) {
+    printf("not found in %llu steps (%.1f s)\n", static_cast<unsigned long long>(total.steps), seconds);
     return 0;
   }
-  printf("sim: VIOLATION in the schedule of seed %llu: %s\n", static_cast<unsigned long long>(search.seed),
-         search.what.c_str());
-  idgen::sim::Print(idgen::sim::Shrink(search.failing));
-  return 1;
+  printf(
+      "sim: seed %llu, %llu schedules of %llu steps, %llu steps in %.1f s: %llu calls, %llu values, %llu refused or "
+      "failed, %llu effects\n",
+      static_cast<unsigned long long>(seed), static_cast<unsigned long long>(schedules),
+      static_cast<unsigned long long>(length), static_cast<unsigned long long>(total.steps), seconds,
+      static_cast<unsigned long long>(total.calls), static_cast<unsigned long long>(total.values),
+      static_cast<unsigned long long>(total.refusals), static_cast<unsigned long long>(total.effects));
+  if (total.excused != 0) {
+    printf("sim: %llu repeats between servers the operator gave one part (the docs' rule broken, reported, not "
+           "failures); the first: %s\n",
+           static_cast<unsigned long long>(total.excused), total.excused_what.c_str());
+  }
+  if (EnvOr("SIM_QUIET", 0) == 0) idgen::sim::PrintSometimes(stdout);
+  const std::vector<std::string> never = idgen::sim::NeverReached();
+  printf("sim: no violation; %zu decision branches never reached%s\n", never.size(), never.empty() ? "" : ":");
+  for (const std::string& name : never) printf("  %s\n", name.c_str());
+  return 0;
 }

@@ -154,6 +154,30 @@ above_before($super, 'app3', 2, 'restored by a superuser, clock 4 s behind');
 no_repeat($super, 'app3', 'restored by a superuser, clock 4 s behind');
 $super->stop;
 
+# ---- a restore on a server whose shards overlap the source's, every other part new ---------------
+# The source (node 1, digit 1, launch 45, every shard) runs 15 s ahead; its dump restored on a
+# server of node 2, digit 2, launch 46 and shards 2048-4095: Snowflake, UID20 and DecimalId carry on
+# at once (their parts meet nothing the copy holds), Instagram of a shard in common refuses (1.3 took
+# the copy as another identity's as a whole: 2,396 Instagram IDs repeated).
+my $wide = idgen_node('wide', conf => "idgen.node_id = 1\nidgen.uid20_server = 1\nidgen.launch_id = 45");
+with_clock_offset(15, sub { $wide->start });
+$wide->safe_psql('postgres', 'CREATE DATABASE w');
+$wide->safe_psql('w', 'CREATE EXTENSION idgen; CREATE TABLE x (i bigint UNIQUE DEFAULT idgen.instagram_id(3000), s bigint, u bigint, m bigint)');
+$wide->safe_psql('w', 'INSERT INTO x (s, u, m) SELECT idgen.snowflake_id(), idgen.uid20(), idgen.decimal_id() FROM generate_series(1, 5000)');
+my $wide_dump = $wide->basedir . '/w.dump';
+$wide->command_ok([ 'pg_dump', '-Fc', '-d', 'w', '-f', $wide_dump ], 'pg_dump of the source of every shard');
+$wide->stop;
+my $narrow = idgen_node('narrow', conf => "idgen.node_id = 2\nidgen.uid20_server = 2\nidgen.launch_id = 46\nidgen.instagram_shards = '2048-4095'");
+$narrow->start;
+$narrow->safe_psql('postgres', 'CREATE EXTENSION idgen; SELECT idgen.snowflake_id()');
+$narrow->safe_psql('postgres', 'CREATE DATABASE w');
+$narrow->command_ok([ 'pg_restore', '--exit-on-error', '-d', 'w', $wide_dump ], 'restored on a server of other parts but for its shards');
+is($narrow->safe_psql('w', 'SELECT (idgen.snowflake_parse(idgen.snowflake_id())).node, idgen.uid20() > 0, idgen.decimal_id() > 0'),
+	'2|t|t', 'Snowflake, UID20 and DecimalId, under parts the copy does not hold, carry on at once');
+($state, $message) = sqlstate_of($narrow, 'INSERT INTO x (i) VALUES (DEFAULT)', db => 'w');
+is($state, '55000', "Instagram of shard 3000, which the copy's IDs carry too, refuses ($message)");
+$narrow->stop;
+
 # ---- a table moved alone (pg_dump -t), to a server of the same node id whose clock is behind -------
 # The table's IDs reach 15 s past the target's clock; the dump carries none of idgen's copy. After
 # the restore's COPY, the target's database holds them (its copy says so): Snowflake and DecimalId,

@@ -232,10 +232,14 @@ TEST(Cover, UnderTheIdentityLease) {
   EXPECT_EQ(at.renew_lease_ms, 0u);
   EXPECT_TRUE(CoveredBy(mark, parts, kShard, id, 19999));
   EXPECT_FALSE(CoveredBy(mark, parts, kShard, id, 20000));
+  // Another identity: the identity lease counts only under the identity it was written for (the
+  // server lease's parts forget values the clock passed, and a clock stepped back finds them above
+  // it): the value is taken again, after Prepare has dropped the lease.
   const CoverDecision other = DecideCover(mark, parts, kShard, 0, false, next, copy, 100, 100);
-  EXPECT_EQ(other.renew_identity_ms, 20010u);
-  EXPECT_EQ(other.identity_parts, identity::Union(identity::Of(id), identity::Of(next)));
+  EXPECT_TRUE(other.retake);
   EXPECT_FALSE(CoveredBy(mark, parts, kShard, next, 100));
+  EXPECT_FALSE(IdentityLeaseCounts(mark.identity_lease_raw, parts, Server(5, next)));
+  EXPECT_TRUE(IdentityLeaseCounts(mark.identity_lease_raw, parts, Server(5, id)));
 }
 
 TEST(Cover, BeyondTheMostAnOriginHoldsRefuses) {
@@ -372,7 +376,8 @@ TEST(Copy, OwnPartsAddedToAnotherWritersCopyStayOwn) {
   const CopyWrite write = DecideCopyWrite(mark, parts, self, copy, kNode, 2000);
   EXPECT_FALSE(write.claims);
   ASSERT_TRUE(write.remember_theirs);
-  EXPECT_EQ(write.theirs, identity::Of(theirs));
+  EXPECT_EQ(write.theirs.parts, identity::Of(theirs));
+  EXPECT_EQ(write.theirs.identity_ms, 50000u);
   CopyRead after = Read14(50000, 50000, 0, identity::Of(theirs));
   after.server = write.tag;
   after.parts = write.parts;
@@ -380,10 +385,27 @@ TEST(Copy, OwnPartsAddedToAnotherWritersCopyStayOwn) {
   EXPECT_EQ(DecideCopy(mark, self, after).wait_ms[kNode], 50000u);
   // Values a COPY brought join what is remembered as another writer's.
   const Parts moved = identity::Of(Id(7, 0, "0-8191"));
-  const CopyWrite moved_write = DecideMovedValues(DecideCopy(mark, self, after, &write.theirs), self, kNode, 60000, moved);
+  const CopyWrite moved_write =
+      DecideMovedValues(DecideCopy(mark, self, after, &write.theirs), self, kNode, 60000, moved);
   ASSERT_TRUE(moved_write.remember_theirs);
-  EXPECT_TRUE(identity::Includes(moved_write.theirs, Id(7, 0, "0-8191")));
-  EXPECT_FALSE(identity::Meets(moved_write.theirs, me, identity::Part::kNode));
+  EXPECT_TRUE(identity::Includes(moved_write.theirs.parts, Id(7, 0, "0-8191")));
+  EXPECT_FALSE(identity::Meets(moved_write.theirs.parts, me, identity::Part::kNode));
+  EXPECT_EQ(moved_write.theirs.identity_ms, 60001u);
+}
+
+// Its own leases raise the copy's bounds past the other writer's: what it waits for is still the
+// other writer's bound (a floor the server adopted, idgen.adopt_copy(), covers it for good).
+TEST(Copy, OwnLeasesRaiseTheCopyNotTheWait) {
+  const Identity me = Id(6, 0, "0-8191");
+  const Self self = Server(99, me);
+  ServerMark mark = Loaded(Pack(1000, 1), 0, Under(me), self);
+  mark.floor_ms = 50000;  // (adopted)
+  Theirs theirs;
+  theirs.ms = theirs.identity_ms = 50000;
+  theirs.parts = identity::Of(Id(5, 0, "0-8191"));
+  CopyRead read = Read14(90000, 90000, 0, identity::Union(theirs.parts, identity::Of(me)));
+  EXPECT_EQ(DecideCopy(mark, self, read, &theirs).wait_ms[kTime], 0u);
+  EXPECT_EQ(DecideCopy(mark, self, read).wait_ms[kTime], 90000u);
 }
 
 TEST(Copy, WithoutMarkPartsTheTagKeeps13sLayout) {
