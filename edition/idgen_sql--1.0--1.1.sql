@@ -222,7 +222,8 @@ BEGIN
   IF hi OPERATOR(pg_catalog.<) 0 OR hi OPERATOR(pg_catalog.>=) 288230376151711744 THEN
     RAISE EXCEPTION 'UUIDv7 "%" is too late for a façade', id
       USING ERRCODE = 'datetime_field_overflow',
-            DETAIL = 'A façade carries the times of UUIDv7s before 2109-05-15 07:35:11.104 UTC: the bits above them tell a façade made under another key.';
+            DETAIL = 'A façade carries the times of UUIDv7s before 2109-05-15 07:35:11.104 UTC: the bits above them tell a façade made under another key.',
+            HINT = 'A UUIDv7 made by a clock that is right has a façade until then: this one was made by a clock far ahead, or written by hand. Give the row an id of idgen.uuidv7(), or show this one as it is.';
   END IF;
   RETURN idgen.edition_public_uuid_map(id, keys.k0[1], keys.k1[1], keys.opaque[1], true);
 END
@@ -260,7 +261,9 @@ BEGIN
       USING ERRCODE = 'invalid_parameter_value',
             DETAIL = pg_catalog.concat(CASE WHEN pg_catalog.cardinality(keys.k0) OPERATOR(pg_catalog.=) 1 THEN 'Under idgen.public_uuid_key it'
                                             ELSE 'Under each key of idgen.public_uuid_key it' END,
-              ' decodes to a time after 2109-05-15, which no façade carries: it was made under another key, or altered, or it is not a façade (a random UUIDv4 is refused 63 times in 64).'),
+              ' decodes to a time after 2109-05-15, which no façade carries: it was made under another key, or altered, or it is not a façade (',
+              CASE WHEN pg_catalog.cardinality(keys.k0) OPERATOR(pg_catalog.=) 1 THEN 'a random UUIDv4 is refused 63 times in 64'
+                   ELSE 'a random UUIDv4 is refused about 31 times in 32: 63 in 64 under each key' END, ').'),
             HINT = 'A façade made under a key that has been removed can no longer be read: while façades made under a replaced key may come back, keep that key as the second one of idgen.public_uuid_key.';
   END IF;
   RETURN found;
@@ -276,6 +279,7 @@ COMMENT ON FUNCTION idgen.private_uuid(uuid, text) IS
 'the UUIDv7 whose façade this is, under the first key of the key''s text that reads it (the inverse of idgen.public_uuid)';
 
 -- A typeid with its body shown or read: the prefix and the encoding (by the body's length) kept.
+-- (idgen.private_typeid compares the prefix first: a reading is never quoted in an error.)
 CREATE FUNCTION idgen.edition_public_typeid(value text, key text, show boolean) RETURNS text
 LANGUAGE plpgsql IMMUTABLE STRICT PARALLEL SAFE SET search_path = pg_catalog, pg_temp AS $$
 DECLARE
@@ -300,8 +304,19 @@ RETURN idgen.edition_public_typeid(value, key, true);
 COMMENT ON FUNCTION idgen.public_typeid(text, text) IS
 'a typeid whose body is a UUIDv7, with the body''s façade under the first key of the key''s text: the prefix and the encoding kept';
 
-CREATE FUNCTION idgen.private_typeid(value text, key text) RETURNS text
-LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE SET search_path = pg_catalog, pg_temp
-RETURN idgen.edition_public_typeid(value, key, false);
-COMMENT ON FUNCTION idgen.private_typeid(text, text) IS
-'the typeid whose façade this is (the inverse of idgen.public_typeid(text, text))';
+-- The prefix the caller expects is compared with the façade's before its body is read, so that no
+-- check of the prefix after it can refuse the reading (the time of a row) and quote it.
+CREATE FUNCTION idgen.private_typeid(value text, prefix text, key text) RETURNS text
+LANGUAGE plpgsql IMMUTABLE STRICT PARALLEL SAFE SET search_path = pg_catalog, pg_temp AS $$
+BEGIN
+  IF prefix OPERATOR(pg_catalog.<>) '' AND NOT idgen.edition_valid_prefix(prefix) THEN
+    RAISE EXCEPTION 'invalid typeid prefix "%"', prefix
+      USING ERRCODE = 'invalid_parameter_value',
+            HINT = 'A prefix is 1 to 63 lowercase ASCII letters (a-z) and underscores, starting and ending with a letter.';
+  END IF;
+  PERFORM idgen.typeid_uuid(value, prefix);  -- 22P02 for another prefix, quoting the façade
+  RETURN idgen.edition_public_typeid(value, key, false);
+END
+$$;
+COMMENT ON FUNCTION idgen.private_typeid(text, text, text) IS
+'the typeid whose façade this is, which must have the prefix given (the inverse of idgen.public_typeid(text, text))';
