@@ -90,7 +90,9 @@ RETURN pg_catalog.timezone('UTC'::pg_catalog.text,
      OPERATOR(pg_catalog.+) (CAST((us OPERATOR(pg_catalog./) 1000000) AS pg_catalog.float8) OPERATOR(pg_catalog.*) '1 second'::pg_catalog.interval))
      OPERATOR(pg_catalog.+) (CAST((us OPERATOR(pg_catalog.%) 1000000) AS pg_catalog.float8) OPERATOR(pg_catalog.*) '1 microsecond'::pg_catalog.interval));
 
--- The instant of milliseconds since 1970 (a product of whole numbers below 2^53: exact).
+-- The instant of milliseconds since 1970, below 2^53 / 125 (year 4254: every 64-bit family's time
+-- field, under any epoch the settings take): ms * 1000 microseconds is then a product of whole
+-- numbers that a double holds exactly.
 CREATE FUNCTION idgen.edition_ts_ms(ms bigint) RETURNS timestamptz
 LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE
 RETURN pg_catalog.timezone('UTC'::pg_catalog.text,
@@ -1013,9 +1015,18 @@ RETURN CASE
            AS pg_catalog.float8) OPERATOR(pg_catalog.*) '1 microsecond'::pg_catalog.interval))
   ELSE idgen.edition_not_uuidv7(id) END;
 
+-- The instant of 48 bits of milliseconds (to year 10889), exactly: split into seconds and the rest.
+CREATE FUNCTION idgen.edition_ts_ms48(ms bigint) RETURNS timestamptz
+LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE
+RETURN pg_catalog.timezone('UTC'::pg_catalog.text,
+  ('1970-01-01 00:00:00'::pg_catalog."timestamp"
+     OPERATOR(pg_catalog.+) (CAST((ms OPERATOR(pg_catalog./) 1000) AS pg_catalog.float8) OPERATOR(pg_catalog.*) '1 second'::pg_catalog.interval))
+     OPERATOR(pg_catalog.+) (CAST((ms OPERATOR(pg_catalog.%) 1000) AS pg_catalog.float8) OPERATOR(pg_catalog.*) '1 millisecond'::pg_catalog.interval));
+COMMENT ON FUNCTION idgen.edition_ts_ms48(bigint) IS 'internal: the instant of 48 bits of milliseconds since 1970';
+
 CREATE OR REPLACE FUNCTION idgen.ulid_time(id uuid) RETURNS timestamptz
 LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE
-RETURN idgen.edition_ts_ms(CAST(CAST(('x' OPERATOR(pg_catalog.||) pg_catalog.translate(pg_catalog.substr(CAST(id AS pg_catalog.text), 1, 13), '-', '')) AS pg_catalog.bit(48)) AS pg_catalog.int8));
+RETURN idgen.edition_ts_ms48(CAST(CAST(('x' OPERATOR(pg_catalog.||) pg_catalog.translate(pg_catalog.substr(CAST(id AS pg_catalog.text), 1, 13), '-', '')) AS pg_catalog.bit(48)) AS pg_catalog.int8));
 
 CREATE OR REPLACE FUNCTION idgen.objectid_time(id idgen.objectid) RETURNS timestamptz
 LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE
@@ -1072,7 +1083,7 @@ BEGIN
 END
 $parse$;
 DROP FUNCTION idgen.instagram_parse(bigint), idgen.snowflake_parse(bigint), idgen.sonyflake_parse(bigint),
-  idgen.trace_parse(bigint), idgen.js_parse(bigint);
+  idgen.trace_parse(bigint), idgen.js_parse(bigint), idgen.edition_parse(text, bigint);
 
 CREATE TYPE idgen.instagram_parts AS (ts timestamptz, shard int, seq int);
 CREATE TYPE idgen.snowflake_parts AS (ts timestamptz, node int, seq int);
