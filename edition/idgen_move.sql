@@ -402,6 +402,28 @@ BEGIN
     detail := NULL;
   END IF;
   EXECUTE pg_catalog.format('CREATE EXTENSION %I', target);
+
+  -- 4. The columns back to idgen.objectid, the defaults back as they were.
+  FOR d IN SELECT x FROM pg_catalog.jsonb_array_elements(columns) x LOOP
+    EXECUTE pg_catalog.format('ALTER TABLE %I.%I ALTER COLUMN %I TYPE idgen.objectid USING CAST(%I AS idgen.objectid)',
+                              d ->> 'schema', d ->> 'table', d ->> 'column',
+                              d ->> 'column');
+  END LOOP;
+  FOR d IN SELECT x FROM pg_catalog.jsonb_array_elements(defaults) x LOOP
+    BEGIN
+      EXECUTE pg_catalog.format('ALTER TABLE ONLY %I.%I ALTER COLUMN %I SET DEFAULT %s',
+                                d ->> 'schema', d ->> 'table', d ->> 'column',
+                                d ->> 'expr');
+    EXCEPTION WHEN undefined_function OR undefined_object THEN
+      GET STACKED DIAGNOSTICS message = MESSAGE_TEXT;
+      RAISE EXCEPTION 'the default of %.%.% cannot move to %: %', d ->> 'schema', d ->> 'table',
+                      d ->> 'column', target, message
+        USING ERRCODE = 'feature_not_supported',
+              DETAIL = pg_catalog.format('The default is %s.', d ->> 'expr'),
+              HINT = 'docs/managed.md lists what the SQL edition has. Nothing has changed.';
+    END;
+  END LOOP;
+
   -- The edition's 64-bit generators make IDs only under an identity of this database that no other
   -- database of the server and no idgen here takes (CREATE EXTENSION gives it one where it can): a
   -- default they would refuse on every insert refuses the move instead. (The edition was created
@@ -424,27 +446,6 @@ BEGIN
               HINT = 'Run the move as the database owner, where no other database of this server and no idgen here takes the identity it gives (docs/managed.md, "The identity of a database").';
     END IF;
   END IF;
-
-  -- 4. The columns back to idgen.objectid, the defaults back as they were.
-  FOR d IN SELECT x FROM pg_catalog.jsonb_array_elements(columns) x LOOP
-    EXECUTE pg_catalog.format('ALTER TABLE %I.%I ALTER COLUMN %I TYPE idgen.objectid USING CAST(%I AS idgen.objectid)',
-                              d ->> 'schema', d ->> 'table', d ->> 'column',
-                              d ->> 'column');
-  END LOOP;
-  FOR d IN SELECT x FROM pg_catalog.jsonb_array_elements(defaults) x LOOP
-    BEGIN
-      EXECUTE pg_catalog.format('ALTER TABLE ONLY %I.%I ALTER COLUMN %I SET DEFAULT %s',
-                                d ->> 'schema', d ->> 'table', d ->> 'column',
-                                d ->> 'expr');
-    EXCEPTION WHEN undefined_function OR undefined_object THEN
-      GET STACKED DIAGNOSTICS message = MESSAGE_TEXT;
-      RAISE EXCEPTION 'the default of %.%.% cannot move to %: %', d ->> 'schema', d ->> 'table',
-                      d ->> 'column', target, message
-        USING ERRCODE = 'feature_not_supported',
-              DETAIL = pg_catalog.format('The default is %s.', d ->> 'expr'),
-              HINT = 'docs/managed.md lists what the SQL edition has. Nothing has changed.';
-    END;
-  END LOOP;
 
   -- Every default is back, and calls the new extension.
   SELECT pg_catalog.count(*) INTO n
