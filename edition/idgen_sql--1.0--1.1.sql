@@ -299,56 +299,59 @@ $state$;
 -- The layout of each family as the generators use it: the word's epoch and tick, the field widths
 -- and where each field goes in the ID. (TraceId's word counts seconds from 2020-01-01; its ID holds
 -- them from 1970, on 25 bits that wrap.)
-CREATE FUNCTION idgen.edition_generator(family int, OUT name text, OUT title text, OUT counter regclass, OUT offsets regclass,
-    OUT word_epoch_ms bigint, OUT unit_ms bigint, OUT seq_bits int, OUT max_tick bigint, OUT time_shift int, OUT node_shift int,
-    OUT seq_shift int, OUT tick_base bigint, OUT time_mask bigint, OUT offset_mask bigint, OUT published_epoch_ms bigint, OUT node_max int)
+CREATE TYPE idgen.edition_generator_layout AS (name text, title text, counter regclass, offsets regclass, word_epoch_ms bigint, unit_ms bigint,
+  seq_bits int, max_tick bigint, time_shift int, node_shift int, seq_shift int, tick_base bigint, time_mask bigint, offset_mask bigint,
+  published_epoch_ms bigint, node_max int);
+COMMENT ON TYPE idgen.edition_generator_layout IS 'internal: the state and layout of a 64-bit family, as its generator uses them';
+CREATE FUNCTION idgen.edition_generator(family int) RETURNS idgen.edition_generator_layout
 LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE
 RETURN CASE family
   WHEN 1 THEN ROW('instagram'::pg_catalog.text, 'Instagram'::pg_catalog.text, 'idgen_sql_state.instagram_counter'::pg_catalog.regclass,
                   'idgen_sql_state.instagram_offset'::pg_catalog.regclass, 1314220021721::pg_catalog.int8, 1::pg_catalog.int8, 10,
                   1099511627775::pg_catalog.int8, 23, 10, 0, 0::pg_catalog.int8, -1::pg_catalog.int8, 2251799813685247::pg_catalog.int8,
-                  1314220021721::pg_catalog.int8, 8191)
+                  1314220021721::pg_catalog.int8, 8191)::idgen.edition_generator_layout
   WHEN 2 THEN ROW('snowflake'::pg_catalog.text, 'Snowflake'::pg_catalog.text, 'idgen_sql_state.snowflake_counter'::pg_catalog.regclass,
                   'idgen_sql_state.snowflake_offset'::pg_catalog.regclass, 1288834974657::pg_catalog.int8, 1::pg_catalog.int8, 12,
                   2199023255551::pg_catalog.int8, 22, 12, 0, 0::pg_catalog.int8, -1::pg_catalog.int8, 9007199254740991::pg_catalog.int8,
-                  1288834974657::pg_catalog.int8, 1023)
+                  1288834974657::pg_catalog.int8, 1023)::idgen.edition_generator_layout
   WHEN 3 THEN ROW('sonyflake'::pg_catalog.text, 'Sonyflake'::pg_catalog.text, 'idgen_sql_state.sonyflake_counter'::pg_catalog.regclass,
                   'idgen_sql_state.sonyflake_offset'::pg_catalog.regclass, 1409529600000::pg_catalog.int8, 10::pg_catalog.int8, 8,
                   549755813887::pg_catalog.int8, 24, 0, 16, 0::pg_catalog.int8, -1::pg_catalog.int8, 9007199254740991::pg_catalog.int8,
-                  1409529600000::pg_catalog.int8, 65535)
+                  1409529600000::pg_catalog.int8, 65535)::idgen.edition_generator_layout
   WHEN 4 THEN ROW('trace'::pg_catalog.text, 'TraceId'::pg_catalog.text, 'idgen_sql_state.trace_counter'::pg_catalog.regclass,
                   'idgen_sql_state.trace_offset'::pg_catalog.regclass, 1577836800000::pg_catalog.int8, 1000::pg_catalog.int8, 22,
                   2147483647::pg_catalog.int8, 38, 22, 0, 1577836800::pg_catalog.int8, 33554431::pg_catalog.int8, 9007199254740991::pg_catalog.int8,
-                  0::pg_catalog.int8, 65535)
+                  0::pg_catalog.int8, 65535)::idgen.edition_generator_layout
   WHEN 5 THEN ROW('js'::pg_catalog.text, 'JS-safe'::pg_catalog.text, 'idgen_sql_state.js_counter'::pg_catalog.regclass,
                   'idgen_sql_state.js_offset'::pg_catalog.regclass, 1767225600000::pg_catalog.int8, 10::pg_catalog.int8, 10,
                   274877906943::pg_catalog.int8, 15, 10, 0, 0::pg_catalog.int8, -1::pg_catalog.int8, 9007199254740991::pg_catalog.int8,
-                  1767225600000::pg_catalog.int8, 31) END;
+                  1767225600000::pg_catalog.int8, 31)::idgen.edition_generator_layout END;
 COMMENT ON FUNCTION idgen.edition_generator(int) IS 'internal: the state and layout of a 64-bit family, as its generator uses them';
 
--- The identity the last check found, for this session: "<when, ms>,<node>,<first block>,<last
--- block>" (-1 where there is none). A session checks again after a second, or when an offset is
--- negative.
-CREATE FUNCTION idgen.edition_checked_identity(fresh boolean, OUT node int, OUT lo_block int, OUT hi_block int)
+-- The identity the last check found, for this session: {node, first block, last block} (-1 where
+-- there is none), kept as "<when, ms>,<node>,<first block>,<last block>". A session checks again
+-- after a second, or when an offset is negative.
+CREATE FUNCTION idgen.edition_checked_identity(fresh boolean) RETURNS int[]
 LANGUAGE plpgsql VOLATILE PARALLEL UNSAFE SET search_path = pg_catalog, pg_temp AS $$
 DECLARE
   cached pg_catalog.text[] := pg_catalog.string_to_array(NULLIF(pg_catalog.current_setting('idgen_sql.identity', true), ''), ',');
   now_ms pg_catalog.int8 := CAST(pg_catalog.floor(pg_catalog.date_part('epoch', pg_catalog.clock_timestamp()) OPERATOR(pg_catalog.*) 1000) AS pg_catalog.int8);
   found record;
+  node pg_catalog.int4;
+  lo_block pg_catalog.int4;
+  hi_block pg_catalog.int4;
 BEGIN
   IF NOT fresh AND cached IS NOT NULL AND pg_catalog.cardinality(cached) OPERATOR(pg_catalog.=) 4
      AND CAST(cached[1] AS pg_catalog.int8) OPERATOR(pg_catalog.<=) now_ms
      AND CAST(cached[1] AS pg_catalog.int8) OPERATOR(pg_catalog.>) (now_ms OPERATOR(pg_catalog.-) 1000) THEN
-    node := CAST(cached[2] AS pg_catalog.int4);
-    lo_block := CAST(cached[3] AS pg_catalog.int4);
-    hi_block := CAST(cached[4] AS pg_catalog.int4);
-    RETURN;
+    RETURN CAST(cached[2:4] AS pg_catalog.int4[]);
   END IF;
   SELECT * INTO found FROM idgen.edition_identity();
   node := CASE WHEN found.node_problem IS NULL THEN found.node ELSE -1 END;
   lo_block := CASE WHEN found.shards_problem IS NULL THEN CAST(pg_catalog.split_part(found.instagram_shards, '-', 1) AS pg_catalog.int4) OPERATOR(pg_catalog./) 128 ELSE -1 END;
   hi_block := CASE WHEN found.shards_problem IS NULL THEN CAST(pg_catalog.split_part(found.instagram_shards, '-', 2) AS pg_catalog.int4) OPERATOR(pg_catalog./) 128 ELSE -1 END;
   PERFORM pg_catalog.set_config('idgen_sql.identity', pg_catalog.concat_ws(',', now_ms, node, lo_block, hi_block), false);
+  RETURN ARRAY[node, lo_block, hi_block];
 END
 $$;
 COMMENT ON FUNCTION idgen.edition_checked_identity(boolean) IS 'internal: this database''s identity, as this session last checked it (within a second), or checked now';
@@ -360,7 +363,7 @@ CREATE FUNCTION idgen.edition_next(family int, shard bigint) RETURNS bigint
 LANGUAGE plpgsql VOLATILE STRICT PARALLEL UNSAFE SECURITY DEFINER SET search_path = pg_catalog, pg_temp AS $$
 DECLARE
   l record;
-  id record;
+  id pg_catalog.int4[];
   o pg_catalog.int8;
   off pg_catalog.int8;
   bits pg_catalog.int8;
@@ -370,11 +373,13 @@ DECLARE
   now_tick pg_catalog.int8;
   problem pg_catalog.text;
 BEGIN
-  SELECT * INTO l FROM idgen.edition_generator(family);
+  l := idgen.edition_generator(family);
   IF l.name IS NULL THEN
     RAISE EXCEPTION 'no 64-bit family %', family USING ERRCODE = 'invalid_parameter_value';
   END IF;
-  IF idgen.edition_epoch(l.name) OPERATOR(pg_catalog.<>) l.published_epoch_ms THEN
+  IF COALESCE(NULLIF(pg_catalog.current_setting((('idgen.' OPERATOR(pg_catalog.||) l.name) OPERATOR(pg_catalog.||) '_epoch_ms'), true), ''),
+              CAST(l.published_epoch_ms AS pg_catalog.text)) OPERATOR(pg_catalog.<>) CAST(l.published_epoch_ms AS pg_catalog.text)
+     AND idgen.edition_epoch(l.name) OPERATOR(pg_catalog.<>) l.published_epoch_ms THEN
     RAISE EXCEPTION 'idgen.%_epoch_ms is set for this session, database or role', l.name
       USING ERRCODE = 'object_not_in_prerequisite_state',
             DETAIL = 'The SQL edition makes IDs under the published epochs only; the setting changes how IDs decode.',
@@ -385,20 +390,20 @@ BEGIN
       USING ERRCODE = 'invalid_parameter_value', DETAIL = 'Instagram shards are between 0 and 8191.';
   END IF;
   o := pg_catalog.pg_sequence_last_value(l.offsets);
-  SELECT * INTO id FROM idgen.edition_checked_identity(o OPERATOR(pg_catalog.<) 0);
+  id := idgen.edition_checked_identity(o OPERATOR(pg_catalog.<) 0);
   IF family OPERATOR(pg_catalog.=) 1 THEN
     node := shard;
-    IF id.lo_block OPERATOR(pg_catalog.<) 0 THEN
+    IF id[2] OPERATOR(pg_catalog.<) 0 THEN
       problem := (idgen.edition_identity()).shards_problem;
-    ELSIF (shard OPERATOR(pg_catalog.>>) 7) OPERATOR(pg_catalog.<) id.lo_block OR (shard OPERATOR(pg_catalog.>>) 7) OPERATOR(pg_catalog.>) id.hi_block THEN
+    ELSIF (shard OPERATOR(pg_catalog.>>) 7) OPERATOR(pg_catalog.<) id[2] OR (shard OPERATOR(pg_catalog.>>) 7) OPERATOR(pg_catalog.>) id[3] THEN
       RAISE EXCEPTION 'Instagram shard % is not one of this database''s', shard
         USING ERRCODE = 'invalid_parameter_value',
               DETAIL = pg_catalog.format('This database makes Instagram IDs of shards %s to %s (its identity, idgen.edition_identity()).',
-                                         id.lo_block OPERATOR(pg_catalog.*) 128, (id.hi_block OPERATOR(pg_catalog.*) 128) OPERATOR(pg_catalog.+) 127);
+                                         id[2] OPERATOR(pg_catalog.*) 128, (id[3] OPERATOR(pg_catalog.*) 128) OPERATOR(pg_catalog.+) 127);
     END IF;
-    bits := (CAST(id.lo_block AS pg_catalog.int8) OPERATOR(pg_catalog.<<) 57) OPERATOR(pg_catalog.|) (CAST(id.hi_block AS pg_catalog.int8) OPERATOR(pg_catalog.<<) 51);
+    bits := (CAST(id[2] AS pg_catalog.int8) OPERATOR(pg_catalog.<<) 57) OPERATOR(pg_catalog.|) (CAST(id[3] AS pg_catalog.int8) OPERATOR(pg_catalog.<<) 51);
   ELSE
-    node := id.node;
+    node := id[1];
     IF node OPERATOR(pg_catalog.<) 0 THEN
       problem := (idgen.edition_identity()).node_problem;
     ELSIF node OPERATOR(pg_catalog.>) l.node_max THEN
@@ -451,58 +456,81 @@ COMMENT ON FUNCTION idgen.edition_next(int, bigint) IS
 'internal: a new 64-bit ID, checking the identity and the epoch setting and moving the offset to the clock under the gate''s lock';
 
 -- A new ID, the fast way: counter + offset, when the offset held across the nextval, the identity
--- is checked, the word is not behind the clock, and nothing else needs a look (one counter value in
--- 4096 goes the careful way, so that a change of the identity is seen during a burst too).
-CREATE FUNCTION idgen.edition_id(family int, counter regclass, offsets regclass, epoch_name text, epoch_text text,
-    seq_bits int, word_epoch_ms float8, unit_ms float8, max_tick bigint, time_shift int, node_shift int, seq_shift int,
-    tick_base bigint, time_mask bigint, offset_mask bigint, shard bigint) RETURNS bigint
+-- is checked (this session has looked at it, and the offset is not negative), the epoch setting is
+-- the published one, the word is not behind the clock, and nothing else needs a look (one counter
+-- value in 4096 goes the careful way, so that a change of the identity is seen during a burst
+-- too). One function a family, made from one text here, with the family's layout as constants:
+-- the generator's one frame (the SQL wrappers below are inlined into the calling query).
+DO $fast$
+DECLARE
+  g record;
+BEGIN
+  FOR g IN SELECT * FROM (VALUES
+      -- name, number, seq bits, word epoch (ms), tick (ms), largest tick, time, node and sequence
+      -- shifts, tick base and mask (TraceId's 25 bits of seconds from 1970), offset mask, epoch text
+      ('instagram', 1, 10, '1314220021721', 1, '1099511627775', 23, 10, 0, '0', '-1', '2251799813685247', '1314220021721'),
+      ('snowflake', 2, 12, '1288834974657', 1, '2199023255551', 22, 12, 0, '0', '-1', '9007199254740991', '1288834974657'),
+      ('sonyflake', 3, 8, '1409529600000', 10, '549755813887', 24, 0, 16, '0', '-1', '9007199254740991', '1409529600000'),
+      ('trace', 4, 22, '1577836800000', 1000, '2147483647', 38, 22, 0, '1577836800', '33554431', '9007199254740991', '0'),
+      ('js', 5, 10, '1767225600000', 10, '274877906943', 15, 10, 0, '0', '-1', '9007199254740991', '1767225600000'))
+    v(name, family, seq_bits, word_epoch, unit, max_tick, time_shift, node_shift, seq_shift, tick_base, time_mask, offset_mask, epoch_text)
+  LOOP
+    EXECUTE pg_catalog.format($f$
+CREATE FUNCTION idgen.%1$I(counter pg_catalog.regclass, offsets pg_catalog.regclass%2$s) RETURNS pg_catalog.int8
 LANGUAGE plpgsql VOLATILE STRICT PARALLEL UNSAFE SET search_path = pg_catalog, pg_temp AS $$
 DECLARE
   o pg_catalog.int8 := pg_catalog.pg_sequence_last_value(offsets);
   c pg_catalog.int8 := pg_catalog.nextval(counter);
-  w pg_catalog.int8 := c OPERATOR(pg_catalog.+) (o OPERATOR(pg_catalog.&) offset_mask);
+  w pg_catalog.int8 := c OPERATOR(pg_catalog.+) (o OPERATOR(pg_catalog.&) %3$s);
 BEGIN
   IF o OPERATOR(pg_catalog.=) pg_catalog.pg_sequence_last_value(offsets) AND o OPERATOR(pg_catalog.>=) 0
      AND (c OPERATOR(pg_catalog.&) 4095) OPERATOR(pg_catalog.<>) 0
-     AND (w OPERATOR(pg_catalog.>>) seq_bits) OPERATOR(pg_catalog.<=) max_tick
-     AND CAST((w OPERATOR(pg_catalog.>>) seq_bits) OPERATOR(pg_catalog.+) 1 AS pg_catalog.float8) OPERATOR(pg_catalog.>)
-         (((pg_catalog.date_part('epoch', pg_catalog.clock_timestamp()) OPERATOR(pg_catalog.*) 1000) OPERATOR(pg_catalog.-) word_epoch_ms) OPERATOR(pg_catalog./) unit_ms)
-     AND COALESCE(NULLIF(pg_catalog.current_setting(epoch_name, true), ''), epoch_text) OPERATOR(pg_catalog.=) epoch_text
-     AND COALESCE(pg_catalog.current_setting('idgen_sql.identity', true), '') OPERATOR(pg_catalog.<>) ''
-     AND (family OPERATOR(pg_catalog.<>) 1 OR ((shard OPERATOR(pg_catalog.>>) 7) OPERATOR(pg_catalog.>=) (o OPERATOR(pg_catalog.>>) 57)
-                                              AND (shard OPERATOR(pg_catalog.>>) 7) OPERATOR(pg_catalog.<=) ((o OPERATOR(pg_catalog.>>) 51) OPERATOR(pg_catalog.&) 63))) THEN
-    RETURN ((((w OPERATOR(pg_catalog.>>) seq_bits) OPERATOR(pg_catalog.+) tick_base) OPERATOR(pg_catalog.&) time_mask) OPERATOR(pg_catalog.<<) time_shift)
-      OPERATOR(pg_catalog.|) (CASE WHEN family OPERATOR(pg_catalog.=) 1 THEN shard ELSE o OPERATOR(pg_catalog.>>) 53 END OPERATOR(pg_catalog.<<) node_shift)
-      OPERATOR(pg_catalog.|) ((w OPERATOR(pg_catalog.&) ((1::pg_catalog.int8 OPERATOR(pg_catalog.<<) seq_bits) OPERATOR(pg_catalog.-) 1)) OPERATOR(pg_catalog.<<) seq_shift);
+     AND (w OPERATOR(pg_catalog.>>) %4$s) OPERATOR(pg_catalog.<=) %5$s
+     AND CAST((w OPERATOR(pg_catalog.>>) %4$s) OPERATOR(pg_catalog.+) 1 AS pg_catalog.float8) OPERATOR(pg_catalog.>)
+         (((pg_catalog.date_part('epoch', pg_catalog.clock_timestamp()) OPERATOR(pg_catalog.*) 1000) OPERATOR(pg_catalog.-) %6$s) OPERATOR(pg_catalog./) %7$s)
+     AND pg_catalog.current_setting('idgen_sql.identity', true) OPERATOR(pg_catalog.<>) ''
+     AND COALESCE(NULLIF(pg_catalog.current_setting(%8$L, true), ''), %9$L) OPERATOR(pg_catalog.=) %9$L%10$s THEN
+    RETURN ((((w OPERATOR(pg_catalog.>>) %4$s) OPERATOR(pg_catalog.+) %11$s) OPERATOR(pg_catalog.&) %12$s) OPERATOR(pg_catalog.<<) %13$s)
+      OPERATOR(pg_catalog.|) (%14$s OPERATOR(pg_catalog.<<) %15$s)
+      OPERATOR(pg_catalog.|) ((w OPERATOR(pg_catalog.&) %16$s) OPERATOR(pg_catalog.<<) %17$s);
   END IF;
-  RETURN idgen.edition_next(family, shard);
+  RETURN idgen.edition_next(%18$s, %19$s);
 END
 $$;
-COMMENT ON FUNCTION idgen.edition_id(int, regclass, regclass, text, text, int, float8, float8, bigint, int, int, int, bigint, bigint, bigint, bigint) IS
-'internal: a new 64-bit ID from the counter and offset of its family (the careful way, idgen.edition_next, where one is needed)';
+COMMENT ON FUNCTION idgen.%1$I(pg_catalog.regclass, pg_catalog.regclass%20$s) IS %21$L;$f$,
+      'edition_' || g.name || '_id',
+      CASE g.family WHEN 1 THEN ', shard pg_catalog.int8' ELSE '' END,
+      g.offset_mask, g.seq_bits, g.max_tick, g.word_epoch, g.unit,
+      'idgen.' || g.name || '_epoch_ms', g.epoch_text,
+      CASE g.family WHEN 1 THEN $c$
+     AND (shard OPERATOR(pg_catalog.>>) 7) OPERATOR(pg_catalog.>=) (o OPERATOR(pg_catalog.>>) 57)
+     AND (shard OPERATOR(pg_catalog.>>) 7) OPERATOR(pg_catalog.<=) ((o OPERATOR(pg_catalog.>>) 51) OPERATOR(pg_catalog.&) 63)$c$ ELSE '' END,
+      g.tick_base, g.time_mask, g.time_shift,
+      CASE g.family WHEN 1 THEN 'shard' ELSE '(o OPERATOR(pg_catalog.>>) 53)' END, g.node_shift,
+      (1::pg_catalog.int8 OPERATOR(pg_catalog.<<) g.seq_bits) OPERATOR(pg_catalog.-) 1, g.seq_shift,
+      g.family, CASE g.family WHEN 1 THEN 'shard' ELSE '-1' END,
+      CASE g.family WHEN 1 THEN ', pg_catalog.int8' ELSE '' END,
+      pg_catalog.format('internal: a new %s ID from its counter and offset (the careful way, idgen.edition_next, where one is needed)', g.name));
+  END LOOP;
+END
+$fast$;
 
--- The generators: one expression each, which a query inlines (no frame of its own), calling the
--- fast way with their family's layout.
+-- The generators: one expression each, which a query inlines, calling their family's fast way.
 CREATE OR REPLACE FUNCTION idgen.instagram_id(shard bigint) RETURNS bigint
 LANGUAGE sql VOLATILE STRICT PARALLEL UNSAFE
-RETURN idgen.edition_id(1, 'idgen_sql_state.instagram_counter'::pg_catalog.regclass, 'idgen_sql_state.instagram_offset'::pg_catalog.regclass,
-  'idgen.instagram_epoch_ms', '1314220021721', 10, 1314220021721, 1, 1099511627775, 23, 10, 0, 0, -1, 2251799813685247, shard);
+RETURN idgen.edition_instagram_id('idgen_sql_state.instagram_counter'::pg_catalog.regclass, 'idgen_sql_state.instagram_offset'::pg_catalog.regclass, shard);
 CREATE OR REPLACE FUNCTION idgen.snowflake_id() RETURNS bigint
 LANGUAGE sql VOLATILE STRICT PARALLEL UNSAFE
-RETURN idgen.edition_id(2, 'idgen_sql_state.snowflake_counter'::pg_catalog.regclass, 'idgen_sql_state.snowflake_offset'::pg_catalog.regclass,
-  'idgen.snowflake_epoch_ms', '1288834974657', 12, 1288834974657, 1, 2199023255551, 22, 12, 0, 0, -1, 9007199254740991, -1);
+RETURN idgen.edition_snowflake_id('idgen_sql_state.snowflake_counter'::pg_catalog.regclass, 'idgen_sql_state.snowflake_offset'::pg_catalog.regclass);
 CREATE OR REPLACE FUNCTION idgen.sonyflake_id() RETURNS bigint
 LANGUAGE sql VOLATILE STRICT PARALLEL UNSAFE
-RETURN idgen.edition_id(3, 'idgen_sql_state.sonyflake_counter'::pg_catalog.regclass, 'idgen_sql_state.sonyflake_offset'::pg_catalog.regclass,
-  'idgen.sonyflake_epoch_ms', '1409529600000', 8, 1409529600000, 10, 549755813887, 24, 0, 16, 0, -1, 9007199254740991, -1);
+RETURN idgen.edition_sonyflake_id('idgen_sql_state.sonyflake_counter'::pg_catalog.regclass, 'idgen_sql_state.sonyflake_offset'::pg_catalog.regclass);
 CREATE OR REPLACE FUNCTION idgen.trace_id() RETURNS bigint
 LANGUAGE sql VOLATILE STRICT PARALLEL UNSAFE
-RETURN idgen.edition_id(4, 'idgen_sql_state.trace_counter'::pg_catalog.regclass, 'idgen_sql_state.trace_offset'::pg_catalog.regclass,
-  'idgen.trace_epoch_ms', '0', 22, 1577836800000, 1000, 2147483647, 38, 22, 0, 1577836800, 33554431, 9007199254740991, -1);
+RETURN idgen.edition_trace_id('idgen_sql_state.trace_counter'::pg_catalog.regclass, 'idgen_sql_state.trace_offset'::pg_catalog.regclass);
 CREATE OR REPLACE FUNCTION idgen.js_id() RETURNS bigint
 LANGUAGE sql VOLATILE STRICT PARALLEL UNSAFE
-RETURN idgen.edition_id(5, 'idgen_sql_state.js_counter'::pg_catalog.regclass, 'idgen_sql_state.js_offset'::pg_catalog.regclass,
-  'idgen.js_epoch_ms', '1767225600000', 10, 1767225600000, 10, 274877906943, 15, 10, 0, 0, -1, 9007199254740991, -1);
+RETURN idgen.edition_js_id('idgen_sql_state.js_counter'::pg_catalog.regclass, 'idgen_sql_state.js_offset'::pg_catalog.regclass);
 
 -- 1.0's generators, state words and advisory-lock protocol, gone.
 DROP FUNCTION idgen.edition_next_id(text, bigint);
@@ -524,7 +552,7 @@ DECLARE
 BEGIN
   LOCK TABLE idgen_sql_state.gate IN SHARE UPDATE EXCLUSIVE MODE;
   FOR k IN 1 .. 5 LOOP
-    SELECT * INTO l FROM idgen.edition_generator(k);
+    l := idgen.edition_generator(k);
     o := pg_catalog.pg_sequence_last_value(l.offsets);
     off := CASE WHEN o OPERATOR(pg_catalog.<) 0 THEN OPERATOR(pg_catalog.~) o ELSE o END OPERATOR(pg_catalog.&) l.offset_mask;
     IF o OPERATOR(pg_catalog.>=) 0 THEN
@@ -614,7 +642,7 @@ BEGIN
     CONTINUE WHEN was.node IS NULL OR (was.node OPERATOR(pg_catalog.=) node AND f.family OPERATOR(pg_catalog.<>) 'instagram')
                   OR (f.family OPERATOR(pg_catalog.=) 'instagram' AND was.lo_block IS NOT DISTINCT FROM (lo OPERATOR(pg_catalog./) 128)
                       AND was.hi_block IS NOT DISTINCT FROM (hi OPERATOR(pg_catalog./) 128));
-    SELECT * INTO l FROM idgen.edition_generator(CASE f.family WHEN 'instagram' THEN 1 WHEN 'snowflake' THEN 2 WHEN 'sonyflake' THEN 3 WHEN 'trace' THEN 4 ELSE 5 END);
+    l := idgen.edition_generator(CASE f.family WHEN 'instagram' THEN 1 WHEN 'snowflake' THEN 2 WHEN 'sonyflake' THEN 3 WHEN 'trace' THEN 4 ELSE 5 END);
     until_ms := pg_catalog.int8larger(COALESCE(until_ms, 0),
       CAST(l.word_epoch_ms OPERATOR(pg_catalog.+) (((f.word OPERATOR(pg_catalog.>>) l.seq_bits) OPERATOR(pg_catalog.+) 1) OPERATOR(pg_catalog.*) l.unit_ms) AS pg_catalog.int8));
   END LOOP;
