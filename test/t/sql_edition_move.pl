@@ -245,7 +245,7 @@ is($node->safe_psql('app', "SELECT count(*) FILTER (WHERE js <= $ahead) FROM pos
 $app->query(q{EXECUTE by_made('old')});
 like($app->{stderr}, qr/cached plan must not change result type/, 'an application\'s prepared statement returning an objectid column fails after the move (0A000)');
 $app->{stderr} = '';
-is($app->query_safe(q{EXECUTE count_made('old')}), '1000', '... one whose result has no objectid column goes on');
+is($app->query_safe(q{EXECUTE count_made('old')}) =~ s/\s+\z//r, '1000', '... one whose result has no objectid column goes on');
 $app->query_safe('DISCARD ALL');
 $app->query_safe(q{PREPARE by_made (text) AS SELECT id, made FROM doc WHERE made = $1 LIMIT 1});
 like($app->query_safe(q{EXECUTE by_made('old')}), qr/^[0-9a-f]{24}\|old$/, '... and after DISCARD ALL, prepared again, it runs');
