@@ -158,22 +158,40 @@ COMMENT ON FUNCTION idgen.edition_identities() IS
 -- Whether idgen can make IDs on this server (its files are here), and what it takes: its node id
 -- (NULL where it reads it from Citus, which this side cannot know), its Instagram shards.
 CREATE FUNCTION idgen.edition_idgen_here(OUT here boolean, OUT node int, OUT shards int4multirange)
-LANGUAGE plpgsql STABLE PARALLEL SAFE SET search_path = pg_catalog, pg_temp AS $$
+LANGUAGE plpgsql VOLATILE PARALLEL UNSAFE SET search_path = pg_catalog, pg_temp AS $$
 DECLARE
   setting pg_catalog.text;
+  source pg_catalog.text;
+  shards_text pg_catalog.text;
   part pg_catalog.text;
   m pg_catalog.text[];
 BEGIN
   here := EXISTS (SELECT FROM pg_catalog.pg_available_extensions() a WHERE a.name OPERATOR(pg_catalog.=) 'idgen'::pg_catalog.name);
   IF NOT here THEN RETURN; END IF;
-  setting := pg_catalog.current_setting('idgen.node_id_source', true);
-  IF setting IS NULL OR setting OPERATOR(pg_catalog.<>) 'citus' THEN
-    setting := pg_catalog.btrim(COALESCE(pg_catalog.current_setting('idgen.node_id', true), ''));
+  -- The server's values (its configuration, or a superuser's for the role or database), never what
+  -- this session SET: where idgen is not loaded here its settings are placeholders, which any
+  -- session may set. RESET, in a subtransaction rolled back at once, reads them and keeps the
+  -- session's own.
+  BEGIN
+    -- (where idgen is loaded here they are its settings, which a session cannot change: no RESET)
+    IF NOT EXISTS (SELECT FROM pg_catalog.pg_settings g WHERE g.name OPERATOR(pg_catalog.=) 'idgen.node_id') THEN
+      RESET idgen.node_id;
+      RESET idgen.node_id_source;
+      RESET idgen.instagram_shards;
+    END IF;
+    setting := pg_catalog.current_setting('idgen.node_id', true);
+    source := pg_catalog.current_setting('idgen.node_id_source', true);
+    shards_text := pg_catalog.current_setting('idgen.instagram_shards', true);
+    RAISE SQLSTATE 'IDGR0';
+  EXCEPTION WHEN SQLSTATE 'IDGR0' THEN NULL;
+  END;
+  IF source IS NULL OR source OPERATOR(pg_catalog.<>) 'citus' THEN
+    setting := pg_catalog.btrim(COALESCE(setting, ''));
     node := CASE WHEN setting OPERATOR(pg_catalog.=) '' THEN 0
                  WHEN setting OPERATOR(pg_catalog.~) '^[0-9]{1,9}$' THEN CAST(setting AS pg_catalog.int4) END;
   END IF;
   -- (idgen's syntax: "0-8191", "5,9,100-199"; its default, every shard)
-  setting := pg_catalog.btrim(COALESCE(NULLIF(pg_catalog.current_setting('idgen.instagram_shards', true), ''), '0-8191'));
+  setting := pg_catalog.btrim(COALESCE(NULLIF(shards_text, ''), '0-8191'));
   shards := '{}';
   FOREACH part IN ARRAY pg_catalog.string_to_array(setting, ',') LOOP
     m := pg_catalog.regexp_match(part, '^\s*([0-9]{1,4})\s*(?:-\s*([0-9]{1,4})\s*)?$');
@@ -189,7 +207,7 @@ COMMENT ON FUNCTION idgen.edition_idgen_here() IS
 -- This database's identity, and what is wrong with it: no tag, or a node id or shards that another
 -- database or idgen also takes.
 CREATE FUNCTION idgen.edition_identity(OUT node int, OUT instagram_shards text, OUT node_problem text, OUT shards_problem text)
-LANGUAGE plpgsql STABLE PARALLEL SAFE SET search_path = pg_catalog, pg_temp AS $$
+LANGUAGE plpgsql VOLATILE PARALLEL UNSAFE SET search_path = pg_catalog, pg_temp AS $$
 DECLARE
   mine record;
   other pg_catalog.text;
@@ -328,33 +346,45 @@ RETURN CASE family
                   1767225600000::pg_catalog.int8, 31)::idgen.edition_generator_layout END;
 COMMENT ON FUNCTION idgen.edition_generator(int) IS 'internal: the state and layout of a 64-bit family, as its generator uses them';
 
--- The identity the last check found, for this session: {node, first block, last block} (-1 where
--- there is none), kept as "<when, ms>,<node>,<first block>,<last block>". A session checks again
--- after a second, or when an offset is negative.
-CREATE FUNCTION idgen.edition_checked_identity(fresh boolean) RETURNS int[]
+-- The database whose identity the offsets' top bits hold: a copy of the database (CREATE DATABASE
+-- ... TEMPLATE) has the original's offsets, and checks its own identity before it uses them.
+CREATE SEQUENCE idgen_sql_state.identity_of AS pg_catalog.int8 MINVALUE 0 START 0 CACHE 1;
+REVOKE ALL ON SEQUENCE idgen_sql_state.identity_of FROM PUBLIC;
+COMMENT ON SEQUENCE idgen_sql_state.identity_of IS 'the OID of the database whose identity the offsets hold';
+
+-- This database's identity for a family: {node, first block, last block} (-1 where there is none,
+-- or it is not usable): from the offset's top bits, where the offset holds a checked one, this
+-- session checked within a second and the offsets are this database's; else checked now, from the
+-- catalogs. (The session's setting idgen_sql.identity holds only when it checked: a session that
+-- sets it itself changes only how often it checks.)
+CREATE FUNCTION idgen.edition_checked_identity(o bigint, family int) RETURNS int[]
 LANGUAGE plpgsql VOLATILE PARALLEL UNSAFE SET search_path = pg_catalog, pg_temp AS $$
 DECLARE
-  cached pg_catalog.text[] := pg_catalog.string_to_array(NULLIF(pg_catalog.current_setting('idgen_sql.identity', true), ''), ',');
+  cached pg_catalog.text := pg_catalog.current_setting('idgen_sql.identity', true);
   now_ms pg_catalog.int8 := CAST(pg_catalog.floor(pg_catalog.date_part('epoch', pg_catalog.clock_timestamp()) OPERATOR(pg_catalog.*) 1000) AS pg_catalog.int8);
+  mine pg_catalog.oid := (SELECT d.oid FROM pg_catalog.pg_database d WHERE d.datname OPERATOR(pg_catalog.=) pg_catalog.current_database());
   found record;
   node pg_catalog.int4;
   lo_block pg_catalog.int4;
   hi_block pg_catalog.int4;
 BEGIN
-  IF NOT fresh AND cached IS NOT NULL AND pg_catalog.cardinality(cached) OPERATOR(pg_catalog.=) 4
-     AND CAST(cached[1] AS pg_catalog.int8) OPERATOR(pg_catalog.<=) now_ms
-     AND CAST(cached[1] AS pg_catalog.int8) OPERATOR(pg_catalog.>) (now_ms OPERATOR(pg_catalog.-) 1000) THEN
-    RETURN CAST(cached[2:4] AS pg_catalog.int4[]);
+  IF o OPERATOR(pg_catalog.>=) 0 AND cached OPERATOR(pg_catalog.~) '^[0-9]{1,15}$'
+     AND CAST(cached AS pg_catalog.int8) OPERATOR(pg_catalog.<=) now_ms AND CAST(cached AS pg_catalog.int8) OPERATOR(pg_catalog.>) (now_ms OPERATOR(pg_catalog.-) 1000)
+     AND pg_catalog.pg_sequence_last_value('idgen_sql_state.identity_of') OPERATOR(pg_catalog.=) CAST(mine AS pg_catalog.int8) THEN
+    RETURN CASE WHEN family OPERATOR(pg_catalog.=) 1
+                THEN ARRAY[-1, CAST(o OPERATOR(pg_catalog.>>) 57 AS pg_catalog.int4), CAST((o OPERATOR(pg_catalog.>>) 51) OPERATOR(pg_catalog.&) 63 AS pg_catalog.int4)]
+                ELSE ARRAY[CAST(o OPERATOR(pg_catalog.>>) 53 AS pg_catalog.int4), -1, -1] END;
   END IF;
   SELECT * INTO found FROM idgen.edition_identity();
   node := CASE WHEN found.node_problem IS NULL THEN found.node ELSE -1 END;
   lo_block := CASE WHEN found.shards_problem IS NULL THEN CAST(pg_catalog.split_part(found.instagram_shards, '-', 1) AS pg_catalog.int4) OPERATOR(pg_catalog./) 128 ELSE -1 END;
   hi_block := CASE WHEN found.shards_problem IS NULL THEN CAST(pg_catalog.split_part(found.instagram_shards, '-', 2) AS pg_catalog.int4) OPERATOR(pg_catalog./) 128 ELSE -1 END;
-  PERFORM pg_catalog.set_config('idgen_sql.identity', pg_catalog.concat_ws(',', now_ms, node, lo_block, hi_block), false);
+  PERFORM pg_catalog.setval('idgen_sql_state.identity_of', CAST(mine AS pg_catalog.int8), true);
+  PERFORM pg_catalog.set_config('idgen_sql.identity', CAST(now_ms AS pg_catalog.text), false);
   RETURN ARRAY[node, lo_block, hi_block];
 END
 $$;
-COMMENT ON FUNCTION idgen.edition_checked_identity(boolean) IS 'internal: this database''s identity, as this session last checked it (within a second), or checked now';
+COMMENT ON FUNCTION idgen.edition_checked_identity(bigint, int) IS 'internal: this database''s identity for a family, as last checked (within a second), or checked now';
 
 -- A new ID, the careful way: the check of the identity and of the epoch setting, and the jump of the
 -- offset to the clock, under the lock of idgen_sql_state.gate. Security definer: it alone sets the
@@ -390,7 +420,7 @@ BEGIN
       USING ERRCODE = 'invalid_parameter_value', DETAIL = 'Instagram shards are between 0 and 8191.';
   END IF;
   o := pg_catalog.pg_sequence_last_value(l.offsets);
-  id := idgen.edition_checked_identity(o OPERATOR(pg_catalog.<) 0);
+  id := idgen.edition_checked_identity(o, family);
   IF family OPERATOR(pg_catalog.=) 1 THEN
     node := shard;
     IF id[2] OPERATOR(pg_catalog.<) 0 THEN

@@ -17,6 +17,8 @@ my $share = $node->config_data('--sharedir');
 # (as on a managed service, idgen is not on this server: its files set aside)
 my $idgen_aside = PostgreSQL::Test::Utils::tempdir();
 system("mv '$share'/extension/idgen.control '$share'/extension/idgen--* '$idgen_aside/'") == 0 or die 'cannot set idgen aside';
+# (put back however this test ends: the tests after it in this install need them)
+END { system("mv '$idgen_aside'/* '$share/extension/' 2>/dev/null") if $idgen_aside; }
 if ($tle) {
 	system('cp', "$tle/lib/pg_tle.so", $node->config_data('--pkglibdir') . '/') == 0 or die 'cannot copy pg_tle.so';
 	system("cp $tle/extension/pg_tle* '$share/extension/'") == 0 or die 'cannot copy pg_tle';
@@ -123,8 +125,9 @@ same_objects('plain_updated', 'plain_fresh', 'the plain script');
 SKIP: {
 	skip 'no pg_tle for this major (IDGEN_PG_TLE: scripts/pg_tle-build.sh)', 15 unless $tle;
 	# As on a managed service, the server has no file of the edition.
-	my $aside = PostgreSQL::Test::Utils::tempdir();
+	our $aside = PostgreSQL::Test::Utils::tempdir();
 	system("mv '$share'/extension/idgen_sql* '$aside/'") == 0 or die;
+	END { system("mv '$aside'/idgen_sql* '$share/extension/' 2>/dev/null") if $aside; }
 	for my $db (qw(tle_updated tle_fresh tle_second)) {
 		$node->safe_psql('postgres', "CREATE DATABASE $db OWNER tle_admin") if $db ne 'tle_updated';
 		# (on RDS the rds_superuser, on Supabase the project's admin does this, once a database)
@@ -164,6 +167,5 @@ SKIP: {
 		$node->safe_psql('postgres', 'SELECT current_user'), '... and CREATE EXTENSION takes the server\'s files (the edition\'s objects are the bootstrap superuser\'s)');
 }
 
-system("mv '$idgen_aside'/* '$share/extension/'") == 0 or die;
 $node->stop;
 done_testing();

@@ -107,6 +107,24 @@ like(identity('one'), qr/idgen is on this server with node id $one_node/, '... a
 $node->safe_psql('postgres', 'ALTER SYSTEM RESET idgen.node_id; SELECT pg_reload_conf()');
 $node->poll_query_until('postgres', "SELECT current_setting('idgen.node_id') = '0'") or die 'no reload';
 }
+# A session's settings change nothing of the identity: idgen's settings are read as the server has
+# them (a session may SET idgen.* where idgen is not loaded: on a server of their own, that does
+# not preload idgen), and the session's record of its last check only says when it checked.
+if ($v11) {
+	my $lone = idgen_node('identity_np', no_preload => 1, conf => "idgen.instagram_shards = '4096-8191'");
+	$lone->start;
+	$lone->safe_psql('postgres', 'CREATE ROLE owner1 LOGIN; CREATE ROLE attacker LOGIN; CREATE DATABASE one OWNER owner1');
+	$lone->safe_psql('one', 'CREATE EXTENSION idgen_sql', extra_params => [ '-U', 'owner1' ]);
+	my ($lone_node) = split /\|/, $lone->safe_psql('one', q{SELECT concat_ws('|', node, instagram_shards) FROM idgen.edition_identity()});
+	is($lone->safe_psql('one', "SET idgen.node_id = '$lone_node'; SET idgen.node_id_source = 'citus'; SET idgen.instagram_shards = '0-8191';
+	  SELECT idgen.snowflake_id() > 0 AND idgen.instagram_id(5) > 0 AND (SELECT node_problem IS NULL FROM idgen.edition_identity())",
+		extra_params => [ '-U', 'attacker' ]), 't', 'a session that sets idgen\'s settings itself: the identity is checked under the server\'s');
+	my $now_ms = $lone->safe_psql('one', 'SELECT (extract(epoch FROM clock_timestamp()) * 1000)::bigint');
+	is($lone->safe_psql('one', "SET idgen_sql.identity = '$now_ms'; SELECT (idgen.snowflake_parse(idgen.edition_next(2, -1))).node",
+		extra_params => [ '-U', 'attacker' ]), $lone_node, 'a session that claims to have checked: the node id is still the database\'s');
+	is($lone->safe_psql('one', 'SELECT (idgen.snowflake_parse(idgen.snowflake_id())).node'), $lone_node, '... in every session');
+	$lone->stop;
+}
 # A copy of the database (CREATE DATABASE ... TEMPLATE) has its state, not its identity.
 if ($v11) {
 $node->safe_psql('postgres', 'CREATE DATABASE copy TEMPLATE one OWNER owner1');
