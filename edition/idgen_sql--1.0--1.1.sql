@@ -213,8 +213,7 @@ DECLARE
   other pg_catalog.text;
   theirs record;
 BEGIN
-  SELECT * INTO mine FROM idgen.edition_identities() i WHERE i.datid OPERATOR(pg_catalog.=) (
-    SELECT d.oid FROM pg_catalog.pg_database d WHERE d.datname OPERATOR(pg_catalog.=) pg_catalog.current_database());
+  SELECT * INTO mine FROM idgen.edition_identities() i WHERE i.datid OPERATOR(pg_catalog.=) idgen.edition_database();
   IF NOT FOUND THEN
     node_problem := 'This database has no identity of the SQL edition.';
     shards_problem := node_problem;
@@ -352,6 +351,21 @@ CREATE SEQUENCE idgen_sql_state.identity_of AS pg_catalog.int8 MINVALUE 0 START 
 REVOKE ALL ON SEQUENCE idgen_sql_state.identity_of FROM PUBLIC;
 COMMENT ON SEQUENCE idgen_sql_state.identity_of IS 'the OID of the database whose identity the offsets hold';
 
+-- This database's OID, from the server's memory (pg_stat_get_activity of this backend), not from
+-- pg_database, whose lock any role can make others wait for.
+CREATE FUNCTION idgen.edition_database() RETURNS oid
+LANGUAGE sql STABLE PARALLEL SAFE
+RETURN (SELECT a.datid FROM pg_catalog.pg_stat_get_activity(pg_catalog.pg_backend_pid()) a);
+COMMENT ON FUNCTION idgen.edition_database() IS 'internal: the OID of this database';
+
+-- The identity an offset's top bits hold, for a family: {node, first block, last block}.
+CREATE FUNCTION idgen.edition_offset_identity(o bigint, family int) RETURNS int[]
+LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE
+RETURN CASE WHEN family OPERATOR(pg_catalog.=) 1
+            THEN ARRAY[-1, CAST(o OPERATOR(pg_catalog.>>) 57 AS pg_catalog.int4), CAST((o OPERATOR(pg_catalog.>>) 51) OPERATOR(pg_catalog.&) 63 AS pg_catalog.int4)]
+            ELSE ARRAY[CAST(o OPERATOR(pg_catalog.>>) 53 AS pg_catalog.int4), -1, -1] END;
+COMMENT ON FUNCTION idgen.edition_offset_identity(bigint, int) IS 'internal: the identity an offset holds';
+
 -- This database's identity for a family: {node, first block, last block} (-1 where there is none,
 -- or it is not usable): from the offset's top bits, where the offset holds a checked one, this
 -- session checked within a second and the offsets are this database's; else checked now, from the
@@ -362,20 +376,35 @@ LANGUAGE plpgsql VOLATILE PARALLEL UNSAFE SET search_path = pg_catalog, pg_temp 
 DECLARE
   cached pg_catalog.text := pg_catalog.current_setting('idgen_sql.identity', true);
   now_ms pg_catalog.int8 := CAST(pg_catalog.floor(pg_catalog.date_part('epoch', pg_catalog.clock_timestamp()) OPERATOR(pg_catalog.*) 1000) AS pg_catalog.int8);
-  mine pg_catalog.oid := (SELECT d.oid FROM pg_catalog.pg_database d WHERE d.datname OPERATOR(pg_catalog.=) pg_catalog.current_database());
+  mine pg_catalog.oid := idgen.edition_database();
+  checked boolean := o OPERATOR(pg_catalog.>=) 0
+    AND pg_catalog.pg_sequence_last_value('idgen_sql_state.identity_of') OPERATOR(pg_catalog.=) CAST(mine AS pg_catalog.int8);
   found record;
   node pg_catalog.int4;
   lo_block pg_catalog.int4;
   hi_block pg_catalog.int4;
 BEGIN
-  IF o OPERATOR(pg_catalog.>=) 0 AND cached OPERATOR(pg_catalog.~) '^[0-9]{1,15}$'
-     AND CAST(cached AS pg_catalog.int8) OPERATOR(pg_catalog.<=) now_ms AND CAST(cached AS pg_catalog.int8) OPERATOR(pg_catalog.>) (now_ms OPERATOR(pg_catalog.-) 1000)
-     AND pg_catalog.pg_sequence_last_value('idgen_sql_state.identity_of') OPERATOR(pg_catalog.=) CAST(mine AS pg_catalog.int8) THEN
-    RETURN CASE WHEN family OPERATOR(pg_catalog.=) 1
-                THEN ARRAY[-1, CAST(o OPERATOR(pg_catalog.>>) 57 AS pg_catalog.int4), CAST((o OPERATOR(pg_catalog.>>) 51) OPERATOR(pg_catalog.&) 63 AS pg_catalog.int4)]
-                ELSE ARRAY[CAST(o OPERATOR(pg_catalog.>>) 53 AS pg_catalog.int4), -1, -1] END;
+  IF checked AND cached OPERATOR(pg_catalog.~) '^[0-9]{1,15}$'
+     AND CAST(cached AS pg_catalog.int8) OPERATOR(pg_catalog.<=) now_ms AND CAST(cached AS pg_catalog.int8) OPERATOR(pg_catalog.>) (now_ms OPERATOR(pg_catalog.-) 1000) THEN
+    RETURN idgen.edition_offset_identity(o, family);
   END IF;
-  SELECT * INTO found FROM idgen.edition_identity();
+  -- The catalogs are read with a lock any role can make others wait for (a role's PREPARE of a
+  -- query on them, and a CREATE RULE queued behind it): never waited for. Where they cannot be read
+  -- at once, the identity checked before goes on (another database can take it only by checking
+  -- theirs, which sees this one's), and it is looked at again in a second; with none, no ID.
+  BEGIN
+    SET LOCAL lock_timeout = '10ms';
+    SELECT * INTO found FROM idgen.edition_identity();
+  EXCEPTION WHEN lock_not_available THEN
+    PERFORM pg_catalog.set_config('idgen_sql.identity', CAST(now_ms AS pg_catalog.text), false);
+    IF checked THEN
+      RETURN idgen.edition_offset_identity(o, family);
+    END IF;
+    RAISE EXCEPTION 'the identities of the databases cannot be read now'
+      USING ERRCODE = 'lock_not_available',
+            DETAIL = 'A lock on pg_shdescription or pg_database is held or waited for, and this database''s identity is not checked yet.',
+            HINT = 'Try again once the transaction holding it ends (see pg_locks).';
+  END;
   node := CASE WHEN found.node_problem IS NULL THEN found.node ELSE -1 END;
   lo_block := CASE WHEN found.shards_problem IS NULL THEN CAST(pg_catalog.split_part(found.instagram_shards, '-', 1) AS pg_catalog.int4) OPERATOR(pg_catalog./) 128 ELSE -1 END;
   hi_block := CASE WHEN found.shards_problem IS NULL THEN CAST(pg_catalog.split_part(found.instagram_shards, '-', 2) AS pg_catalog.int4) OPERATOR(pg_catalog./) 128 ELSE -1 END;

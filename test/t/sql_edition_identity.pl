@@ -10,6 +10,7 @@
 #     identity, or idgen's, makes both refuse (55000), never the same IDs.
 use strict;
 use warnings;
+use IPC::Run;
 use PostgreSQL::Test::Cluster;
 use PostgreSQL::Test::Utils;
 use Test::More;
@@ -160,6 +161,25 @@ my @relations = split /\n/, $node->safe_psql('one', q{SELECT c.oid::regclass FRO
 cmp_ok(scalar(@relations), '>=', 12, 'the edition has its relations (' . scalar(@relations) . ')');
 my @reached = grep { (sqlstate_of($node, "BEGIN; PREPARE p AS SELECT 1 FROM $_", db => 'one', user => 'attacker'))[0] ne '42501' } @relations;
 is(join(', ', @reached), '', 'a role with CONNECT can name none of them (42501 for each)');
+# A lock it can make others wait for: a PREPARE of a query on pg_shdescription (where the databases'
+# identities are), held open, and a CREATE RULE on it queued behind that (refused only once it has
+# its lock): every query of pg_shdescription waits. The check of the identity does not: a new session
+# makes IDs under the identity checked before.
+if ($v11) {
+	my $holder = $node->background_psql('one', extra_params => [ '-U', 'attacker' ]);
+	$holder->query_safe('BEGIN');
+	$holder->query_safe('PREPARE held AS SELECT * FROM pg_catalog.pg_shdescription');
+	my ($rule_out, $rule_err) = ('', '');
+	my $rule = IPC::Run::start([ 'psql', '-X', '-d', $node->connstr('one'), '-U', 'attacker', '-c',
+		'CREATE RULE r AS ON INSERT TO pg_catalog.pg_shdescription DO INSTEAD NOTHING' ], '>', \$rule_out, '2>', \$rule_err);
+	$node->poll_query_until('one', q{SELECT count(*) > 0 FROM pg_locks WHERE relation = 'pg_catalog.pg_shdescription'::regclass AND NOT granted})
+	  or die 'the CREATE RULE does not wait';
+	is($node->safe_psql('one', "SET statement_timeout = '60s'; " . ($probe =~ s/SET lock_timeout = '10s'; //r)), 't',
+		'a CREATE RULE queued on pg_shdescription behind a role\'s open PREPARE: a new session\'s generators go on, none behind the clock');
+	$holder->quit;
+	$rule->finish;
+	like($rule_err, qr/is a system catalog/, '... (the CREATE RULE, its lock granted at last, refused)');
+}
 # What it can do: hold the counters' RowExclusiveLock (nextval by OID, as a call of a generator
 # does), which no generator conflicts with.
 my $attacker = $node->background_psql('one', extra_params => [ '-U', 'attacker' ]);
