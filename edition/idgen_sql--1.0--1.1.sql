@@ -366,6 +366,16 @@ RETURN CASE WHEN family OPERATOR(pg_catalog.=) 1
             ELSE ARRAY[CAST(o OPERATOR(pg_catalog.>>) 53 AS pg_catalog.int4), -1, -1] END;
 COMMENT ON FUNCTION idgen.edition_offset_identity(bigint, int) IS 'internal: the identity an offset holds';
 
+-- idgen.edition_identity(), waiting for no lock more than 10 ms (the setting is this function's
+-- alone: a SET clause restores it when the function returns).
+CREATE FUNCTION idgen.edition_identity_at_once(OUT node int, OUT instagram_shards text, OUT node_problem text, OUT shards_problem text)
+LANGUAGE plpgsql VOLATILE PARALLEL UNSAFE SET search_path = pg_catalog, pg_temp SET lock_timeout = '10ms' AS $$
+BEGIN
+  SELECT * INTO node, instagram_shards, node_problem, shards_problem FROM idgen.edition_identity();
+END
+$$;
+COMMENT ON FUNCTION idgen.edition_identity_at_once() IS 'internal: idgen.edition_identity(), or an error (55P03) where a lock on the catalogs keeps it waiting';
+
 -- This database's identity for a family: {node, first block, last block} (-1 where there is none,
 -- or it is not usable): from the offset's top bits, where the offset holds a checked one, this
 -- session checked within a second and the offsets are this database's; else checked now, from the
@@ -393,8 +403,7 @@ BEGIN
   -- at once, the identity checked before goes on (another database can take it only by checking
   -- theirs, which sees this one's), and it is looked at again in a second; with none, no ID.
   BEGIN
-    SET LOCAL lock_timeout = '10ms';
-    SELECT * INTO found FROM idgen.edition_identity();
+    SELECT * INTO found FROM idgen.edition_identity_at_once();
   EXCEPTION WHEN lock_not_available THEN
     PERFORM pg_catalog.set_config('idgen_sql.identity', CAST(now_ms AS pg_catalog.text), false);
     IF checked THEN
@@ -961,6 +970,9 @@ BEGIN
 END
 $$;
 
+-- (1.0's helpers of the generators above, which no function uses any more)
+DROP FUNCTION idgen.edition_uuidv7_word(bigint);
+
 -- typeid: the empty prefix writes the spec's bare base32 body, and has no base36 form (as idgen).
 CREATE FUNCTION idgen.edition_typeid_check(prefix text, encoding text) RETURNS boolean
 LANGUAGE plpgsql IMMUTABLE STRICT PARALLEL SAFE SET search_path = pg_catalog, pg_temp AS $$
@@ -1012,6 +1024,7 @@ BEGIN
   RETURN idgen.typeid_from_uuid(prefix, CASE WHEN ordered THEN idgen.uuidv7() ELSE pg_catalog.gen_random_uuid() END, encoding);
 END
 $$;
+DROP FUNCTION idgen.edition_typeid_encoding(text);
 
 ---------------------------------------------------------------------------------------------------
 -- ObjectId: the counter moves to the state schema; the domain refuses bad text as idgen's type
