@@ -3,7 +3,8 @@
 --
 --   psql -X -v ON_ERROR_STOP=1 -v to=idgen     -d app -f idgen_move.sql   # the edition -> idgen
 --   psql -X -v ON_ERROR_STOP=1 -v to=idgen_sql -d app -f idgen_move.sql   # idgen -> the edition
---   (-v max_wait=30s: the longest it waits for the clock, moving to idgen; 10s when not given)
+--   (-v max_wait=30s: the longest it waits for the clock, moving to idgen; 10s when not given;
+--    -v lock_timeout=30s: the longest it waits for a lock another session holds; 10s)
 --
 -- Run it as the owner of the installed extension (or a superuser; a database owner who created a
 -- trusted one is), where the other one can be created (idgen: its library installed, and preloaded
@@ -28,12 +29,17 @@
 -- 4, and the transaction with it.
 --
 -- It runs no code of another role. Whoever runs it (a superuser, often) runs with their own rights
--- everything the move evaluates, so the move evaluates nothing that a role other than the caller or a
+-- everything the move evaluates, so it evaluates nothing that a role other than the caller or a
 -- superuser owns or wrote, or refuses before changing anything (42501), naming what and whose:
---   - the rewrite of a table with an objectid column evaluates its CHECK constraints, the
---     expressions and predicates of its indexes and its generated columns (and those of every
---     partition and child): each must belong to a table the caller or a superuser owns, and call
---     no function, operator or type of another role;
+--   - the relations it touches (those whose defaults move, whose largest ID it reads, those with an
+--     objectid column, which it rewrites, and their partitions and children) are found from the
+--     catalogs alone and locked first; then each of them, and everything reachable from them
+--     through the catalog's dependencies (their constraints, indexes, statistics, defaults, column
+--     types and what those call: functions, operators, operator classes, a domain's checks, a
+--     foreign key's table), must belong to the caller or a superuser, before any expression of
+--     theirs is read. The owner of another role's tables runs the move herself;
+--   - the objectid columns must be of the source's own type (idgen's base type, or the edition's
+--     domain over text, whose casts call nothing);
 --   - it calls none of the edition's functions: the state words are read from the edition's
 --     sequences, and IDs are decoded here, with the layouts both editions publish (a caller who
 --     may not read the sequences falls back on the edition's functions only where the caller or a
@@ -41,27 +47,38 @@
 --     superuser owns);
 --   - it calls idgen's functions only where a superuser owns them (a C function always is);
 --   - a superuser's move to the edition refuses where pg_tle would run an install script that a
---     role without superuser installed.
+--     role without superuser installed;
+--   - it runs as the role that connected: a role set for the session (ALTER DATABASE ... SET role)
+--     is refused.
 -- The tables it reads for their largest ID are read with row_security off: a policy of another
--- role is never evaluated, and a table it would filter fails the move instead. Nothing it runs resolves a name through a schema a database owner
--- could write to: search_path is pg_catalog, pg_temp, and every other name is schema-qualified
--- (operators are written plainly: under that path they resolve in pg_catalog alone, as pg_temp is
--- never searched for operators or functions).
+-- role is never evaluated, and a table it would filter fails the move instead. Nothing it runs
+-- resolves a name through a schema a database owner could write to: search_path is pg_catalog,
+-- pg_temp, and every other name is schema-qualified (operators are written plainly: under that
+-- path they resolve in pg_catalog alone, as pg_temp is never searched for operators or functions).
 \if :{?to}
 \else
-\echo 'usage: psql -X -v ON_ERROR_STOP=1 -v to=idgen|idgen_sql [-v max_wait=10s] -d DATABASE -f idgen_move.sql'
+\echo 'usage: psql -X -v ON_ERROR_STOP=1 -v to=idgen|idgen_sql [-v max_wait=10s] [-v lock_timeout=10s] -d DATABASE -f idgen_move.sql'
 \quit
 \endif
 \if :{?max_wait}
 \else
 \set max_wait 10s
 \endif
+\if :{?lock_timeout}
+\else
+\set lock_timeout 10s
+\endif
 
-BEGIN;
+-- (read committed whatever a database sets: each statement sees what the locks before it settled)
+BEGIN ISOLATION LEVEL READ COMMITTED;
 SET LOCAL search_path = pg_catalog, pg_temp;
+-- A lock another session holds on a table or an extension the move changes (another role's open
+-- transaction that read one) is waited for up to lock_timeout, then the move fails, changing nothing.
+SELECT pg_catalog.set_config('lock_timeout', :'lock_timeout', true) AS lock_timeout \gset idgen_move_
 SELECT pg_catalog.set_config('idgen_move.target', :'to', true) AS target,
        pg_catalog.set_config('idgen_move.max_wait', :'max_wait', true) AS max_wait \gset idgen_move_
 DO $move$
+#variable_conflict error
 DECLARE
   target pg_catalog.text := pg_catalog.current_setting('idgen_move.target');
   max_wait pg_catalog.interval := CAST(pg_catalog.current_setting('idgen_move.max_wait') AS pg_catalog.interval);
@@ -84,6 +101,9 @@ DECLARE
   reference pg_catalog.int8;
   seq pg_catalog.oid;
   foreign_code pg_catalog.text;
+  rels pg_catalog.oid[];
+  locked pg_catalog.oid[] := '{}';
+  rel pg_catalog.oid;
   -- the end of the highest tick each family's IDs have reached, in Unix milliseconds
   reached pg_catalog.jsonb := '{}';
   -- the edition's (1.1) highest word of each family
@@ -108,6 +128,15 @@ BEGIN
     RAISE EXCEPTION 'invalid value for to: "%"', target
       USING ERRCODE = 'invalid_parameter_value', HINT = 'to=idgen moves a database from the SQL edition to idgen; to=idgen_sql moves it back.';
   END IF;
+  -- The move judges code by its owner against the role that runs it: a role set for the session
+  -- (ALTER DATABASE ... SET role, a SET ROLE) is not the one that connected, whose rights the
+  -- session still has.
+  IF CURRENT_USER <> SESSION_USER THEN
+    RAISE EXCEPTION 'the move runs as the role that connected (%), not as %', SESSION_USER, CURRENT_USER
+      USING ERRCODE = 'insufficient_privilege',
+            DETAIL = 'A role set for the session (SET ROLE, or ALTER DATABASE or ALTER ROLE ... SET role) would decide whose code the move may run, while the session keeps the rights of the role that connected.',
+            HINT = pg_catalog.format('Connect as the role that is to run the move, or remove that setting (ALTER DATABASE %I RESET role).', pg_catalog.current_database());
+  END IF;
   SELECT e.oid INTO ext FROM pg_catalog.pg_extension e WHERE e.extname = source;
   IF ext IS NULL THEN
     RAISE EXCEPTION '% is not installed in this database', source
@@ -115,101 +144,142 @@ BEGIN
             HINT = pg_catalog.format('Moving to %s swaps %s for it; a database with neither needs only CREATE EXTENSION %s.', target, source, target);
   END IF;
 
-  -- 1. What moves: each default that depends on a member of the extension (not a generated
-  -- column's expression), of an ordinary, partitioned or foreign table, with the family of the
-  -- 64-bit generator it calls, if any; each column of type idgen.objectid that is not inherited
-  -- (ALTER TYPE on its table's root reaches the rest).
-  SELECT COALESCE(pg_catalog.jsonb_agg(pg_catalog.jsonb_build_object(
-           'schema', n.nspname, 'table', r.relname, 'column', a.attname, 'expr', pg_catalog.pg_get_expr(ad.adbin, ad.adrelid),
-           'family', (SELECT pg_catalog.min(pg_catalog.regexp_replace(p.proname, '_id$', ''))
-                      FROM pg_catalog.pg_depend dp JOIN pg_catalog.pg_proc p ON p.oid = dp.refobjid
-                      WHERE dp.classid = 'pg_catalog.pg_attrdef'::pg_catalog.regclass
-                        AND dp.objid = ad.oid
-                        AND dp.refclassid = 'pg_catalog.pg_proc'::pg_catalog.regclass
-                        AND p.pronamespace = 'idgen'::pg_catalog.regnamespace
-                        AND p.proname = ANY (ARRAY['instagram_id', 'snowflake_id', 'sonyflake_id', 'trace_id', 'js_id'])
-                        AND a.atttypid = 'pg_catalog.int8'::pg_catalog.regtype))
-           ORDER BY n.nspname, r.relname, a.attnum), '[]')
-    INTO defaults
-  FROM pg_catalog.pg_attrdef ad
-  JOIN pg_catalog.pg_attribute a ON a.attrelid = ad.adrelid AND a.attnum = ad.adnum
-  JOIN pg_catalog.pg_class r ON r.oid = ad.adrelid
-  JOIN pg_catalog.pg_namespace n ON n.oid = r.relnamespace
-  WHERE a.attgenerated = '' AND r.relkind = ANY (ARRAY['r', 'p', 'f']::pg_catalog."char"[])
-    AND EXISTS (SELECT FROM pg_catalog.pg_depend dd
-                JOIN pg_catalog.pg_depend de ON de.classid = dd.refclassid AND de.objid = dd.refobjid
-                WHERE dd.classid = 'pg_catalog.pg_attrdef'::pg_catalog.regclass AND dd.objid = ad.oid
-                  AND de.refclassid = 'pg_catalog.pg_extension'::pg_catalog.regclass
-                  AND de.refobjid = ext AND de.deptype = 'e');
-
-  SELECT COALESCE(pg_catalog.jsonb_agg(pg_catalog.jsonb_build_object('schema', n.nspname, 'table', r.relname, 'column', a.attname)
-           ORDER BY n.nspname, r.relname, a.attnum), '[]')
-    INTO columns
-  FROM pg_catalog.pg_attribute a
-  JOIN pg_catalog.pg_class r ON r.oid = a.attrelid
-  JOIN pg_catalog.pg_namespace n ON n.oid = r.relnamespace
-  JOIN pg_catalog.pg_type t ON t.oid = a.atttypid
-  WHERE t.typname = 'objectid' AND t.typnamespace = 'idgen'::pg_catalog.regnamespace
-    AND a.attnum > 0 AND NOT a.attisdropped AND a.attinhcount = 0
-    AND r.relkind = ANY (ARRAY['r', 'p', 'f']::pg_catalog."char"[]);
-
-  -- What the rewrites evaluate (step 3 and 4 rewrite each table with an objectid column, its
-  -- partitions and children): CHECK constraints, index expressions and predicates, generated
-  -- columns. Each must belong to a table the caller or a superuser owns, and name no function,
-  -- operator or type that another role owns (a superuser's move would run it with a superuser's
-  -- rights; an index is built as its table's owner, whose code could still leave objects in this
-  -- session). Otherwise: refused, before anything changed.
-  WITH RECURSIVE rewritten(relid) AS (
-    SELECT DISTINCT c.oid FROM pg_catalog.jsonb_array_elements(columns) x
-      JOIN pg_catalog.pg_namespace n ON n.nspname = x ->> 'schema'
-      JOIN pg_catalog.pg_class c ON c.relnamespace = n.oid AND c.relname = x ->> 'table'
+  -- 0. The relations the move touches, found from the catalogs alone: those whose column defaults
+  -- depend on the extension, those with an idgen.objectid column, and their partitions and
+  -- children. Reading the largest ID of the first, and rewriting the second, plans and evaluates
+  -- what belongs to them and what that depends on: CHECK constraints (the planner folds them),
+  -- index expressions and predicates, statistics, partition keys, column defaults and types (a
+  -- constant's input and output, an index's support functions: a range type's subtype_diff, ...).
+  -- A superuser would run all of it with a superuser's rights. So the move first locks every such
+  -- relation (ACCESS EXCLUSIVE, until the end: nothing is added to them after they are judged),
+  -- looking again until no new one appears, then requires that each of them, and everything
+  -- reachable from them through the catalog's dependencies, belongs to the caller or a superuser,
+  -- before any expression of theirs is read. Otherwise it refuses (42501), having changed nothing:
+  -- whoever owns them runs the move, with her own rights.
+  LOOP
+    WITH RECURSIVE r(relid) AS (
+      SELECT ad.adrelid FROM pg_catalog.pg_attrdef ad JOIN pg_catalog.pg_class c ON c.oid = ad.adrelid
+       WHERE c.relkind = ANY (ARRAY['r', 'p', 'f']::pg_catalog."char"[])
+         AND EXISTS (SELECT FROM pg_catalog.pg_depend dd
+                     JOIN pg_catalog.pg_depend de ON de.classid = dd.refclassid AND de.objid = dd.refobjid
+                     WHERE dd.classid = CAST('pg_catalog.pg_attrdef' AS pg_catalog.regclass) AND dd.objid = ad.oid
+                       AND de.refclassid = CAST('pg_catalog.pg_extension' AS pg_catalog.regclass)
+                       AND de.refobjid = ext AND de.deptype = 'e')
+      UNION
+      SELECT a.attrelid FROM pg_catalog.pg_attribute a JOIN pg_catalog.pg_class c ON c.oid = a.attrelid
+        JOIN pg_catalog.pg_type t ON t.oid = a.atttypid
+       WHERE t.typname = 'objectid' AND t.typnamespace = CAST('idgen' AS pg_catalog.regnamespace)
+         AND a.attnum > 0 AND NOT a.attisdropped AND c.relkind = ANY (ARRAY['r', 'p', 'f']::pg_catalog."char"[])
+      UNION
+      SELECT i.inhrelid FROM pg_catalog.pg_inherits i JOIN r ON i.inhparent = r.relid
+    )
+    SELECT COALESCE(pg_catalog.array_agg(DISTINCT r.relid), '{}') INTO rels FROM r;
+    EXIT WHEN rels OPERATOR(pg_catalog.<@) locked;
+    FOR rel IN SELECT x FROM pg_catalog.unnest(rels) x WHERE NOT x = ANY (locked) LOOP
+      IF (SELECT c.relkind FROM pg_catalog.pg_class c WHERE c.oid = rel) = 'f' THEN
+        -- (LOCK TABLE takes no foreign table: a change of owner to the owner it has locks it alone)
+        EXECUTE pg_catalog.format('ALTER FOREIGN TABLE ONLY %s OWNER TO %I', CAST(rel AS pg_catalog.regclass),
+                                  (SELECT r.rolname FROM pg_catalog.pg_class c JOIN pg_catalog.pg_roles r ON r.oid = c.relowner WHERE c.oid = rel));
+      ELSE
+        EXECUTE pg_catalog.format('LOCK TABLE ONLY %s IN ACCESS EXCLUSIVE MODE', CAST(rel AS pg_catalog.regclass));
+      END IF;
+      locked := locked || rel;
+    END LOOP;
+  END LOOP;
+  WITH RECURSIVE node(classid, objid) AS (
+    SELECT CAST('pg_catalog.pg_class' AS pg_catalog.regclass), x FROM pg_catalog.unnest(rels) x
     UNION
-    SELECT i.inhrelid FROM pg_catalog.pg_inherits i JOIN rewritten r ON i.inhparent = r.relid
-  ), evaluated(relid, classid, objid, what) AS (
-    SELECT k.conrelid, CAST('pg_catalog.pg_constraint' AS pg_catalog.regclass), k.oid, pg_catalog.format('constraint %I', k.conname)
-      FROM pg_catalog.pg_constraint k JOIN rewritten r ON k.conrelid = r.relid WHERE k.contype = 'c'
-    UNION ALL
-    SELECT i.indrelid, CAST('pg_catalog.pg_class' AS pg_catalog.regclass), i.indexrelid,
-           pg_catalog.format('index %I', (SELECT c.relname FROM pg_catalog.pg_class c WHERE c.oid = i.indexrelid))
-      FROM pg_catalog.pg_index i JOIN rewritten r ON i.indrelid = r.relid
-      WHERE i.indexprs IS NOT NULL OR i.indpred IS NOT NULL
-    UNION ALL
-    SELECT d.adrelid, CAST('pg_catalog.pg_attrdef' AS pg_catalog.regclass), d.oid, pg_catalog.format('generated column %I', a.attname)
-      FROM pg_catalog.pg_attrdef d JOIN rewritten r ON d.adrelid = r.relid
-      JOIN pg_catalog.pg_attribute a ON a.attrelid = d.adrelid AND a.attnum = d.adnum
-      WHERE a.attgenerated <> ''
-  ), owned(relid, what, owner) AS (
-    -- the expression, written by its table's owner
-    SELECT e.relid, e.what, c.relowner FROM evaluated e JOIN pg_catalog.pg_class c ON c.oid = e.relid
-    UNION ALL
-    -- and what it names: functions, operators and their functions, types (a domain's checks)
-    SELECT e.relid, pg_catalog.format('%s calls %s', e.what, pg_catalog.pg_describe_object(x.classid, x.objid, 0)), x.owner
-      FROM evaluated e JOIN pg_catalog.pg_depend dp ON dp.classid = e.classid AND dp.objid = e.objid
-      CROSS JOIN LATERAL (
-        SELECT dp.refclassid, dp.refobjid, p.proowner FROM pg_catalog.pg_proc p
-         WHERE dp.refclassid = CAST('pg_catalog.pg_proc' AS pg_catalog.regclass) AND p.oid = dp.refobjid
-        UNION ALL
-        SELECT dp.refclassid, dp.refobjid, o.oprowner FROM pg_catalog.pg_operator o
-         WHERE dp.refclassid = CAST('pg_catalog.pg_operator' AS pg_catalog.regclass) AND o.oid = dp.refobjid
-        UNION ALL
-        SELECT CAST('pg_catalog.pg_proc' AS pg_catalog.regclass), p.oid, p.proowner
-          FROM pg_catalog.pg_operator o JOIN pg_catalog.pg_proc p ON p.oid = CAST(o.oprcode AS pg_catalog.oid)
-         WHERE dp.refclassid = CAST('pg_catalog.pg_operator' AS pg_catalog.regclass) AND o.oid = dp.refobjid
-        UNION ALL
-        SELECT dp.refclassid, dp.refobjid, t.typowner FROM pg_catalog.pg_type t
-         WHERE dp.refclassid = CAST('pg_catalog.pg_type' AS pg_catalog.regclass) AND t.oid = dp.refobjid
-      ) x(classid, objid, owner)
+    -- the source extension's members: what the move reads, drops, and relies on being the extension's
+    SELECT dp.classid, dp.objid FROM pg_catalog.pg_depend dp
+     WHERE dp.refclassid = CAST('pg_catalog.pg_extension' AS pg_catalog.regclass) AND dp.refobjid = ext AND dp.deptype = 'e'
+    UNION
+    SELECT n2.classid, n2.objid FROM node n CROSS JOIN LATERAL (
+      -- what a relation holds
+      SELECT CAST('pg_catalog.pg_attrdef' AS pg_catalog.regclass), d.oid FROM pg_catalog.pg_attrdef d
+       WHERE n.classid = CAST('pg_catalog.pg_class' AS pg_catalog.regclass) AND d.adrelid = n.objid
+      UNION ALL
+      SELECT CAST('pg_catalog.pg_constraint' AS pg_catalog.regclass), k.oid FROM pg_catalog.pg_constraint k
+       WHERE n.classid = CAST('pg_catalog.pg_class' AS pg_catalog.regclass) AND k.conrelid = n.objid
+      UNION ALL
+      -- (a foreign key of another table that points at it, checked again when its column changes type)
+      SELECT CAST('pg_catalog.pg_constraint' AS pg_catalog.regclass), k.oid FROM pg_catalog.pg_constraint k
+       WHERE n.classid = CAST('pg_catalog.pg_class' AS pg_catalog.regclass) AND k.confrelid = n.objid
+      UNION ALL
+      SELECT CAST('pg_catalog.pg_class' AS pg_catalog.regclass), i.indexrelid FROM pg_catalog.pg_index i
+       WHERE n.classid = CAST('pg_catalog.pg_class' AS pg_catalog.regclass) AND i.indrelid = n.objid
+      UNION ALL
+      SELECT CAST('pg_catalog.pg_statistic_ext' AS pg_catalog.regclass), x.oid FROM pg_catalog.pg_statistic_ext x
+       WHERE n.classid = CAST('pg_catalog.pg_class' AS pg_catalog.regclass) AND x.stxrelid = n.objid
+      UNION ALL
+      -- a domain's constraints, a composite type's relation
+      SELECT CAST('pg_catalog.pg_constraint' AS pg_catalog.regclass), k.oid FROM pg_catalog.pg_constraint k
+       WHERE n.classid = CAST('pg_catalog.pg_type' AS pg_catalog.regclass) AND k.contypid = n.objid
+      UNION ALL
+      SELECT CAST('pg_catalog.pg_class' AS pg_catalog.regclass), t.typrelid FROM pg_catalog.pg_type t
+       WHERE n.classid = CAST('pg_catalog.pg_type' AS pg_catalog.regclass) AND t.oid = n.objid AND t.typrelid <> 0
+      UNION ALL
+      -- and what each depends on: types, functions, operators, operator classes and families,
+      -- relations (a foreign key's table), constraints
+      SELECT dp.refclassid, dp.refobjid FROM pg_catalog.pg_depend dp
+       WHERE dp.classid = n.classid AND dp.objid = n.objid
+         AND dp.refclassid = ANY (ARRAY[CAST('pg_catalog.pg_type' AS pg_catalog.regclass), CAST('pg_catalog.pg_proc' AS pg_catalog.regclass),
+                                        CAST('pg_catalog.pg_operator' AS pg_catalog.regclass), CAST('pg_catalog.pg_opclass' AS pg_catalog.regclass),
+                                        CAST('pg_catalog.pg_opfamily' AS pg_catalog.regclass), CAST('pg_catalog.pg_class' AS pg_catalog.regclass),
+                                        CAST('pg_catalog.pg_constraint' AS pg_catalog.regclass)])
+    ) n2(classid, objid)
+  ), owned(classid, objid, owner) AS (
+    SELECT n.classid, n.objid, CASE n.classid
+        WHEN CAST('pg_catalog.pg_class' AS pg_catalog.regclass) THEN (SELECT c.relowner FROM pg_catalog.pg_class c WHERE c.oid = n.objid)
+        WHEN CAST('pg_catalog.pg_type' AS pg_catalog.regclass) THEN (SELECT t.typowner FROM pg_catalog.pg_type t WHERE t.oid = n.objid)
+        WHEN CAST('pg_catalog.pg_proc' AS pg_catalog.regclass) THEN (SELECT p.proowner FROM pg_catalog.pg_proc p WHERE p.oid = n.objid)
+        WHEN CAST('pg_catalog.pg_operator' AS pg_catalog.regclass) THEN (SELECT o.oprowner FROM pg_catalog.pg_operator o WHERE o.oid = n.objid)
+        WHEN CAST('pg_catalog.pg_opclass' AS pg_catalog.regclass) THEN (SELECT o.opcowner FROM pg_catalog.pg_opclass o WHERE o.oid = n.objid)
+        WHEN CAST('pg_catalog.pg_opfamily' AS pg_catalog.regclass) THEN (SELECT o.opfowner FROM pg_catalog.pg_opfamily o WHERE o.oid = n.objid)
+        WHEN CAST('pg_catalog.pg_statistic_ext' AS pg_catalog.regclass) THEN (SELECT x.stxowner FROM pg_catalog.pg_statistic_ext x WHERE x.oid = n.objid)
+        WHEN CAST('pg_catalog.pg_namespace' AS pg_catalog.regclass) THEN (SELECT x.nspowner FROM pg_catalog.pg_namespace x WHERE x.oid = n.objid)
+        WHEN CAST('pg_catalog.pg_attrdef' AS pg_catalog.regclass) THEN
+          (SELECT c.relowner FROM pg_catalog.pg_attrdef d JOIN pg_catalog.pg_class c ON c.oid = d.adrelid WHERE d.oid = n.objid)
+        WHEN CAST('pg_catalog.pg_constraint' AS pg_catalog.regclass) THEN
+          (SELECT COALESCE(c.relowner, t.typowner) FROM pg_catalog.pg_constraint k
+             LEFT JOIN pg_catalog.pg_class c ON c.oid = k.conrelid LEFT JOIN pg_catalog.pg_type t ON t.oid = k.contypid
+            WHERE k.oid = n.objid) END
+      FROM node n
   )
-  SELECT pg_catalog.string_agg(DISTINCT pg_catalog.format('%s on %s (role %I)', w.what, CAST(w.relid AS pg_catalog.regclass), r.rolname), '; ')
+  SELECT pg_catalog.string_agg(x.what, '; ' ORDER BY x.what) FILTER (WHERE x.rank <= 20)
+         || CASE WHEN pg_catalog.count(*) > 20 THEN pg_catalog.format('; and %s more', pg_catalog.count(*) - 20) ELSE '' END
     INTO foreign_code
-    FROM owned w JOIN pg_catalog.pg_roles r ON r.oid = w.owner
-   WHERE NOT r.rolsuper AND r.rolname <> CURRENT_USER;
+    FROM (SELECT y.what, pg_catalog.row_number() OVER (ORDER BY y.what) AS rank
+            FROM (SELECT DISTINCT pg_catalog.format('%s (role %I)', pg_catalog.pg_describe_object(w.classid, w.objid, 0), r.rolname) AS what
+                    FROM owned w JOIN pg_catalog.pg_roles r ON r.oid = w.owner
+                   WHERE NOT r.rolsuper AND r.rolname <> CURRENT_USER) y) x;
   IF foreign_code IS NOT NULL THEN
     RAISE EXCEPTION 'the move would run code of another role as %', CURRENT_USER
       USING ERRCODE = 'insufficient_privilege',
-            DETAIL = pg_catalog.format('Turning the idgen.objectid columns to text and back rewrites their tables, which evaluates: %s. Nothing has changed.', foreign_code),
-            HINT = 'Run the move as that role, or drop those constraints, indexes or columns, move, and have their owner make them again.';
+            DETAIL = pg_catalog.format('Reading the largest IDs of the tables whose defaults move and rewriting the tables with an idgen.objectid column evaluate what belongs to them and what it depends on, which must be the caller''s or a superuser''s: %s. Nothing has changed.', foreign_code),
+            HINT = 'Run the move as that role (the database owner who installed the extension), or drop those objects, move, and have their owner make them again.';
   END IF;
+
+  -- The objectid columns are of the source's own type: idgen's (a base type a superuser made) or
+  -- the edition's (a domain over text, whose casts to and from text call nothing). Another type of
+  -- that name (one the edition's installer put in its place) is refused.
+  SELECT pg_catalog.string_agg(DISTINCT pg_catalog.format_type(t.oid, NULL), ', ') INTO foreign_code
+    FROM pg_catalog.pg_type t
+   WHERE t.typname = 'objectid' AND t.typnamespace = CAST('idgen' AS pg_catalog.regnamespace)
+     AND NOT (EXISTS (SELECT FROM pg_catalog.pg_depend dp
+                       WHERE dp.classid = CAST('pg_catalog.pg_type' AS pg_catalog.regclass) AND dp.objid = t.oid
+                         AND dp.refclassid = CAST('pg_catalog.pg_extension' AS pg_catalog.regclass)
+                         AND dp.refobjid = ext AND dp.deptype = 'e')
+              AND CASE source
+                    WHEN 'idgen' THEN t.typtype = 'b'
+                      AND EXISTS (SELECT FROM pg_catalog.pg_roles r WHERE r.oid = t.typowner AND r.rolsuper)
+                    ELSE t.typtype = 'd' AND t.typbasetype = CAST('pg_catalog.text' AS pg_catalog.regtype) END);
+  IF foreign_code IS NOT NULL THEN
+    RAISE EXCEPTION 'type % is not the objectid type of %', foreign_code, source
+      USING ERRCODE = 'wrong_object_type',
+            DETAIL = 'The move turns idgen.objectid columns to text and back; it does so only for the type the extension made. Nothing has changed.',
+            HINT = 'Put the extension''s own idgen.objectid back, or move the columns yourself.';
+  END IF;
+
   -- A superuser's CREATE EXTENSION idgen_sql through pg_tle runs the install script that a role
   -- granted pgtle_admin stored there, no superuser needed: refused where such a role did (the
   -- server's own files of the edition, when it has them, are what CREATE EXTENSION takes).
@@ -229,10 +299,54 @@ BEGIN
   -- The largest IDs are read with row_security off: no policy of another role runs here.
   PERFORM pg_catalog.set_config('row_security', 'off', true);
 
+  -- 1. What moves, of the relations locked and judged above: each default that depends on a member
+  -- of the extension (not a generated column's expression), of an ordinary, partitioned or foreign
+  -- table, with the family of the 64-bit generator it calls, if any; each column of type
+  -- idgen.objectid that is not inherited (ALTER TYPE on its table's root reaches the rest).
+  SELECT COALESCE(pg_catalog.jsonb_agg(pg_catalog.jsonb_build_object(
+           'relid', r.oid, 'attnum', a.attnum, 'column', a.attname, 'expr', pg_catalog.pg_get_expr(ad.adbin, ad.adrelid),
+           'family', (SELECT pg_catalog.min(pg_catalog.regexp_replace(p.proname, '_id$', ''))
+                      FROM pg_catalog.pg_depend dp JOIN pg_catalog.pg_proc p ON p.oid = dp.refobjid
+                      WHERE dp.classid = 'pg_catalog.pg_attrdef'::pg_catalog.regclass
+                        AND dp.objid = ad.oid
+                        AND dp.refclassid = 'pg_catalog.pg_proc'::pg_catalog.regclass
+                        AND p.pronamespace = 'idgen'::pg_catalog.regnamespace
+                        AND p.proname = ANY (ARRAY['instagram_id', 'snowflake_id', 'sonyflake_id', 'trace_id', 'js_id'])
+                        -- (a bigint, or a domain over one)
+                        AND 'pg_catalog.int8'::pg_catalog.regtype = (
+                              WITH RECURSIVE b(oid, base) AS (
+                                SELECT t.oid, t.typbasetype FROM pg_catalog.pg_type t WHERE t.oid = a.atttypid
+                                UNION ALL
+                                SELECT t.oid, t.typbasetype FROM pg_catalog.pg_type t JOIN b ON t.oid = b.base)
+                              SELECT b.oid FROM b WHERE b.base = 0)))
+           ORDER BY n.nspname, r.relname, a.attnum), '[]')
+    INTO defaults
+  FROM pg_catalog.pg_attrdef ad
+  JOIN pg_catalog.pg_attribute a ON a.attrelid = ad.adrelid AND a.attnum = ad.adnum
+  JOIN pg_catalog.pg_class r ON r.oid = ad.adrelid
+  JOIN pg_catalog.pg_namespace n ON n.oid = r.relnamespace
+  WHERE a.attgenerated = '' AND r.relkind = ANY (ARRAY['r', 'p', 'f']::pg_catalog."char"[]) AND r.oid = ANY (locked)
+    AND EXISTS (SELECT FROM pg_catalog.pg_depend dd
+                JOIN pg_catalog.pg_depend de ON de.classid = dd.refclassid AND de.objid = dd.refobjid
+                WHERE dd.classid = 'pg_catalog.pg_attrdef'::pg_catalog.regclass AND dd.objid = ad.oid
+                  AND de.refclassid = 'pg_catalog.pg_extension'::pg_catalog.regclass
+                  AND de.refobjid = ext AND de.deptype = 'e');
+
+  SELECT COALESCE(pg_catalog.jsonb_agg(pg_catalog.jsonb_build_object('relid', r.oid, 'column', a.attname)
+           ORDER BY n.nspname, r.relname, a.attnum), '[]')
+    INTO columns
+  FROM pg_catalog.pg_attribute a
+  JOIN pg_catalog.pg_class r ON r.oid = a.attrelid
+  JOIN pg_catalog.pg_namespace n ON n.oid = r.relnamespace
+  JOIN pg_catalog.pg_type t ON t.oid = a.atttypid
+  WHERE t.typname = 'objectid' AND t.typnamespace = 'idgen'::pg_catalog.regnamespace
+    AND a.attnum > 0 AND NOT a.attisdropped AND a.attinhcount = 0
+    AND r.relkind = ANY (ARRAY['r', 'p', 'f']::pg_catalog."char"[]) AND r.oid = ANY (locked);
+
   -- 2. The defaults out first: their tables locked, no row takes a default of either until the end.
   FOR d IN SELECT x FROM pg_catalog.jsonb_array_elements(defaults) x LOOP
-    EXECUTE pg_catalog.format('ALTER TABLE ONLY %I.%I ALTER COLUMN %I DROP DEFAULT',
-                              d ->> 'schema', d ->> 'table', d ->> 'column');
+    EXECUTE pg_catalog.format('ALTER TABLE ONLY %s ALTER COLUMN %I DROP DEFAULT',
+                              CAST(CAST(d ->> 'relid' AS pg_catalog.oid) AS pg_catalog.regclass), d ->> 'column');
   END LOOP;
 
   -- The highest tick each 64-bit family has reached, as the end of that tick in Unix
@@ -288,9 +402,14 @@ BEGIN
     ELSIF source = 'idgen_sql' AND words <> '{}' THEN
       CONTINUE;
     ELSIF source = 'idgen_sql' THEN
-      SELECT c.oid INTO seq FROM pg_catalog.pg_depend dp JOIN pg_catalog.pg_class c ON c.oid = dp.objid
-       WHERE dp.classid = CAST('pg_catalog.pg_class' AS pg_catalog.regclass) AND dp.refclassid = CAST('pg_catalog.pg_extension' AS pg_catalog.regclass)
-         AND dp.refobjid = ext AND dp.deptype = 'e' AND c.relkind = 'S' AND c.relname = pg_catalog.format('edition_%s_seq', f);
+      -- (the sequence of that name in schema idgen, a member of the extension: nothing else of that name)
+      SELECT c.oid INTO seq FROM pg_catalog.pg_class c
+       WHERE c.relnamespace = CAST('idgen' AS pg_catalog.regnamespace) AND c.relname = pg_catalog.format('edition_%s_seq', f)
+         AND c.relkind = 'S'
+         AND EXISTS (SELECT FROM pg_catalog.pg_depend dp
+                      WHERE dp.classid = CAST('pg_catalog.pg_class' AS pg_catalog.regclass) AND dp.objid = c.oid
+                        AND dp.refclassid = CAST('pg_catalog.pg_extension' AS pg_catalog.regclass)
+                        AND dp.refobjid = ext AND dp.deptype = 'e');
       CONTINUE WHEN seq IS NULL;
       IF pg_catalog.has_sequence_privilege(seq, 'SELECT') THEN
         tick := pg_catalog.pg_sequence_last_value(CAST(seq AS pg_catalog.regclass)) >> CAST(l ->> 'seq' AS pg_catalog.int4);
@@ -334,6 +453,26 @@ BEGIN
     CONTINUE WHEN tick IS NULL;
     reached := reached || pg_catalog.jsonb_build_object(f, epoch + (tick + 1) * CAST(l ->> 'unit' AS pg_catalog.int8));
   END LOOP;
+  -- Moving from idgen, where the caller may read it (a superuser), the server's lease: every ID
+  -- idgen has made on this server lies below it, in any family and however it was called (a
+  -- wrapper function of the owner's too, whose IDs no default says).
+  IF source = 'idgen' AND pg_catalog.has_function_privilege('pg_catalog.pg_replication_origin_progress(pg_catalog.text, pg_catalog.bool)', 'EXECUTE')
+     AND EXISTS (SELECT FROM pg_catalog.pg_replication_origin o WHERE o.roname = 'idgen_mark') THEN
+    SELECT CAST(CAST(pg_catalog.concat('x', pg_catalog.lpad(pg_catalog.split_part(CAST(p AS pg_catalog.text), '/', 1), 8, '0'),
+                                       pg_catalog.lpad(pg_catalog.split_part(CAST(p AS pg_catalog.text), '/', 2), 8, '0'))
+                     AS pg_catalog.bit(64)) AS pg_catalog.int8)
+      INTO id FROM pg_catalog.pg_replication_origin_progress('idgen_mark', false) p;
+    -- (the lease in 10 ms units: bits 61 to 16 from idgen 1.4, bits 62 to 24 before)
+    ms := CASE WHEN (id >> 62) & 3 = 3 THEN ((id >> 16) & ((CAST(1 AS pg_catalog.int8) << 46) - 1)) * 10
+               ELSE ((id & 9223372036854775807) >> 24) * 10 END;
+    IF ms > 0 THEN
+      FOREACH f IN ARRAY families LOOP
+        IF NOT reached ? f OR CAST(reached ->> f AS pg_catalog.int8) < ms THEN
+          reached := reached || pg_catalog.jsonb_build_object(f, ms);
+        END IF;
+      END LOOP;
+    END IF;
+  END IF;
   FOR d IN SELECT x FROM pg_catalog.jsonb_array_elements(defaults) x WHERE x ->> 'family' IS NOT NULL LOOP
     f := d ->> 'family';
     l := layouts -> f;
@@ -341,7 +480,8 @@ BEGIN
     IF source = 'idgen' THEN
       epoch := CAST(COALESCE(NULLIF(pg_catalog.current_setting(pg_catalog.format('idgen.%s_epoch_ms', f), true), ''), l ->> 'epoch') AS pg_catalog.int8);
     END IF;
-    EXECUTE pg_catalog.format('SELECT pg_catalog.max(%I) FROM %I.%I', d ->> 'column', d ->> 'schema', d ->> 'table') INTO id;
+    EXECUTE pg_catalog.format('SELECT pg_catalog.max(%I) FROM %s', d ->> 'column',
+                              CAST(CAST(d ->> 'relid' AS pg_catalog.oid) AS pg_catalog.regclass)) INTO id;
     -- (a negative largest value, or one past the time field, is no ID of this family: the column holds
     -- IDs of another too)
     CONTINUE WHEN id IS NULL OR id < 0;
@@ -379,8 +519,8 @@ BEGIN
 
   -- 3. The objectid columns as text, the extension out, the other in.
   FOR d IN SELECT x FROM pg_catalog.jsonb_array_elements(columns) x LOOP
-    EXECUTE pg_catalog.format('ALTER TABLE %I.%I ALTER COLUMN %I TYPE pg_catalog.text COLLATE pg_catalog."C" USING CAST(%I AS pg_catalog.text)',
-                              d ->> 'schema', d ->> 'table', d ->> 'column', d ->> 'column');
+    EXECUTE pg_catalog.format('ALTER TABLE %s ALTER COLUMN %I TYPE pg_catalog.text COLLATE pg_catalog."C" USING CAST(%I AS pg_catalog.text)',
+                              CAST(CAST(d ->> 'relid' AS pg_catalog.oid) AS pg_catalog.regclass), d ->> 'column', d ->> 'column');
   END LOOP;
   BEGIN
     EXECUTE pg_catalog.format('DROP EXTENSION %I', source);
@@ -405,18 +545,18 @@ BEGIN
 
   -- 4. The columns back to idgen.objectid, the defaults back as they were.
   FOR d IN SELECT x FROM pg_catalog.jsonb_array_elements(columns) x LOOP
-    EXECUTE pg_catalog.format('ALTER TABLE %I.%I ALTER COLUMN %I TYPE idgen.objectid USING CAST(%I AS idgen.objectid)',
-                              d ->> 'schema', d ->> 'table', d ->> 'column',
+    EXECUTE pg_catalog.format('ALTER TABLE %s ALTER COLUMN %I TYPE idgen.objectid USING CAST(%I AS idgen.objectid)',
+                              CAST(CAST(d ->> 'relid' AS pg_catalog.oid) AS pg_catalog.regclass), d ->> 'column',
                               d ->> 'column');
   END LOOP;
   FOR d IN SELECT x FROM pg_catalog.jsonb_array_elements(defaults) x LOOP
     BEGIN
-      EXECUTE pg_catalog.format('ALTER TABLE ONLY %I.%I ALTER COLUMN %I SET DEFAULT %s',
-                                d ->> 'schema', d ->> 'table', d ->> 'column',
+      EXECUTE pg_catalog.format('ALTER TABLE ONLY %s ALTER COLUMN %I SET DEFAULT %s',
+                                CAST(CAST(d ->> 'relid' AS pg_catalog.oid) AS pg_catalog.regclass), d ->> 'column',
                                 d ->> 'expr');
     EXCEPTION WHEN undefined_function OR undefined_object THEN
       GET STACKED DIAGNOSTICS message = MESSAGE_TEXT;
-      RAISE EXCEPTION 'the default of %.%.% cannot move to %: %', d ->> 'schema', d ->> 'table',
+      RAISE EXCEPTION 'the default of %.% cannot move to %: %', CAST(CAST(d ->> 'relid' AS pg_catalog.oid) AS pg_catalog.regclass),
                       d ->> 'column', target, message
         USING ERRCODE = 'feature_not_supported',
               DETAIL = pg_catalog.format('The default is %s.', d ->> 'expr'),
@@ -457,9 +597,8 @@ BEGIN
                 JOIN pg_catalog.pg_depend dd ON dd.classid = 'pg_catalog.pg_attrdef'::pg_catalog.regclass AND dd.objid = ad.oid
                 JOIN pg_catalog.pg_depend de ON de.classid = dd.refclassid AND de.objid = dd.refobjid
                 JOIN pg_catalog.pg_extension e ON e.oid = de.refobjid
-                WHERE s.nspname = x ->> 'schema'
-                  AND r.relname = x ->> 'table'
-                  AND a.attname = x ->> 'column'
+                WHERE r.oid = CAST(x ->> 'relid' AS pg_catalog.oid)
+                  AND a.attnum = CAST(x ->> 'attnum' AS pg_catalog.int2)
                   AND de.refclassid = 'pg_catalog.pg_extension'::pg_catalog.regclass
                   AND de.deptype = 'e' AND e.extname = target);
   IF n <> pg_catalog.jsonb_array_length(defaults) THEN

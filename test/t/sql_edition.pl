@@ -286,7 +286,7 @@ is($node->safe_psql('planted', "SET search_path = public, pg_catalog; SELECT idg
 	'017f22e279b07cc398c4dc0c0c07398f|01ARZ3NDEK0000000000000000', 'functions planted in public are never called');
 
 SKIP: {
-	skip 'no pg_tle for this major (IDGEN_PG_TLE: scripts/pg_tle-build.sh)', 11 unless $tle;
+	skip 'no pg_tle for this major (IDGEN_PG_TLE: scripts/pg_tle-build.sh)', 19 unless $tle;
 	# pg_tle installs no extension whose control file the server has: as on a managed service,
 	# this server has none of the edition's files from here on.
 	# (set aside, and put back for the tests after this one)
@@ -306,7 +306,7 @@ SKIP: {
 		'another role without privileges makes IDs');
 
 	# The edition's functions belong to the pg_tle role, who may replace them (here, to record who calls
-	# them): a superuser's move of the database to idgen calls none of them.
+	# them): a superuser's move of the database refuses, and runs nothing of hers; she moves it herself.
 	is($node->safe_psql('tle', q{SELECT pg_get_userbyid(proowner) FROM pg_proc WHERE oid = 'idgen.snowflake_parse(bigint)'::regprocedure}),
 		'tle_admin', 'the edition\'s functions belong to the pg_tle role');
 	$node->safe_psql('tle', q{CREATE TABLE public.ran (what text, who name); GRANT INSERT ON public.ran TO PUBLIC});
@@ -323,26 +323,52 @@ INSERT INTO post SELECT FROM generate_series(1, 100)}, extra_params => [ '-U', '
 	$node->safe_psql('tle', 'TRUNCATE public.ran');
 	my $max = $node->safe_psql('tle', 'SELECT max(sf) FROM post');
 	my $move = sub {
-		my ($to) = @_;
+		my ($db, $to, @user) = @_;
 		my ($out, $err);
-		IPC::Run::run([ 'psql', '-X', '-d', $node->connstr('tle'), '-v', 'ON_ERROR_STOP=1', '-v', 'VERBOSITY=verbose', '-v', "to=$to",
+		IPC::Run::run([ 'psql', '-X', '-d', $node->connstr($db), @user, '-v', 'ON_ERROR_STOP=1', '-v', 'VERBOSITY=verbose', '-v', "to=$to",
 				'-f', 'edition/idgen_move.sql' ], '>', \$out, '2>', \$err);
 		return ($? >> 8, $err);
 	};
-	($ret, $err) = $move->('idgen');
-	is($ret, 0, 'a superuser moves the pg_tle role\'s database to idgen') or diag $err;
-	is($node->safe_psql('tle', q{SELECT count(*) FROM public.ran}), '0', '... calling none of the edition\'s functions');
+	($ret, $err) = $move->('tle', 'idgen');
+	isnt($ret, 0, 'a superuser\'s move of the pg_tle role\'s database refuses');
+	like($err, qr/ERROR:  42501: the move would run code of another role as .*DETAIL:  .*\(role tle_admin\)/s, '... naming its objects') or diag $err;
+	is($node->safe_psql('tle', q{SELECT count(*) FROM public.ran}), '0', '... having run none of them');
+	($ret, $err) = $move->('tle', 'idgen', '-U', 'tle_admin');
+	is($ret, 0, '... and the pg_tle role moves it herself') or diag $err;
 	$node->safe_psql('tle', q{INSERT INTO post (made) SELECT 'idgen' FROM generate_series(1, 100)});
 	is($node->safe_psql('tle', qq{SELECT count(*) FILTER (WHERE sf <= $max) FROM post WHERE made = 'idgen'}), '0',
-		'... and new IDs lie above the old, read from the edition\'s sequence');
-	# Back to the edition, which only pg_tle has here: CREATE EXTENSION would run, as the superuser, the
-	# script the pg_tle role stored.
-	($ret, $err) = $move->('idgen_sql');
+		'... new IDs above the old');
+	# A superuser's database, idgen in it: its move to the edition, which only pg_tle has here, would
+	# run as the superuser the script the pg_tle role stored.
+	$node->safe_psql('postgres', 'CREATE DATABASE tle_super');
+	$node->safe_psql('tle_super', 'CREATE EXTENSION idgen; CREATE TABLE post (sf bigint DEFAULT idgen.snowflake_id());
+CREATE EXTENSION pg_tle; GRANT pgtle_admin TO tle_admin; GRANT CREATE ON SCHEMA public TO tle_admin;
+CREATE TABLE public.ran (what text, who name); GRANT INSERT ON public.ran TO PUBLIC');
+	($ret, $out, $err) = $node->psql('tle_super', $tle_sql, extra_params => [ '-U', 'tle_admin', '-v', 'ON_ERROR_STOP=1' ]);
+	is($ret, 0, 'the pg_tle role stores the edition in pg_tle there too') or diag $err;
+	($ret, $err) = $move->('tle_super', 'idgen_sql');
 	isnt($ret, 0, 'a superuser\'s move to the edition that a role without superuser put into pg_tle: refused');
 	like($err, qr/ERROR:  42501: the move would run an install script of another role as .*DETAIL:  CREATE EXTENSION idgen_sql runs what pg_tle holds for it: .*role tle_admin/s,
 		'... 42501, naming the role') or diag $err;
-	is($node->safe_psql('tle', q{SELECT string_agg(extname, ',' ORDER BY extname) FROM pg_extension WHERE extname LIKE 'idgen%'}), 'idgen',
+	is($node->safe_psql('tle_super', q{SELECT string_agg(extname, ',' ORDER BY extname) FROM pg_extension WHERE extname LIKE 'idgen%'}), 'idgen',
 		'... and nothing changed');
+	# A constant of a base type the pg_tle role made (its input and output her PL/pgSQL) in a default
+	# of a superuser's table: printing or reading the default would run them as the superuser.
+	$node->safe_psql('tle_super', q{
+SELECT pgtle.create_shell_type_if_not_exists('public', 'evil');
+CREATE FUNCTION public.note(what text) RETURNS void LANGUAGE plpgsql AS $$BEGIN INSERT INTO public.ran VALUES (what, current_user); END$$;
+CREATE FUNCTION public.evil_in(t text) RETURNS bytea LANGUAGE plpgsql IMMUTABLE STRICT AS $$
+BEGIN PERFORM public.note('input'); RETURN pg_catalog.convert_to(t, 'UTF8'); END $$;
+CREATE FUNCTION public.evil_out(b bytea) RETURNS text LANGUAGE plpgsql IMMUTABLE STRICT AS $$
+BEGIN PERFORM public.note('output'); RETURN pg_catalog.convert_from(b, 'UTF8'); END $$;
+SELECT pgtle.create_base_type('public', 'evil', 'public.evil_in(text)'::regprocedure, 'public.evil_out(bytea)'::regprocedure, -1)},
+		extra_params => [ '-U', 'tle_admin' ]);
+	$node->safe_psql('tle_super', q{CREATE TABLE public.typed (id bigint DEFAULT CASE WHEN '1'::public.evil IS NULL THEN 0 ELSE idgen.snowflake_id() END);
+TRUNCATE public.ran});
+	($ret, $err) = $move->('tle_super', 'idgen_sql');
+	isnt($ret, 0, 'a default with a constant of her base type: a superuser\'s move refuses');
+	like($err, qr/ERROR:  42501: the move would run code of another role as .*\(role tle_admin\)/s, '... 42501') or diag $err;
+	is($node->safe_psql('tle_super', q{SELECT count(*) FROM public.ran}), '0', '... having run none of her type\'s functions');
 	system("mv '$aside'/idgen_sql* '$share/extension/'") == 0 or die "cannot put idgen_sql's files back";
 }
 
