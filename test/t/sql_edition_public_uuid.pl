@@ -1,4 +1,4 @@
-# The SQL edition's public UUIDs (edition/idgen_sql--1.0--1.1.sql, appended to the edition) against
+# The SQL edition's public UUIDs (edition/idgen_sql--1.0--1.1.sql, part of edition 1.1) against
 # idgen's, the reference: one cluster, idgen in database ref (its key in idgen.public_uuid_key), the
 # edition and the fragment in database ed (the same key's text as an argument). For the same input,
 # every function returns what idgen returns (IDGEN_EDITION_ROWS inputs, 100,000 by default, for
@@ -21,15 +21,11 @@ $node->start;
 $node->safe_psql('postgres', 'CREATE DATABASE ref; CREATE DATABASE ed');
 $node->safe_psql('ref', 'CREATE EXTENSION idgen');
 
-# The edition as its plain script, then the fragment, as the edition's build will append it.
+# The edition as its plain script (1.1: 1.0's body and the update, public UUIDs included).
 my $script = PostgreSQL::Test::Utils::tempdir . '/idgen_sql.sql';
 system("'$root/edition/build.sh' script > '$script'") == 0 or die 'edition/build.sh failed';
 $node->command_ok([ 'psql', '-X', '-q', '-v', 'ON_ERROR_STOP=1', '-d', $node->connstr('ed'), '-f', $script ],
 	'the edition installs');
-$node->command_ok(
-	[ 'psql', '-X', '-q', '-v', 'ON_ERROR_STOP=1', '-d', $node->connstr('ed'), '-c',
-		'SET search_path = pg_catalog, pg_temp', '-f', "$root/edition/idgen_sql--1.0--1.1.sql" ],
-	'the public UUIDs of edition 1.1 install over it');
 
 for my $db ('ref', 'ed') {
 	$node->safe_psql($db, q{
