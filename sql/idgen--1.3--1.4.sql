@@ -88,12 +88,12 @@ COMMENT ON FUNCTION idgen.sequence_resume(pg_catalog.regclass, pg_catalog.int8) 
 -- every statement that can drop it.
 ---------------------------------------------------------------------------------------------------
 
-CREATE FUNCTION idgen.adopt_copy() RETURNS pg_catalog.text
+CREATE FUNCTION idgen.adopt_copy(lead pg_catalog.interval) RETURNS pg_catalog.text
 AS 'MODULE_PATHNAME', 'idgen_adopt_copy'
 LANGUAGE C VOLATILE STRICT;
-REVOKE ALL ON FUNCTION idgen.adopt_copy() FROM PUBLIC;
-COMMENT ON FUNCTION idgen.adopt_copy() IS
-'superuser only: this server carries on above this database''s copy of the durable mark, however far ahead of the clock (its IDs then lie ahead of the clock until it catches up)';
+REVOKE ALL ON FUNCTION idgen.adopt_copy(pg_catalog.interval) FROM PUBLIC;
+COMMENT ON FUNCTION idgen.adopt_copy(pg_catalog.interval) IS
+'superuser only: this server carries on above this database''s copy of the durable mark, up to lead ahead of the clock (every database''s UUIDv7, ULID, typeid and ns_id then lie ahead of the clock until it catches up)';
 
 DROP EVENT TRIGGER idgen_drop_guard;
 CREATE EVENT TRIGGER idgen_drop_guard ON ddl_command_start

@@ -151,9 +151,6 @@ void LoadServerMark(Effects& fx, Session& s) {
         if (wait.kind == Wait::kRefuse) {
           fx.Refuse(Refusal{Refusal::kRebuildAhead, wait.gap_ms, static_cast<int64_t>(rebuilt.source)});
         }
-        if (rebuilt.decimal_next > static_cast<uint64_t>(kDecimalUnit - 1)) {
-          fx.Refuse(Refusal{Refusal::kRebuildDecimalExhausted, 0, static_cast<int64_t>(rebuilt.decimal_source)});
-        }
         if (wait.kind == Wait::kWait) fx.WaitUntilMs(wait.until_ms);
         rebuilt_handle = fx.Register(rebuilt.parts);
       }
@@ -594,7 +591,7 @@ void HoldMovedDecimalIds(Effects& fx, Session& s, int launch_id, int64_t generat
 // The time-only words and their floor first (no value passes below them from now on), then the
 // server's lease written and flushed, then the DecimalId generator ids raised. The copy is left as
 // it is: the families with a part still honor it, unless their part is new.
-Adopt AdoptCopy(Effects& fx, Session& s) {
+Adopt AdoptCopy(Effects& fx, Session& s, uint64_t accepted_lead_ms) {
   s.config = fx.ReadConfig();
   if (!fx.ReadMark().loaded) LoadServerMark(fx, s);
   ReadDatabaseCopy(fx, s);
@@ -603,7 +600,13 @@ Adopt AdoptCopy(Effects& fx, Session& s) {
   int64_t generator = 0;
   const bool decimal_covered = s.config.launch_id < 0 || DecimalIdCopyCovered(m, self.decimal_run, fx.ReadDecimalCopy(),
                                                                               s.config.launch_id, &generator);
-  const Adopt adopt = DecideAdopt(m, s.copy, decimal_covered, generator);
+  const Adopt adopt = DecideAdopt(m, s.copy, decimal_covered, generator, fx.NowMs(), accepted_lead_ms);
+  if (adopt.further_than_accepted) {
+    fx.Refuse(Refusal{Refusal::kAdoptFurther, adopt.lead_ms, static_cast<int64_t>(accepted_lead_ms)});
+  }
+  if (adopt.decimal_beyond_shared) {
+    fx.Refuse(Refusal{Refusal::kAdoptDecimalShared, static_cast<uint64_t>(generator), s.config.launch_id});
+  }
   if (adopt.time_ms != 0) {
     // (a floor the server made itself: UUIDv7 and ns_id carry on from it, ahead of the clock, and
     // no regression is counted for the gap)

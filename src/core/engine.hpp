@@ -69,18 +69,19 @@ inline constexpr uint8_t kIdentityKins = static_cast<uint8_t>(0xF & ~kTimeKins);
 // hint), the simulator counts them.
 struct Refusal {
   enum Kind : uint8_t {
-    kMissingCopy,              // this database has no copy (an extension older than 1.2, or dropped)
-    kCopyAhead,                // this database's copy lies a further than max_clock_regression ahead
-    kBeyondMaxLease,           // a lease would pass what an origin can hold
-    kTooManyRetakes,           // the retake loop ran past its bound
-    kDecimalTakeAhead,         // the last DecimalId generator id was taken a ahead of the clock
-    kDecimalExhausted,         // every DecimalId generator id is used
-    kDecimalCopyAhead,         // this database holds DecimalIds of launch id b, generator ids up to a
-    kDropCopyAhead,            // DROP EXTENSION: the copy holds IDs up to a this server has not passed
-    kDropDecimalAhead,         // DROP EXTENSION: DecimalIds of launch id b, generator ids up to a
-    kRebuildDecimalExhausted,  // the first start of the origins: database b's DecimalId copy holds the last id
-    kRebuildAhead,             // the first start of the origins: a copy lies a ahead of the clock
-    kSettingRejected,          // a setting the family a reads was rejected at a reload, or misspelt
+    kMissingCopy,         // this database has no copy (an extension older than 1.2, or dropped)
+    kCopyAhead,           // this database's copy lies a further than max_clock_regression ahead
+    kBeyondMaxLease,      // a lease would pass what an origin can hold
+    kTooManyRetakes,      // the retake loop ran past its bound
+    kDecimalTakeAhead,    // the last DecimalId generator id was taken a ahead of the clock
+    kDecimalExhausted,    // every DecimalId generator id is used
+    kDecimalCopyAhead,    // this database holds DecimalIds of launch id b, generator ids up to a
+    kDropCopyAhead,       // DROP EXTENSION: the copy holds IDs up to a this server has not passed
+    kDropDecimalAhead,    // DROP EXTENSION: DecimalIds of launch id b, generator ids up to a
+    kRebuildAhead,        // the first start of the origins: a copy lies a ahead of the clock
+    kSettingRejected,     // a setting the family a reads was rejected at a reload, or misspelt
+    kAdoptFurther,        // adopt_copy(): the copy lies a ahead of the clock, more than the b ms accepted
+    kAdoptDecimalShared,  // adopt_copy(): DecimalIds of launch id b up to generator id a, past the shared half
   } kind;
   uint64_t a = 0;
   int64_t b = 0;
@@ -206,7 +207,7 @@ void HoldMovedValues(Effects& fx, Session& session, Kin kin, uint64_t ms, const 
 void HoldMovedDecimalIds(Effects& fx, Session& session, int launch_id, int64_t generator);
 // idgen.adopt_copy(): the server carries on above this database's copy, however far ahead
 // (protocol::DecideAdopt); the copy is this run's after it. Returns what it adopted.
-protocol::Adopt AdoptCopy(Effects& fx, Session& session);
+protocol::Adopt AdoptCopy(Effects& fx, Session& session, uint64_t accepted_lead_ms);
 
 // DecimalId: a new generator id, durable before it is returned, taken at least a take interval after
 // the last one; the database's copy of the last DecimalId; the check of the copy before a session's

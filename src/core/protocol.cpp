@@ -88,7 +88,8 @@ Rebuilt RebuiltOf(const CopyRead& read, int64_t decimal_copy, int launch_id) {
     }
     one.any = one.mark_ms != 0 || one.identity_ms != 0;
   }
-  if (decimal_copy > 0 && launch_id >= 0 && decimal_copy % kDecimalRunUnit / kDecimalUnit == launch_id) {
+  if (decimal_copy > 0 && launch_id >= 0 && decimal_copy % kDecimalRunUnit / kDecimalUnit == launch_id &&
+      decimal_copy % kDecimalUnit < kDecimalSharedLimit) {
     one.decimal_next = static_cast<uint64_t>(decimal_copy % kDecimalUnit) + 1;
     one.any = true;
   }
@@ -101,7 +102,6 @@ void Merge(Rebuilt& into, const Rebuilt& one) {
   if (!into.any || std::max(one.mark_ms, one.identity_ms) > std::max(into.mark_ms, into.identity_ms)) {
     into.source = one.source;
   }
-  if (!into.any || one.decimal_next > into.decimal_next) into.decimal_source = one.source;
   into.any = true;
   into.mark_ms = std::max(into.mark_ms, one.mark_ms);
   into.identity_ms = std::max(into.identity_ms, one.identity_ms);
@@ -597,9 +597,15 @@ DropAdopt DecideDropAdopt(const ServerMark& mark, const LeaseParts& parts, const
 
 // ---- idgen.adopt_copy() --------------------------------------------------------------------------------
 
-Adopt DecideAdopt(const ServerMark& mark, const CopyState& copy, bool decimal_covered, int64_t decimal_generator) {
+Adopt DecideAdopt(const ServerMark& mark, const CopyState& copy, bool decimal_covered, int64_t decimal_generator,
+                  uint64_t now_ms, uint64_t accepted_lead_ms) {
   Adopt adopt;
-  adopt.time_ms = copy.wait_ms[kTime];
+  const uint64_t time_ms = copy.wait_ms[kTime];
+  adopt.lead_ms = time_ms > now_ms ? time_ms - now_ms : 0;
+  adopt.further_than_accepted = adopt.lead_ms > accepted_lead_ms;
+  adopt.decimal_beyond_shared = !decimal_covered && decimal_generator >= kDecimalSharedLimit;
+  if (adopt.further_than_accepted || adopt.decimal_beyond_shared) return adopt;
+  adopt.time_ms = time_ms;
   if (adopt.time_ms > mark.LeaseMs()) adopt.lease_ms = adopt.time_ms;
   if (!decimal_covered) adopt.decimal_next = static_cast<uint64_t>(decimal_generator) + 1;
   return adopt;

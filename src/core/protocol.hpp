@@ -76,6 +76,11 @@ constexpr uint64_t DecimalFailoverSkip(uint64_t margin_ms) {
 // idgen.decimal_id_generator from 1.3 on: run * 10^10 + launch id * 10^5 + generator id.
 inline constexpr int64_t kDecimalUnit = 100000;
 inline constexpr int64_t kDecimalRunUnit = kDecimalUnit * kDecimalUnit;
+// A database's DecimalId copy raises the server's generator ids (at a start from the copies, or by
+// adopt_copy()) only where its generator id lies below this: a copy in the upper half of the range
+// counts in its own database alone, whose DecimalIds then refuse as where any copy lies ahead of the
+// server. What one database's owner can write never spends the generator ids of every database.
+inline constexpr int64_t kDecimalSharedLimit = kDecimalUnit / 2;
 
 // ---- the families as the marks see them ----------------------------------------------------------
 
@@ -195,7 +200,7 @@ struct Rebuilt {
   uint64_t decimal_next = 0;
   // Where the latest bound, and the largest DecimalId generator id, came from (the caller's name of
   // a database: a refusal names it, so that a copy set ahead by hand is found and set right).
-  uint64_t source = 0, decimal_source = 0;
+  uint64_t source = 0;
 };
 // One database's copy as it counts in the rebuilt leases (has_mark false: nothing; decimal_copy:
 // idgen.decimal_id_generator, 0 or less when it holds none).
@@ -478,8 +483,16 @@ struct Adopt {
   uint64_t time_ms = 0;       // the time-only families carry on from here (0: nothing to adopt)
   uint64_t lease_ms = 0;      // the server's lease written to it (0: it lies there already)
   uint64_t decimal_next = 0;  // (0: nothing)
+  // Refused, nothing moved: the copy lies lead_ms ahead of the clock, further than the caller
+  // accepted; or its DecimalIds lie in the upper half of the generator ids (kDecimalSharedLimit).
+  bool further_than_accepted = false;
+  bool decimal_beyond_shared = false;
+  uint64_t lead_ms = 0;
 };
-Adopt DecideAdopt(const ServerMark& mark, const CopyState& copy, bool decimal_covered, int64_t decimal_generator);
+// accepted_lead_ms: how far ahead of the clock the caller lets every database's time-only families
+// run (adopt_copy()'s argument): the server moves for all, so its operator states the amount.
+Adopt DecideAdopt(const ServerMark& mark, const CopyState& copy, bool decimal_covered, int64_t decimal_generator,
+                  uint64_t now_ms, uint64_t accepted_lead_ms);
 
 // ---- who generates ----------------------------------------------------------------------------------
 

@@ -140,8 +140,14 @@ is($state, '55000', "the copy an hour ahead: Snowflake refuses ($message)");
 like($hint, qr/idgen\.node_id that those IDs do not carry/, '... and names the way out for its family');
 ($state, $message, $hint) = sqlstate_of($pre, 'SELECT idgen.uuidv7()', db => 'adopted');
 is($state, '55000', 'UUIDv7 refuses');
-like($hint, qr/idgen\.adopt_copy\(\)/, '... and names the way out for its family');
-like($pre->safe_psql('adopted', 'SELECT idgen.adopt_copy()'), qr/carries on above/, 'idgen.adopt_copy()');
+like($hint, qr/idgen\.adopt_copy\(interval/, '... and names the way out for its family');
+# The server moves for every database: its operator states how far ahead she lets it run.
+($state, $message, $hint) = sqlstate_of($pre, "SELECT idgen.adopt_copy('10 minutes')", db => 'adopted');
+is($state, '55000', "idgen.adopt_copy() with a lead shorter than the copy's refuses, moving nothing ($message)");
+like($message, qr/lies (59 min|1 h)/, '... and says how far ahead the copy lies');
+is((sqlstate_of($pre, 'SELECT idgen.uuidv7()', db => 'adopted'))[0], '55000', '... UUIDv7 still refuses');
+is((sqlstate_of($pre, "SELECT idgen.adopt_copy('-1 hour')", db => 'adopted'))[0], '22023', 'a negative lead is refused');
+like($pre->safe_psql('adopted', "SELECT idgen.adopt_copy('2 hours')"), qr/carries on above/, 'idgen.adopt_copy(2 hours)');
 my $copy_ms = $pre->safe_psql('adopted', 'SELECT last_value FROM idgen.mark');
 cmp_ok($pre->safe_psql('adopted', '(SELECT (extract(epoch FROM idgen.uuidv7_time(idgen.uuidv7())) * 1000)::bigint)'),
 	'>=', $copy_ms, 'adopted: UUIDv7 carries on above the copy');
@@ -159,7 +165,7 @@ $pre->safe_psql('adopted', 'DROP EXTENSION idgen CASCADE; CREATE EXTENSION idgen
 cmp_ok($pre->safe_psql('adopted', '(SELECT (extract(epoch FROM idgen.uuidv7_time(idgen.uuidv7())) * 1000)::bigint)'),
 	'>=', $copy_ms, 'dropped and created again: UUIDv7 lies above the copy');
 $pre->safe_psql('postgres', 'CREATE ROLE bob LOGIN');
-($state) = sqlstate_of($pre, 'SELECT idgen.adopt_copy()', db => 'adopted', user => 'bob');
+($state) = sqlstate_of($pre, "SELECT idgen.adopt_copy('1 day')", db => 'adopted', user => 'bob');
 is($state, '42501', 'idgen.adopt_copy() is for superusers');
 $pre->stop;
 done_testing();

@@ -532,6 +532,39 @@ TEST(Decimal, CopyCoveredByRunLaunchAndFloor) {
   EXPECT_EQ(DecimalCopyValue(3, 42, 5 * kDecimalUnit + 77), 3 * kDecimalRunUnit + 42 * kDecimalUnit + 5);
 }
 
+TEST(Decimal, ACopyInTheUpperHalfCountsInItsOwnDatabaseAlone) {
+  const int64_t run = 7 * kDecimalRunUnit + 65 * kDecimalUnit;
+  const CopyRead none;
+  EXPECT_EQ(RebuiltOf(none, run + kDecimalSharedLimit - 1, 65).decimal_next,
+            static_cast<uint64_t>(kDecimalSharedLimit));
+  const Rebuilt upper = RebuiltOf(none, run + kDecimalSharedLimit, 65);
+  EXPECT_EQ(upper.decimal_next, 0u);  // (the last id, or any past the half: not the server's)
+  EXPECT_FALSE(upper.any);
+  EXPECT_EQ(RebuiltOf(none, run + kDecimalUnit - 1, 65).decimal_next, 0u);
+  Rebuilt merged;
+  Merge(merged, RebuiltOf(none, run + 12, 65));
+  Merge(merged, RebuiltOf(none, run + 99999, 65));
+  EXPECT_EQ(merged.decimal_next, 13u);
+}
+
+TEST(Decimal, AdoptStatesItsLeadAndSpendsNoSharedIds) {
+  ServerMark mark;
+  CopyState copy;
+  copy.wait_ms[kTime] = 10000 + 3600000;
+  const Adopt short_lead = DecideAdopt(mark, copy, true, 0, 10000, 60000);
+  EXPECT_TRUE(short_lead.further_than_accepted);
+  EXPECT_EQ(short_lead.lead_ms, 3600000u);
+  EXPECT_EQ(short_lead.time_ms, 0u);  // (nothing moves)
+  const Adopt enough = DecideAdopt(mark, copy, true, 0, 10000, 3600000);
+  EXPECT_FALSE(enough.further_than_accepted);
+  EXPECT_EQ(enough.time_ms, 10000u + 3600000u);
+  const Adopt spent = DecideAdopt(mark, copy, false, kDecimalSharedLimit, 10000, 3600000);
+  EXPECT_TRUE(spent.decimal_beyond_shared);
+  EXPECT_EQ(spent.decimal_next, 0u);
+  EXPECT_EQ(DecideAdopt(mark, copy, false, kDecimalSharedLimit - 1, 10000, 3600000).decimal_next,
+            static_cast<uint64_t>(kDecimalSharedLimit));
+}
+
 TEST(Decimal, TakesAreAnIntervalApart) {
   ServerMark mark;
   EXPECT_EQ(DecideDecimalTake(mark, 5000, 5000).kind, Wait::kGo);

@@ -6,6 +6,7 @@
 #include "pg/effects/mark.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <limits>
 #include <optional>
 
@@ -23,6 +24,7 @@
 
 extern "C" {
 #include "utils/guc.h"
+#include "utils/timestamp.h"
 #include "access/generic_xlog.h"
 #include "access/htup_details.h"
 #include "access/relation.h"
@@ -524,9 +526,10 @@ void PgEffects::Refuse(const engine::Refusal& refusal) {
               ? "Check the system clock: IDs resume by themselves once it passes the mark. Or give this server "
                 "idgen.instagram_shards that share no shard with those IDs (ALTER SYSTEM, then SELECT "
                 "pg_reload_conf())."
-              : "Check the system clock: IDs resume by themselves once it passes the mark. Or have a superuser run "
-                "SELECT idgen.adopt_copy() in this database: UUIDv7, ULID, typeid and ns_id then carry on above it, "
-                "ahead of the clock.";
+              : "Check the system clock: IDs resume by themselves once it passes the mark. Or, once a superuser has "
+                "checked where those IDs came from (a database's owner can write its copy), she runs SELECT "
+                "idgen.adopt_copy(interval '<that lead>') in this database: UUIDv7, ULID, typeid and ns_id of every "
+                "database of this server then carry on above it, that far ahead of the clock.";
       Raise(ErrorKind::kClockRegression, message,
             "This database holds IDs made by another server, or by this one before its marks were lost (a restored "
             "dump, a cluster that pg_upgrade made, a copy of this server): IDs made here before the clock passes "
@@ -580,8 +583,8 @@ void PgEffects::Refuse(const engine::Refusal& refusal) {
       Raise(ErrorKind::kPrerequisite,
             "extension \"idgen\" cannot be dropped while it holds IDs this server has not passed", detail,
             "Drop it once the system clock has passed that time; or once this server has a node id, UID20 digit "
-            "and shards that those IDs do not carry, and a superuser has run SELECT idgen.adopt_copy() in this "
-            "database.");
+            "and shards that those IDs do not carry, and a superuser has run SELECT idgen.adopt_copy(interval "
+            "'<its lead>') in this database.");
     case engine::Refusal::kDropDecimalAhead:
       snprintf(detail, sizeof detail,
                "This database holds DecimalIds of launch id %lld with generator ids up to %llu, which this server has "
@@ -590,17 +593,26 @@ void PgEffects::Refuse(const engine::Refusal& refusal) {
       Raise(ErrorKind::kPrerequisite,
             "extension \"idgen\" cannot be dropped while it holds DecimalIds this server could repeat", detail,
             "Give this server its own idgen.launch_id, reload, then drop it.");
-    case engine::Refusal::kRebuildDecimalExhausted: {
-      const char* database = get_database_name(static_cast<Oid>(refusal.b));
+    case engine::Refusal::kAdoptFurther:
+      snprintf(message, sizeof message, "this database's copy of the durable mark lies %s ahead of the system clock",
+               FormatDuration(static_cast<int64_t>(refusal.a)).c_str());
+      snprintf(detail, sizeof detail,
+               "Adopting it moves UUIDv7, ULID, typeid and ns_id of every database of this server that far ahead of "
+               "the clock, until the clock catches up; the argument accepts %s.",
+               FormatDuration(refusal.b).c_str());
+      Raise(ErrorKind::kPrerequisite, message, detail,
+            "Check where this database's IDs came from first (a database's owner can write its copy). To go on, "
+            "pass at least that lead: idgen.adopt_copy('<lead>'::interval).");
+    case engine::Refusal::kAdoptDecimalShared:
       snprintf(message, sizeof message,
-               "the DecimalId copy in database \"%s\" holds the last generator id of this launch id",
-               database != nullptr ? database : "?");
+               "this database's copy holds DecimalIds of launch id %lld up to generator id %llu, in the upper half of "
+               "the range",
+               static_cast<long long>(refusal.b), static_cast<unsigned long long>(refusal.a));
       Raise(ErrorKind::kPrerequisite, message,
-            "This server's marks are new (a cluster that pg_upgrade made, a restore into a new cluster), and take "
-            "their DecimalId generator ids past every database's copy: none is left past that one.",
-            "Give this server a new idgen.launch_id; or, where that copy was set by hand, a superuser sets it right in "
-            "that database (setval() of idgen.decimal_id_generator).");
-    }
+            "Generator ids are this server's, shared by every database: a copy in the upper half counts in its own "
+            "database alone, so that what one database holds never spends the others'.",
+            "Give this server its own idgen.launch_id (ALTER SYSTEM, then SELECT pg_reload_conf()): this database's "
+            "DecimalIds then carry on under it.");
     case engine::Refusal::kSettingRejected:
       settings::CheckConfiguredSlow(static_cast<uint32_t>(refusal.a));
       break;
@@ -705,9 +717,9 @@ void HoldMovedDecimalIds(const StateRef& ref, int launch_id, int64_t generator) 
   engine::HoldMovedDecimalIds(fx, session, launch_id, generator);
 }
 
-protocol::Adopt AdoptCopy(const StateRef& ref) {
+protocol::Adopt AdoptCopy(const StateRef& ref, uint64_t accepted_lead_ms) {
   PgEffects fx(ref);
-  return engine::AdoptCopy(fx, session);
+  return engine::AdoptCopy(fx, session, accepted_lead_ms);
 }
 
 protocol::Restart RestartAtClock(const StateRef& ref, const protocol::RestartInput& in) {
@@ -842,7 +854,25 @@ IDGEN_FUNCTION(idgen_restart_at_clock) {
   return TextDatum(text);
 }
 
-// idgen.adopt_copy(): engine::AdoptCopy, for superusers, on a primary with shared state.
+// The lead adopt_copy() accepts, in milliseconds, as PostgreSQL counts an interval's epoch (a month
+// 30 days, a year 365.25): finite and not negative, or refused.
+uint64_t AcceptedLeadMs(const Interval* lead) {
+  bool finite = true;
+#if PG_VERSION_NUM >= 170000
+  finite = !INTERVAL_NOT_FINITE(lead);
+#endif
+  const double days = static_cast<double>(lead->month / MONTHS_PER_YEAR) * DAYS_PER_YEAR +
+                      static_cast<double>(lead->month % MONTHS_PER_YEAR) * DAYS_PER_MONTH + lead->day;
+  const double ms = days * 86400000.0 + static_cast<double>(lead->time) / 1000.0;
+  if (!finite || ms < 0 || ms > 1e15) {
+    Raise(ErrorKind::kBadArgument, "the lead idgen.adopt_copy() accepts must be a finite interval, not negative",
+          "It is how far ahead of the system clock this server's UUIDv7, ULID, typeid and ns_id may run.",
+          "Pass the lead that the refusal of this database's IDs named, as an interval.");
+  }
+  return static_cast<uint64_t>(std::ceil(ms));
+}
+
+// idgen.adopt_copy(lead): engine::AdoptCopy, for superusers, on a primary with shared state.
 IDGEN_FUNCTION(idgen_adopt_copy) {
   if (!superuser()) {
     ereport(ERROR, errcode(ERRCODE_INSUFFICIENT_PRIVILEGE),
@@ -856,7 +886,7 @@ IDGEN_FUNCTION(idgen_adopt_copy) {
           "It moves the state that every session of this server shares, and the durable mark.",
           "Run it on the primary, with idgen preloaded (on PostgreSQL 15 and 16).");
   }
-  const protocol::Adopt adopt = marks::AdoptCopy(ref);
+  const protocol::Adopt adopt = marks::AdoptCopy(ref, AcceptedLeadMs(PG_GETARG_INTERVAL_P(0)));
   char text[300];
   if (adopt.time_ms == 0 && adopt.decimal_next == 0) {
     snprintf(text, sizeof text,

@@ -148,7 +148,7 @@ void StartCopy(const StateRef& state);
 void HoldMovedValues(const StateRef& state, protocol::Kin kin, uint64_t ms, const identity::Parts& parts);
 void HoldMovedDecimalIds(const StateRef& state, int launch_id, int64_t generator);
 // idgen.adopt_copy(): engine::AdoptCopy. C zone.
-protocol::Adopt AdoptCopy(const StateRef& state);
+protocol::Adopt AdoptCopy(const StateRef& state, uint64_t accepted_lead_ms);
 // idgen.restart_at_clock(): engine::RestartAtClock. C zone.
 protocol::Restart RestartAtClock(const StateRef& state, const protocol::RestartInput& in);
 // This database's copy as its sequences hold it (read from their pages: nothing of the database's

@@ -181,6 +181,12 @@ void idgen_rebuild_worker(Datum slot_index) {
   // worker, on a lock the deadlock detector cannot see through the worker: the worker gives up, and
   // that session refuses, to be retried, rather than both waiting for ever)
   SetConfigOption("lock_timeout", "1000", PGC_SUSET, PGC_S_OVERRIDE);
+  // The database's own defaults (its owner's ALTER DATABASE ... SET, applied at connection) must not
+  // hold the read: a serializable, read-only, deferrable default would wait for a safe snapshot
+  // that other sessions can put off for ever, and every database's first ID waits on this worker.
+  SetConfigOption("default_transaction_isolation", "read committed", PGC_SUSET, PGC_S_OVERRIDE);
+  SetConfigOption("default_transaction_read_only", "off", PGC_SUSET, PGC_S_OVERRIDE);
+  SetConfigOption("default_transaction_deferrable", "off", PGC_SUSET, PGC_S_OVERRIDE);
   StartTransactionCommand();
   PushActiveSnapshot(GetTransactionSnapshot());
   if (OidIsValid(get_extension_oid("idgen", true))) {
