@@ -212,6 +212,34 @@ $receiver->safe_psql('postgres', q{CREATE TABLE plain (id bigint DEFAULT idgen.s
 is($receiver->safe_psql('postgres', 'SELECT count(*) FROM plain'), '3', 'a COPY that leaves the column to its default');
 my $repeats = $receiver->safe_psql('postgres', 'SELECT count(*) - count(DISTINCT id) FROM events');
 is($repeats, '0', 'no repeat among the moved table and the new rows');
+
+# The moved values are found whatever holds them: a column of a domain over bigint, a partition
+# attached without the parent's default and COPY'd into directly, UID20's numeric column. Each in a
+# database of its own, after a COPY of values a server of node 6 made 15 s ahead of this one's clock.
+my $ahead = idgen_node('ahead', conf => "idgen.node_id = 6");
+with_clock_offset(15, sub { $ahead->start });
+$ahead->safe_psql('postgres', 'CREATE EXTENSION idgen');
+my $values = $ahead->basedir . '/values';
+$ahead->safe_psql('postgres', qq{COPY (SELECT idgen.snowflake_id() FROM generate_series(1, 100)) TO '$values.snowflake';
+  COPY (SELECT idgen.uid20_numeric() FROM generate_series(1, 100)) TO '$values.uid20'});
+$ahead->stop;
+my %moved = (
+	domain => [ q{CREATE DOMAIN big AS bigint CHECK (VALUE > 0);
+	  CREATE TABLE t (id big DEFAULT idgen.snowflake_id())}, 't', 'snowflake', 'SELECT idgen.snowflake_id()' ],
+	partition => [ q{CREATE TABLE t (id bigint DEFAULT idgen.snowflake_id(), k int) PARTITION BY LIST (k);
+	  CREATE TABLE leaf (id bigint, k int); ALTER TABLE t ATTACH PARTITION leaf DEFAULT}, 'leaf (id)', 'snowflake',
+	  'SELECT idgen.snowflake_id()' ],
+	numeric => [ 'CREATE TABLE t (id numeric(20,0) DEFAULT idgen.uid20_numeric())', 't', 'uid20', 'SELECT idgen.uid20_numeric()' ],
+);
+for my $case (sort keys %moved) {
+	my ($ddl, $target, $file, $next) = @{ $moved{$case} };
+	$receiver->safe_psql('postgres', "CREATE DATABASE moved_$case");
+	$receiver->safe_psql("moved_$case", "CREATE EXTENSION idgen; $ddl");
+	is($receiver->safe_psql("moved_$case", "$next IS NOT NULL"), 't', "$case: the family makes IDs before the COPY");
+	$receiver->safe_psql("moved_$case", "COPY $target FROM '$values.$file'");
+	($state, $message) = sqlstate_of($receiver, $next, db => "moved_$case");
+	is($state, '55000', "$case: after the COPY of IDs 15 s ahead under its own node, the family refuses ($message)");
+}
 $receiver->stop;
 
 done_testing();

@@ -26,11 +26,13 @@ extern "C" {
 #include "access/tableam.h"
 #include "access/xlog.h"
 #include "catalog/namespace.h"
+#include "catalog/partition.h"
 #include "catalog/pg_inherits.h"
 #include "commands/extension.h"
 #include "nodes/nodeFuncs.h"
 #include "nodes/parsenodes.h"
 #include "tcop/utility.h"
+#include "utils/builtins.h"
 #include "utils/lsyscache.h"
 #include "utils/rel.h"
 #include "utils/snapmgr.h"
@@ -68,6 +70,7 @@ Family FamilyOfDefault(Node* expr, Oid schema) {
       {"trace_id", kFamilyTrace},         {"js_id", kFamilyJs},
       {"instagram_id", kFamilyInstagram}, {"uid20", kFamilyUid20},
       {"uid20_sec", kFamilyUid20Sec},     {"decimal_id", kFamilyDecimalId},
+      {"uid20_numeric", kFamilyUid20},
   };
   for (const Named& n : kNamed) {
     if (strcmp(n.name, name) == 0) return n.family;
@@ -84,8 +87,9 @@ struct Held {
   int64_t generator = -1;
 };
 
-void Take(Family family, int64_t id, int64_t now_ms, Held* held) {
-  if (id <= 0) return;  // (no ID of these families)
+void Take(Family family, uid20::Value wide, int64_t now_ms, Held* held) {
+  if (wide == 0 || (family != kFamilyUid20 && wide > static_cast<uid20::Value>(INT64_MAX))) return;  // (none)
+  const auto id = static_cast<int64_t>(wide);
   if (family == kFamilyDecimalId) {
     const int64_t launch = id % decimal_id::kGeneratorUnit;
     if (launch != settings::launch_id || id / decimal_id::kCounterUnit == 0) return;
@@ -96,7 +100,7 @@ void Take(Family family, int64_t id, int64_t now_ms, Held* held) {
   uint64_t ms;
   if (family == kFamilyUid20 || family == kFamilyUid20Sec) {
     const uid20::Variant& v = family == kFamilyUid20 ? uid20::kMillis : uid20::kSeconds;
-    const uid20::Parts p = uid20::Decompose(v, settings::EpochMs(family), static_cast<uid20::Value>(id));
+    const uid20::Parts p = uid20::Decompose(v, settings::EpochMs(family), wide);
     ms = static_cast<uint64_t>(std::max<int64_t>(p.unix_ms + v.unit_ms - 1, 0));
     held->parts.digits = static_cast<uint16_t>(held->parts.digits | 1u << p.server);
   } else {
@@ -112,12 +116,28 @@ void Take(Family family, int64_t id, int64_t now_ms, Held* held) {
   held->any = true;
 }
 
+// A value of the column as a whole number: bigint (or a domain over it), or numeric (UID20's
+// numeric form: 20 digits, past bigint), 0 for what holds no ID (NaN, a fraction, a sign).
+uid20::Value WholeOf(Datum value, bool numeric) {
+  if (!numeric) {
+    const int64_t id = DatumGetInt64(value);
+    return id > 0 ? static_cast<uid20::Value>(id) : 0;
+  }
+  char* text = DatumGetCString(DirectFunctionCall1(numeric_out, value));
+  uid20::Value whole = 0;
+  if (uid20::ParseDigits(text, whole) != ParseProblem::kNone) whole = 0;
+  pfree(text);
+  return whole;
+}
+
 // Reads the column of one relation (a table, or a leaf partition), every row version.
 void ReadColumn(Oid relid, const char* column, Family family, int64_t now_ms, Held* held) {
   Relation rel = relation_open(relid, AccessShareLock);
   const AttrNumber attnum = get_attnum(relid, column);
-  if (attnum == InvalidAttrNumber || !RELKIND_HAS_STORAGE(rel->rd_rel->relkind) ||
-      TupleDescAttr(RelationGetDescr(rel), attnum - 1)->atttypid != INT8OID) {
+  const Oid type = attnum == InvalidAttrNumber
+                       ? InvalidOid
+                       : getBaseType(TupleDescAttr(RelationGetDescr(rel), attnum - 1)->atttypid);
+  if (!RELKIND_HAS_STORAGE(rel->rd_rel->relkind) || (type != INT8OID && type != NUMERICOID)) {
     relation_close(rel, AccessShareLock);
     return;
   }
@@ -128,7 +148,7 @@ void ReadColumn(Oid relid, const char* column, Family family, int64_t now_ms, He
   while (HeapTupleIsValid(tuple = systable_getnext(scan))) {
     bool isnull = true;
     const Datum value = heap_getattr(tuple, attnum, RelationGetDescr(rel), &isnull);
-    if (!isnull) Take(family, DatumGetInt64(value), now_ms, held);
+    if (!isnull) Take(family, WholeOf(value, type == NUMERICOID), now_ms, held);
   }
   systable_endscan(scan);
   relation_close(rel, AccessShareLock);
@@ -143,31 +163,40 @@ void AfterCopy(CopyStmt* copy) {
   const Oid relid = RangeVarGetRelid(copy->relation, NoLock, true);
   if (!OidIsValid(relid)) return;
   const Oid schema = get_namespace_oid("idgen", true);  // (the extension's, which it always makes)
-  Relation rel = relation_open(relid, AccessShareLock);
-  const TupleDesc desc = RelationGetDescr(rel);
+  // The columns given whose default is one of these generators: on the table named, on any of its
+  // partitions or children, or on a table it is a partition of (a partition attached without the
+  // parent's default, COPY'd into directly, holds the parent's IDs all the same).
+  List* leaves = find_all_inheritors(relid, AccessShareLock, nullptr);
+  List* related = list_concat(list_copy(leaves), get_partition_ancestors(relid));
   struct Column {
     char name[NAMEDATALEN];
     Family family;
   };
   Column columns[8];
   int count = 0;
-  for (int i = 0; desc->constr != nullptr && i < desc->constr->num_defval && count < 8; ++i) {
-    const AttrDefault& def = desc->constr->defval[i];
-    const char* name = NameStr(TupleDescAttr(desc, def.adnum - 1)->attname);
-    bool given = copy->attlist == NIL;
-    ListCell* cell;
-    foreach (cell, copy->attlist) {
-      given = given || strcmp(strVal(lfirst(cell)), name) == 0;
+  ListCell* one;
+  foreach (one, related) {
+    Relation rel = relation_open(lfirst_oid(one), AccessShareLock);
+    const TupleDesc desc = RelationGetDescr(rel);
+    for (int i = 0; desc->constr != nullptr && i < desc->constr->num_defval && count < 8; ++i) {
+      const AttrDefault& def = desc->constr->defval[i];
+      const char* name = NameStr(TupleDescAttr(desc, def.adnum - 1)->attname);
+      bool given = copy->attlist == NIL;
+      ListCell* cell;
+      foreach (cell, copy->attlist) {
+        given = given || strcmp(strVal(lfirst(cell)), name) == 0;
+      }
+      bool known = false;
+      for (int c = 0; c < count; ++c) known = known || strcmp(columns[c].name, name) == 0;
+      if (!given || known) continue;
+      const Family family = FamilyOfDefault(static_cast<Node*>(stringToNode(def.adbin)), schema);
+      if (family == kFamilyCount) continue;
+      strlcpy(columns[count].name, name, NAMEDATALEN);
+      columns[count++].family = family;
     }
-    if (!given) continue;
-    const Family family = FamilyOfDefault(static_cast<Node*>(stringToNode(def.adbin)), schema);
-    if (family == kFamilyCount) continue;
-    strlcpy(columns[count].name, name, NAMEDATALEN);
-    columns[count++].family = family;
+    relation_close(rel, AccessShareLock);
   }
-  relation_close(rel, AccessShareLock);
   if (count == 0) return;
-  List* leaves = find_all_inheritors(relid, AccessShareLock, nullptr);
   const auto now_ms = static_cast<int64_t>(marks::NowMs());
   for (int c = 0; c < count; ++c) {
     Held held;
