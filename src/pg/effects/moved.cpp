@@ -45,13 +45,17 @@ namespace {
 ProcessUtility_hook_type previous_hook = nullptr;
 
 // The family a column's default makes (kFamilyCount: none of these), by the function it calls in
-// idgen's schema, under the casts and domains around it.
+// idgen's schema, under the casts, length coercions and domains around it.
 Family FamilyOfDefault(Node* expr, Oid schema) {
   while (expr != nullptr) {
     if (IsA(expr, RelabelType)) {
       expr = reinterpret_cast<Node*>(reinterpret_cast<RelabelType*>(expr)->arg);
     } else if (IsA(expr, CoerceToDomain)) {
       expr = reinterpret_cast<Node*>(reinterpret_cast<CoerceToDomain*>(expr)->arg);
+    } else if (IsA(expr, FuncExpr) && reinterpret_cast<FuncExpr*>(expr)->funcformat != COERCE_EXPLICIT_CALL &&
+               reinterpret_cast<FuncExpr*>(expr)->args != NIL) {
+      // (a cast or a length coercion: numeric(20,0) wraps uid20_numeric() in numeric(value, typmod))
+      expr = static_cast<Node*>(linitial(reinterpret_cast<FuncExpr*>(expr)->args));
     } else {
       break;
     }
