@@ -134,7 +134,12 @@ regress() {  # regress <major> <pg_config>: make installcheck, preloaded, then n
       cluster_start preload || return 1
     else
       # (the node identity and the launch id are the server's alone: the tests that need them set
-      # them with ALTER SYSTEM, and expect the defaults otherwise)
+      # them with ALTER SYSTEM, and expect the defaults otherwise). A new cluster: on 17 and later
+      # a server that does not preload idgen still shares its state, and one restarted within a
+      # lease of the preloaded run's last IDs would start its UUIDv7s above them, ahead of the
+      # clock, which the tests of "the time is now" would read as a fault.
+      cluster_cleanup || true
+      CLUSTER_DIR=""
       cluster_start no-preload \
         "idgen.token_secret = 'the secret of a configured server, 32 bytes or more'" \
         "idgen.public_id_key = 'the public id key of a configured server, 32 bytes'" || return 1

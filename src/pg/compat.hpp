@@ -11,6 +11,7 @@ extern "C" {
 #include "utils/acl.h"
 #include "utils/wait_event.h"
 #include "access/tableam.h"
+#include "access/xlog.h"
 #include "access/xlogdefs.h"
 #include "executor/executor.h"
 #include "parser/parser.h"
@@ -35,6 +36,18 @@ inline constexpr OriginId kInvalidOriginId = InvalidReplOriginId;
 using OriginId = RepOriginId;
 inline constexpr OriginId kInvalidOriginId = InvalidRepOriginId;
 #endif
+
+// The end of the WAL this backend and others have inserted so far, for a flush of what it wrote.
+// 15 (from its 15.x releases) and 17 on have GetXLogInsertEndRecPtr(); the 16 idgen builds has
+// only the insert position, which is the same but on a page boundary, where a flush stops at what
+// was inserted.
+inline XLogRecPtr InsertedUpTo() {
+#if PG_VERSION_NUM >= 160000 && PG_VERSION_NUM < 170000
+  return GetXLogInsertRecPtr();
+#else
+  return GetXLogInsertEndRecPtr();
+#endif
+}
 
 // The index of this process among the MaxBackends backends (0-based), or -1 when it has none.
 inline int ProcIndex() {

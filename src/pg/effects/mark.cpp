@@ -312,7 +312,7 @@ class PgEffects final : public engine::Effects {
       elog(ERROR, "idgen: the origin %s does not exist", origin::kNames[OriginOf(which)]);
     return origin::Advance(id, value, backward);
   }
-  uint64_t WrittenUpTo() override { return GetXLogInsertEndRecPtr(); }
+  uint64_t WrittenUpTo() override { return compat::InsertedUpTo(); }
   void FlushAndConfirm(uint64_t position) override {
     if (position != 0) origin::FlushAndConfirm(position);
   }

@@ -62,8 +62,11 @@ void CheckSequence(Oid seq) {
   Relation rel = try_relation_open(seq, AccessShareLock);
   if (rel == nullptr) return;  // (nextval() says it is missing)
   if (rel->rd_rel->relkind != RELKIND_SEQUENCE) {
+    // (said here: nextval()'s own words for it differ between the majors)
+    char relname[NAMEDATALEN];
+    strlcpy(relname, RelationGetRelationName(rel), sizeof relname);
     relation_close(rel, AccessShareLock);
-    return;  // (nextval() says it is not a sequence)
+    ereport(ERROR, errcode(ERRCODE_WRONG_OBJECT_TYPE), errmsg("\"%s\" is not a sequence", relname));
   }
   const bool wal_logged = RelationNeedsWAL(rel);
   uint64_t page_lsn = 0;
