@@ -276,10 +276,18 @@ my $tfill = q{INSERT INTO tk SELECT idgen.sequence_nextval('tickets'), idgen.seq
 $t_primary->safe_psql('postgres', $tfill);
 $t_primary->wait_for_catchup($t_standby, 'replay');
 $t_standby->stop;
+# (the time of each generator id's take, which idgen_decimal_take holds: a second apart at least,
+# restarts included, however fast the server restarts)
+my $take_ms = q{SELECT (remote_lsn - '0/0'::pg_lsn)::bigint FROM pg_replication_origin_status s
+  JOIN pg_replication_origin o ON o.roident = s.local_id WHERE o.roname = 'idgen_decimal_take'};
+my @takes = ($t_primary->safe_psql('postgres', $take_ms));
 for (1 .. 11) {
 	$t_primary->restart;
 	$t_primary->safe_psql('postgres', $tfill);
+	push @takes, $t_primary->safe_psql('postgres', $take_ms);
 }
+my @close = grep { $takes[$_] - $takes[ $_ - 1 ] < 1000 } 1 .. $#takes;
+is(scalar(@close), 0, 'the primary took its generator ids a second apart, across its 11 restarts') or diag("@takes");
 my ($old_t, $old_r) = split /\|/, $t_primary->safe_psql('postgres', 'SELECT max(t), max(r) FROM tk');
 my $old_generators = $t_primary->safe_psql('postgres', 'SELECT count(DISTINCT (idgen.decimal_parse(d)).generator_id) FROM tk');
 my $old_decimals = $t_primary->safe_psql('postgres', 'SELECT string_agg(d::text, \',\') FROM tk');
