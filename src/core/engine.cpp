@@ -251,20 +251,6 @@ void DropIdentityLease(Effects& fx, Session& s, const Self& self) {
   for (;;) {
     const ServerMark seen = fx.ReadMark();
     Resolve(fx, s, seen);
-    // The parts of values that lie ahead of the clock are never forgotten: before the identity
-    // lease goes, the server lease takes its parts, durably. Retired alone, its parts would be
-    // lost, and restart_at_clock() under an identity that meets them, found disjoint from every
-    // lease, would move that identity's words back below its own values.
-    const Parts both = identity::Union(s.parts.server, s.parts.identity);
-    if (MustDropIdentityLease(seen, s.parts, self) && seen.IdentityLeaseMs() > fx.NowMs() &&
-        !(both == s.parts.server)) {
-      CoverDecision renew;
-      renew.now_ms = fx.NowMs();
-      renew.renew_lease_ms = std::max(seen.LeaseMs(), seen.IdentityLeaseMs()) + 10;
-      renew.lease_parts = both;
-      (void)RenewLeasesImpl(fx, renew, seen.generation);
-      continue;  // (read again: the server lease holds them now, or another writer moved it)
-    }
     fx.LockMark(true);
     ServerMark m = fx.ReadMark();
     if (m.lease_raw != seen.lease_raw || m.identity_lease_raw != seen.identity_lease_raw) {

@@ -246,6 +246,29 @@ reload_until($clocked, q{ALTER SYSTEM SET idgen.instagram_shards = '2048-4095'},
 my ($shard_state) = sqlstate_of($clocked, 'INSERT INTO made (i) SELECT idgen.instagram_id(2048) FROM generate_series(1, 1000)');
 is($shard_state, '55000', 'shards that meet those made ahead, given back: Instagram refuses until the clock passes them');
 $clocked->stop;
+# A second episode ahead under node 18: then the identity flips to one that shares no part with
+# it, makes (or is refused) IDs, and flips back. The IDs of node 18 made ahead still lie ahead of
+# the clock: restart_at_clock() under node 18 refuses, and a database whose copy holds none of
+# them makes no ID at or below them.
+$clocked->start;
+reload_until($clocked, q{ALTER SYSTEM SET idgen.instagram_shards = ''}, 'idgen.instagram_shards', '');
+$clocked->stop;
+with_clock_offset(40, sub { $clocked->start });
+$clocked->safe_psql('postgres', 'INSERT INTO made (s) SELECT idgen.snowflake_id() FROM generate_series(1, 2000)');
+$clocked->stop;
+$clocked->start;
+reload_until($clocked, q{ALTER SYSTEM SET idgen.node_id = 7; ALTER SYSTEM SET idgen.uid20_server = 7}, 'idgen.node_id', '7');
+$clocked->psql('postgres', "SELECT idgen.$_()", on_error_stop => 0) for qw(snowflake_id js_id sonyflake_id trace_id uid20);
+reload_until($clocked, q{ALTER SYSTEM SET idgen.node_id = 18; ALTER SYSTEM SET idgen.uid20_server = 3}, 'idgen.node_id', '18');
+($clocked_state, $clocked_message) = sqlstate_of($clocked, 'SELECT idgen.restart_at_clock()');
+is($clocked_state, '55000', "node 18 again, its IDs made ahead still ahead: restart_at_clock() refuses ($clocked_message)");
+$clocked->safe_psql('postgres', 'CREATE DATABASE fresh');
+$clocked->safe_psql('fresh', 'CREATE EXTENSION idgen');
+my $latest = $clocked->safe_psql('postgres', 'SELECT max(s) FROM made');
+my ($fresh_state) = sqlstate_of($clocked, "SELECT count(*) FILTER (WHERE s <= $latest) FROM (SELECT idgen.snowflake_id() s FROM generate_series(1, 2000)) x", db => 'fresh');
+my $fresh_below = $fresh_state eq '' ? $clocked->safe_psql('fresh', "SELECT count(*) FILTER (WHERE s <= $latest) FROM (SELECT idgen.snowflake_id() s FROM generate_series(1, 2000)) x") : 0;
+is($fresh_below, '0', 'a database that holds none of them makes no Snowflake ID at or below them (or refuses)');
+$clocked->stop;
 
 # ---- a session connected before a restore ---------------------------------------------------------
 
