@@ -167,19 +167,25 @@ void LoadServerMark(Effects& fx, Session& s) {
     // wrote that it never received, and pg_upgrade drops the origins that would tell the start)
     Load load = DecideLoad(mark_raw, identity_raw, decimal_raw, parts, self, fx.PromoteTriggered() || from_copies,
                            fx.Timeline(), s.config.failover_margin_ms);
+    // From the copies: their lease (with the margin) is this server's, written with the first flush,
+    // before anything is published: what the start publishes (the floors a DROP EXTENSION trusts to
+    // let a copy go) is durable then, and a crash before it finds the copies again.
+    uint64_t written_mark = mark_raw;
     if (from_copies) {
-      // (the copies' leases, written as this server's before any value)
-      load.renew = true;
+      load.renew = false;
       load.write_decimal = true;
+      written_mark = Pack(load.floor_ms, rebuilt_handle);
     }
     fx.RaiseWords(kTimeKins, load.floor_ms, load.self_made_ms, true);
     fx.RaiseWords(kIdentityKins, load.identity_floor_ms, load.self_made_ms, true);
-    ApplyLoad(m, load, from_copies ? 0 : mark_raw, identity_raw, take_ms);
+    ApplyLoad(m, load, written_mark, identity_raw, take_ms);
     if (load.retire_identity) (void)fx.AdvanceOrigin(Origin::kIdentityMark, 0, true);
     // From the copies: the DecimalId generator ids they hold are passed on disk with the first flush,
     // before the lease makes idgen_mark other than 0 (after which no start reads the copies again),
     // under the timeline the origin had (a failover is still found by the next start).
     if (from_copies && decimal_raw != decimal_read) (void)fx.AdvanceOrigin(Origin::kDecimalId, decimal_raw, false);
+    // (the lease last: once idgen_mark is other than 0, no start reads the copies again)
+    if (from_copies) (void)fx.AdvanceOrigin(Origin::kMark, written_mark, false);
     const uint64_t position = fx.WrittenUpTo();
     fx.UnlockMark();
     // Published once durable: a retired identity lease is retired on disk before anything reads
@@ -191,7 +197,7 @@ void LoadServerMark(Effects& fx, Session& s) {
     // (another session's load may have written the origins meanwhile, under a configuration read
     // after a reload: it retired the identity lease this one found valid; what is published is only
     // what the origins hold, so this load is made again)
-    if (!now.loaded && (fx.ReadOrigin(Origin::kMark) != (from_copies ? 0 : mark_raw) ||
+    if (!now.loaded && (fx.ReadOrigin(Origin::kMark) != written_mark ||
                         fx.ReadOrigin(Origin::kIdentityMark) != (load.retire_identity ? 0 : identity_raw))) {
       fx.UnlockMark();
       continue;
@@ -204,11 +210,11 @@ void LoadServerMark(Effects& fx, Session& s) {
     }
     fx.UnlockMark();
     if (load.renew) {
-      // After a failover, or from the copies: the floors written as the leases, flushed, before any
-      // value (a crash before the first lease must not forget the margin).
+      // After a failover: the floors written as the leases, flushed, before any value (a crash
+      // before the first lease must not forget the margin).
       CoverDecision renew;
       renew.renew_lease_ms = load.floor_ms;
-      renew.lease_parts = from_copies ? rebuilt.parts : parts.server;
+      renew.lease_parts = parts.server;
       renew.renew_identity_ms = load.renew_identity_ms;
       renew.identity_parts = parts.identity;
       const ServerMark loaded = fx.ReadMark();
