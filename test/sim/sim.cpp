@@ -278,6 +278,7 @@ struct Record {
   bool backward = false;
   Database database;
   std::string text;
+  uint64_t step = 0;  // when it was written (the rows made from then on are lost with it)
 };
 void Apply(Durable& d, const Record& r) {
   switch (r.kind) {
@@ -331,6 +332,7 @@ struct Server {
   Durable cur;              // as of every record written
   Durable disk;             // as of the flushed records
   std::unique_ptr<Shm> shm;
+  uint64_t run = 0;  // this run's name in the simulation (the rows it makes carry it)
   // The largest value of each (family, part) that its lineage made before this run started: every
   // value of this run lies above (the durable mark's promise).
   MaxMap floor;
@@ -338,22 +340,26 @@ struct Server {
 
 // ---- rows ----------------------------------------------------------------------------------------
 
-// What a database holds: the values made in it and those a restore brought (another database's,
-// dumped at a step). closed: the largest value of each (family, part) held from before the run of
-// its server that makes its values now (restored, or made in an earlier run); open: this run's.
+// What a database holds: the rows made in it, and those of the database it was restored or copied
+// from (a dump, a clone, or a promoted standby's, whose primary's last rows it never received),
+// made before a step.
+struct Row {
+  uint64_t step;
+  uint64_t key;  // FamPart
+  U128 order;
+  uint64_t run;  // the run of the server that made it (Server::run)
+};
 struct Content {
   int parent = -1;
   uint64_t parent_step = 0;
-  MaxMap closed, open;
-  uint64_t rows = 0;  // values made in it (DecimalIds too)
-  bool Empty() const { return parent < 0 && rows == 0; }
+  std::vector<Row> rows;
+  bool Empty() const { return parent < 0 && rows.empty(); }
 };
 
 struct Dump {
   Copy copy;
   int content = -1;
   uint64_t step = 0;
-  MaxMap held;  // every value the database held, as closed and open together
 };
 
 struct Lineage {
@@ -403,6 +409,7 @@ struct Session {
   const char* next_effect = "";  // what it does when it is resumed
   MaxMap last;                   // the last value of each (family, part) this session returned
   int favorite[2] = {0, 0};      // the families its application calls most (the scheduler's choice)
+  int64_t decimal_copy_read = 0;  // DecimalId's copy as this session last read it (its check)
   Fiber fiber;
 };
 
@@ -488,6 +495,7 @@ void FlushTo(Server& sv, size_t pos) {
   sv.flushed = std::max(sv.flushed, pos);
 }
 size_t Append(Server& sv, Record r) {
+  if (r.step == 0) r.step = W->step;
   Apply(sv.cur, r);
   sv.wal.push_back(std::move(r));
   return sv.wal.size();
@@ -931,6 +939,10 @@ class SimEffects final : public engine::Effects {
     if (copy == nullptr) {
       EndCall(s_, End::kError, "the durable mark idgen.decimal_id_generator does not exist in this database");
     }
+    s_.decimal_copy_read = copy->decimal;
+    Note("s%d: reads DecimalId's copy %lld (its run %lld, this server's %lld)", IndexOf(s_),
+         static_cast<long long>(copy->decimal), static_cast<long long>(copy->decimal / kDecimalRunUnit),
+         static_cast<long long>(s_.engine.decimal_run));
     return copy->decimal;
   }
   uint64_t WriteDecimalCopy(int64_t value) override {
@@ -1120,6 +1132,24 @@ bool Holds(int content, const Made& old) {
   }
   return false;
 }
+// The largest value of a (family, part) a database holds, made before a step by another run than
+// except_run; false: none.
+bool HeldMax(int content, uint64_t key, uint64_t before, uint64_t except_run, U128* max) {
+  bool found = false;
+  for (int c = content; c >= 0;) {
+    const Content& ct = W->contents[c];
+    for (const Row& r : ct.rows) {
+      if (r.key == key && r.step < before && r.run != except_run && (!found || r.order > *max)) {
+        *max = r.order;
+        found = true;
+      }
+    }
+    before = std::min(before, ct.parent_step);
+    c = ct.parent;
+  }
+  return found;
+}
+
 // Whether lineage descends from ancestor by clones, the value at step made before the copy.
 bool MadeBeforeClone(int lineage, int ancestor, uint64_t step) {
   uint64_t before = ~uint64_t{0};
@@ -1206,7 +1236,6 @@ void RecordValue(Session& s, int fam, U128 key, U128 order, int64_t part, uint64
   }
   // Never twice, on any server.
   const int content = sv.cur.db[s.db].content;
-  ++W->contents[content].rows;
   const bool without_copy = kin == kTime && !s.engine.copy.has_copy;
   const auto [it, inserted] = W->made[fam].try_emplace(
       key, Made{W->step, sv.lineage, s.server, content, IndexOf(s), without_copy, lineage.upgrades});
@@ -1218,7 +1247,12 @@ void RecordValue(Session& s, int fam, U128 key, U128 order, int64_t part, uint64
   }
   if (!inserted) {
     const Made& old = it->second;
-    const char* why = Holds(content, old)                     ? "in a database that holds it"
+    // (a DecimalId's copy holds apart only the launch id it records, as operating.md says: one of
+    // another launch id, the database held too, repeated by a server under that launch id, is two
+    // deployments under one launch id)
+    const int64_t copy_launch = s.decimal_copy_read % kDecimalRunUnit / kDecimalUnit;
+    const bool held = Holds(content, old) && (kin != engine::kDecimal || copy_launch == part);
+    const char* why = held                                    ? "in a database that holds it"
                       : old.lineage == sv.lineage             ? "on the same server's lineage"
                       : MadeBeforeClone(sv.lineage, old.lineage, old.step) ? "by a clone, of a value made before the clone"
                                                                            : nullptr;
@@ -1251,6 +1285,7 @@ void RecordValue(Session& s, int fam, U128 key, U128 order, int64_t part, uint64
     }
     s.last[k] = order;
     lineage.max_generator = std::max(lineage.max_generator, generator);
+    W->contents[content].rows.push_back(Row{W->step, k, order, sv.run});
     return;
   }
   const uint64_t k = FamPart(fam, part);
@@ -1266,9 +1301,8 @@ void RecordValue(Session& s, int fam, U128 key, U128 order, int64_t part, uint64
               IndexOf(s), s.server);
     return;
   }
-  Content& c = W->contents[content];
-  const auto held = c.closed.find(k);
-  if (held != c.closed.end() && order <= held->second) {
+  U128 held = 0;
+  if (!without_copy && HeldMax(content, k, ~uint64_t{0}, sv.run, &held) && order <= held) {
     Violation("a %s value at or below one its database holds (s%d on server %d, database %d)", what.c_str(),
               IndexOf(s), s.server, s.db);
     return;
@@ -1280,7 +1314,7 @@ void RecordValue(Session& s, int fam, U128 key, U128 order, int64_t part, uint64
   }
   lineage.max_ms = std::max(lineage.max_ms, ms);
   Raise(lineage.max, k, order);
-  Raise(c.open, k, order);
+  W->contents[content].rows.push_back(Row{W->step, k, order, sv.run});
 }
 
 // ==== the glue: what src/pg does around the engine ===================================================
@@ -1631,12 +1665,6 @@ void NewContent(Database& db) {
   db.content = static_cast<int>(W->contents.size() - 1);
 }
 
-void Fold(int content) {
-  Content& c = W->contents[content];
-  for (const auto& [k, v] : c.open) Raise(c.closed, k, v);
-  c.open.clear();
-}
-
 // A new run of a server: its shared memory new, its name drawn again; from now on its values lie
 // above what its lineage made before (after pg_upgrade: what the copies recorded).
 void StartRun(Server& sv) {
@@ -1646,11 +1674,7 @@ void StartRun(Server& sv) {
   Lineage& l = W->lineages[sv.lineage];
   sv.floor = l.max;
   for (const auto& [k, v] : l.max_without_copy) Raise(sv.floor, k, v);
-  // (a standby's databases are its primary's rows, which the primary's run goes on adding to)
-  if (sv.recovery) return;
-  for (const Database& db : sv.cur.db) {
-    if (db.exists && db.content >= 0) Fold(db.content);
-  }
+  sv.run = Draw();
 }
 
 void KillSessions(int server) {
@@ -1956,12 +1980,19 @@ bool Exec(const Step& st) {
       sv.primary = -1;
       sv.sync = false;
       sv.timeline += 1;
+      // (its databases hold the rows its primary made before the first record it did not receive)
+      const Server& old_primary = w.servers[p];
+      const uint64_t lost_from = sv.wal.size() < old_primary.wal.size() ? old_primary.wal[sv.wal.size()].step : w.step;
+      for (Database& db : sv.cur.db) {
+        if (!db.exists || db.content < 0) continue;
+        w.contents.push_back(Content{db.content, lost_from, {}});
+        db.content = static_cast<int>(w.contents.size() - 1);
+      }
+      sv.disk = sv.cur;
       RollBack(sv);
       // (shared memory stays: PostgreSQL does not restart at a promotion)
       sv.floor = w.lineages[sv.lineage].max;
-      for (const Database& db : sv.cur.db) {
-        if (db.exists && db.content >= 0) Fold(db.content);
-      }
+      sv.run = Draw();
       sv.promoted = true;
       Count("standby: promoted");
       Note("server %d is promoted (timeline %u); server %d is gone", a, sv.timeline, p);
@@ -1985,9 +2016,7 @@ bool Exec(const Step& st) {
       // (its databases are copies from now on: their rows part from the source's)
       for (Database& db : sv.cur.db) {
         if (!db.exists || db.content < 0) continue;
-        Content fork{db.content, w.step, w.contents[db.content].closed, {}};
-        for (const auto& [k, v] : w.contents[db.content].open) Raise(fork.closed, k, v);
-        w.contents.push_back(std::move(fork));
+        w.contents.push_back(Content{db.content, w.step, {}});
         db.content = static_cast<int>(w.contents.size() - 1);
       }
       sv.disk = sv.cur;
@@ -2055,8 +2084,6 @@ bool Exec(const Step& st) {
       d.copy = db.copy;
       d.content = db.content;
       d.step = w.step;
-      d.held = w.contents[db.content].closed;
-      for (const auto& [k, v] : w.contents[db.content].open) Raise(d.held, k, v);
       if (w.dumps.size() >= kMaxDumps) w.dumps.erase(w.dumps.begin());
       w.dumps.push_back(std::move(d));
       Count("database: dumped");
@@ -2083,7 +2110,7 @@ bool Exec(const Step& st) {
       Record r{Record::kDatabase, c};
       r.database.exists = true;
       r.database.copy = d.copy;
-      W->contents.push_back(Content{d.content, d.step, d.held, {}});
+      W->contents.push_back(Content{d.content, d.step, {}});
       r.database.content = static_cast<int>(W->contents.size() - 1);
       Append(sv, r);
       FlushTo(sv, sv.wal.size());
