@@ -292,6 +292,7 @@ void ReadDatabaseCopy(Effects& fx, Session& s) {
   const Self self = fx.Me(s.config);
   s.decimal_run = self.decimal_run;
   s.copy = DecideCopy(m, self, read);
+  s.copy_identity = self.identity;
 }
 
 // Writes this database's copy as the protocol decides (DecideCopyWrite), flushed.
@@ -346,6 +347,8 @@ bool PrepareImpl(Effects& fx, Session& s, int kin, uint32_t family_bit) {
   if ((s.config.refused_families & family_bit) != 0) fx.Refuse(Refusal{Refusal::kSettingRejected, family_bit, 0});
   if (!MayGenerate(fx.Recovery(), fx.Shared())) return false;
   ServerMark m = fx.ReadMark();
+  // (a copy is judged for an identity, kin by kin: one a reload changed since is judged again)
+  if (!(s.copy_identity == s.config.identity)) s.fresh = false;
   if (MustReadCopy(s.placed && s.place == fx.Place(), s.copy.has_copy, s.fresh, s.generation, m.generation)) {
     if (!m.loaded) LoadServerMark(fx, s);
     ReadDatabaseCopy(fx, s);

@@ -159,6 +159,7 @@ struct Session {
   // The copy was read in this transaction, and its sequences have not changed since (the caller
   // clears it at the end of each transaction and when a sequence of the copy is invalidated).
   bool fresh = false;
+  identity::Identity copy_identity;  // the identity the copy was judged under (DecideCopy's self)
   bool decimal_checked = false;
   int64_t decimal_copy = -1;
   int64_t decimal_run = 0;  // this server's DecimalId run (protocol::Self)
