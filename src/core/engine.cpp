@@ -15,7 +15,8 @@ namespace {
 // or 1.2 wrote it, else the registry's (resolved once per handle: a registration never changes).
 // The callers keep what it returns where it caches: a value of no handle leaves no handle cached.
 Parts PartsOfRaw(Effects& fx, uint64_t raw, uint16_t* cached_handle, Parts* cached) {
-  const uint16_t handle = IsFormat14(raw) ? PartsHandleOf(raw) : 0;
+  // (kNoLease, all ones, reads as a lease of 1.4's format: it names no handle)
+  const uint16_t handle = raw != 0 && raw != kNoLease && IsFormat14(raw) ? PartsHandleOf(raw) : 0;
   if (handle == 0) *cached_handle = 0;
   if (raw == 0 || raw == kNoLease) return identity::NoParts();
   if (!IsFormat14(raw)) return Parts{};
