@@ -442,6 +442,7 @@ struct World {
   bool stop = false;
   bool trace = false;
   std::string note;  // what the step did, for the trace
+  int theme = 0;     // what the schedule's steps lean to (Pick)
   ZeroRandom zero;
   RandomPool pool{zero};
 };
@@ -1041,6 +1042,12 @@ void SimEffects::WriteMark(const ServerMark& mark, uint32_t fields) {
           mark.identity_lease_raw > DurableOrigin(s_.server, Origin::kIdentityMark)) {
         Violation("an identity lease published before it is durable: %llx published, %llx durable (s%d)",
                   static_cast<unsigned long long>(mark.identity_lease_raw),
+                  static_cast<unsigned long long>(DurableOrigin(s_.server, Origin::kIdentityMark)), IndexOf(s_));
+        Fiber::Abandon();
+      }
+      // (a retired identity lease is retired on disk before anything reads "no lease")
+      if (mark.identity_lease_raw == kNoLease && DurableOrigin(s_.server, Origin::kIdentityMark) != 0) {
+        Violation("\"no identity lease\" published while idgen_mark_identity holds %llx durably (s%d)",
                   static_cast<unsigned long long>(DurableOrigin(s_.server, Origin::kIdentityMark)), IndexOf(s_));
         Fiber::Abandon();
       }
@@ -2246,12 +2253,33 @@ Step Pick(World& w, Rng& rng) {
       {kDump, 15},       {kRestore, 15},                         {kOwnerSet, 3},   {kCreateDb, 5},   {kCancel, 150},
       {kDisconnect, 40},
   };
+  // Each schedule leans to one kind of history (its theme), the others still possible: failovers,
+  // dumps and restores, identities and clocks, upgrades and clones, or none.
+  enum Theme { kBalanced, kFailovers, kRestores, kIdentities, kUpgrades, kThemeCount };
+  const auto lean = [&](Kind kind) {
+    switch (w.theme) {
+      case kFailovers:
+        return kind == kStandby || kind == kPromote ? 4 : kind == kCrash || kind == kRestore ? 0 : 1;
+      case kRestores:
+        return kind == kDump || kind == kRestore || kind == kOwnerSet ? 4 : kind == kJump || kind == kClone ? 2 : 1;
+      case kIdentities:
+        return kind == kReload || kind == kJump ? 3 : kind == kStandby || kind == kUpgrade ? 0 : 1;
+      case kUpgrades:
+        return kind == kUpgrade || kind == kClone ? 4 : kind == kCreateDb ? 3 : 1;
+      default:
+        return 1;
+    }
+  };
+  Weight leaned[std::size(weights)];
   int total = 0;
-  for (const Weight& x : weights) total += x.weight;
+  for (size_t i = 0; i < std::size(weights); ++i) {
+    leaned[i] = Weight{weights[i].kind, weights[i].weight * lean(weights[i].kind)};
+    total += leaned[i].weight;
+  }
   for (int attempt = 0; attempt < 8; ++attempt) {
     int pick = static_cast<int>(rng.Below(static_cast<uint32_t>(total)));
     Kind kind = kTick;
-    for (const Weight& x : weights) {
+    for (const Weight& x : leaned) {
       if (pick < x.weight) {
         kind = x.kind;
         break;
@@ -2273,12 +2301,15 @@ Step Pick(World& w, Rng& rng) {
         const Server& server = w.servers[w.sessions[s].server];
         const Database& db = server.cur.db[w.sessions[s].db];
         const uint32_t op = rng.Below(100);
+        const uint32_t decimal = w.theme == kFailovers || w.theme == kUpgrades ? 78 : 86;
+        const uint32_t restart = w.theme == kIdentities ? 87 : 93;
+        const uint32_t drop = w.theme == kRestores || w.theme == kUpgrades ? 94 : 97;
         st.b = static_cast<uint8_t>(!db.copy.ext && rng.Chance(60) ? Op::kCreateExtension
-                                    : op < 86                      ? Op::kGenerate
-                                    : op < 93                      ? Op::kDecimalId
-                                    : op < 97                      ? Op::kRestartAtClock
-                                    : !db.copy.ext                 ? Op::kCreateExtension
-                                                                   : Op::kDropExtension);
+                                    : op < std::min(decimal, restart) ? Op::kGenerate
+                                    : op < 93 && op < restart        ? Op::kDecimalId
+                                    : op < drop                      ? Op::kRestartAtClock
+                                    : !db.copy.ext                   ? Op::kCreateExtension
+                                                                     : Op::kDropExtension);
         if (st.b == static_cast<uint8_t>(Op::kDecimalId) && server.config.launch < 0 && rng.Chance(80)) {
           st.b = static_cast<uint8_t>(Op::kGenerate);
         }
@@ -2439,6 +2470,7 @@ Outcome Explore(uint64_t seed, size_t length, std::vector<Step>* taken) {
   World w;
   InitWorld(w);
   Rng rng{seed * 0x2545F4914F6CDD1Dull + 1};
+  w.theme = static_cast<int>(rng.Below(5));
   taken->clear();
   // The first server's identity and launch id, as its operator set them (or left them).
   const Step first[] = {{kReload, 0, 0, static_cast<uint8_t>(rng.Below(256))},
