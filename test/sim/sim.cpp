@@ -8,6 +8,7 @@
 #include "sim/sim.hpp"
 
 #include <algorithm>
+#include <array>
 #include <cstdarg>
 #include <cstring>
 #include <map>
@@ -233,15 +234,22 @@ struct Config {
   // settings::LegacyIdentityHash, as idgen 1.3 hashed the identity.
   uint32_t LegacyHash() const {
     const uint32_t n = (static_cast<uint32_t>(node) ^ (static_cast<uint32_t>(node) >> 12)) & 0xFFF;
-    uint8_t bits[identity::kShards / 8] = {};
-    const identity::Ranges r = ShardsOf(shards);
-    for (int i = 0; i < r.count; ++i) {
-      for (uint32_t x = r.lo[i]; x <= r.hi[i]; ++x) bits[x / 8] |= static_cast<uint8_t>(1u << (x % 8));
-    }
-    uint32_t hash = 2166136261u;
-    for (const uint8_t b : bits) hash = (hash ^ b) * 16777619u;
-    const uint32_t s = (hash ^ hash >> 8 ^ hash >> 16 ^ hash >> 24) & 0xFF;
-    return n << 12 | static_cast<uint32_t>(digit & 0xF) << 8 | s;
+    // (the shards' part: FNV-1a over the set's bitmap, once per choice)
+    static const auto kShardHashes = [] {
+      std::array<uint32_t, kShardChoices> out{};
+      for (int choice = 0; choice < kShardChoices; ++choice) {
+        uint8_t bits[identity::kShards / 8] = {};
+        const identity::Ranges r = ShardsOf(choice);
+        for (int i = 0; i < r.count; ++i) {
+          for (uint32_t x = r.lo[i]; x <= r.hi[i]; ++x) bits[x / 8] |= static_cast<uint8_t>(1u << (x % 8));
+        }
+        uint32_t hash = 2166136261u;
+        for (const uint8_t b : bits) hash = (hash ^ b) * 16777619u;
+        out[static_cast<size_t>(choice)] = (hash ^ hash >> 8 ^ hash >> 16 ^ hash >> 24) & 0xFF;
+      }
+      return out;
+    }();
+    return n << 12 | static_cast<uint32_t>(digit & 0xF) << 8 | kShardHashes[static_cast<size_t>(shards)];
   }
 };
 
@@ -443,6 +451,12 @@ struct World {
   bool trace = false;
   std::string note;  // what the step did, for the trace
   int theme = 0;     // what the schedule's steps lean to (Pick)
+  // The schedule's plot (Plot): the goals it works toward between its random steps, and the servers
+  // and databases they name (A: where values are made; B: a server the plot made or chose).
+  std::vector<uint8_t> plot;
+  size_t plot_at = 0;
+  int plot_left = 0;  // calls still to start for the goal at plot_at
+  int role_a = 0, db_a = 0, role_b = -1, db_b = -1;
   ZeroRandom zero;
   RandomPool pool{zero};
 };
@@ -856,6 +870,8 @@ class SimEffects final : public engine::Effects {
   void WriteMark(const ServerMark& mark, uint32_t fields) override;
   uint64_t TakeGeneratorId() override {
     Point(s_, "TakeGeneratorId");
+    Note("s%d: takes DecimalId generator id %llu", IndexOf(s_),
+         static_cast<unsigned long long>(sv().shm->mark.decimal_id_next));
     return sv().shm->mark.decimal_id_next++;
   }
   void RaiseWords(uint8_t kins, uint64_t ms, uint64_t self_made_ms, bool floor) override {
@@ -1061,6 +1077,9 @@ void SimEffects::WriteMark(const ServerMark& mark, uint32_t fields) {
   }
   if ((fields & engine::kFieldGeneration) != 0) m.generation = mark.generation;
   if ((fields & engine::kFieldDecimal) != 0) {
+    Note("s%d: publishes DecimalId's next %llu (floor %llu, timeline %u)", IndexOf(s_),
+         static_cast<unsigned long long>(mark.decimal_id_next), static_cast<unsigned long long>(mark.decimal_id_floor),
+         mark.decimal_timeline);
     m.decimal_id_next = mark.decimal_id_next;
     m.decimal_id_floor = mark.decimal_id_floor;
     m.decimal_timeline = mark.decimal_timeline;
@@ -1246,8 +1265,8 @@ void RecordValue(Session& s, int fam, U128 key, U128 order, int64_t part, uint64
   const bool without_copy = kin == kTime && !s.engine.copy.has_copy;
   const auto [it, inserted] = W->made[fam].try_emplace(
       key, Made{W->step, sv.lineage, s.server, content, IndexOf(s), without_copy, lineage.upgrades});
-  if (!inserted && it->second.without_copy && it->second.lineage == sv.lineage &&
-      it->second.upgrades != lineage.upgrades) {
+  if (!inserted && it->second.without_copy && lineage.upgrades > it->second.upgrades &&
+      (it->second.lineage == sv.lineage || MadeBeforeClone(sv.lineage, it->second.lineage, it->second.step))) {
     // (no copy recorded it, and pg_upgrade dropped the origins: its random bits' job)
     Count("repeat: of a value no copy recorded, across pg_upgrade (its random bits keep it apart)");
     return;
@@ -2206,7 +2225,237 @@ int PickIndex(Rng& rng, int count, Pred pred) {
   return n == 0 ? -1 : found[rng.Below(static_cast<uint32_t>(n))];
 }
 
+// ---- plots ------------------------------------------------------------------------------------------
+
+// A plot is a kind of history, in goals; the scheduler works toward the next goal now and then,
+// its random steps (values, interleavings, crashes, reloads, jumps) in between. Plots know nothing
+// of the routes: they make histories that the durable state must survive, more often than chance
+// alone would.
+enum Goal : uint8_t {
+  kGEnd,           // (a plot's array is padded with it)
+  kGCallsA,        // a few calls in A's database (a generator's, mostly)
+  kGDecimalA,      // a few DecimalId calls there
+  kGCallsB,        // a few calls in B's database
+  kGDecimalB,
+  kGCloneB,        // B: a clone of A, its clock behind
+  kGCloneBSame,    // ... keeping A's identity (the operator's rule broken for what they share)
+  kGStandbyB,      // B: an asynchronous standby of A, its clock behind
+  kGReplicateB,    // B receives all A flushed
+  kGPromoteB,      // B is promoted: A is gone, B is A from now on
+  kGDumpA,         // A's database dumped
+  kGRestoreB,      // ... restored into a new database of B
+  kGRestoreA,      // ... restored into a new database of A (which becomes A's database)
+  kGJumpBackB,     // B's clock a little back
+  kGJumpAheadA,    // A's clock far ahead
+  kGJumpRightA,    // A's clock right again (or a little behind)
+  kGJumpBackA,     // A's clock a little back
+  kGReloadA,       // A's identity (a part of it) changes
+  kGLaunchA,       // A gets a launch id
+  kGRestartAtClockA,
+  kGDropExtA,      // DROP EXTENSION in A's database
+  kGCreateExtA,    // CREATE EXTENSION there
+  kGUpgradeA,      // pg_upgrade of A: the new server is A
+  kGCrashA,
+  kGMarginA,       // A's failover margin raised
+};
+constexpr uint8_t kPlots[][12] = {
+    {kGCallsA, kGDumpA, kGCloneB, kGRestoreB, kGJumpBackB, kGCallsB},
+    {kGCallsA, kGDropExtA, kGCreateExtA, kGDumpA, kGCloneBSame, kGRestoreB, kGJumpBackB, kGCallsB},
+    {kGCloneB, kGCallsA, kGDumpA, kGRestoreB, kGCallsB, kGJumpBackB, kGCallsB},
+    {kGCallsA, kGDumpA, kGCallsA, kGRestoreA, kGJumpBackA, kGCallsA},
+    {kGStandbyB, kGReplicateB, kGCallsA, kGPromoteB, kGCallsB},
+    {kGStandbyB, kGReplicateB, kGCallsA, kGPromoteB, kGCrashA, kGCallsA, kGStandbyB, kGCallsA, kGPromoteB,
+     kGCallsB},
+    {kGMarginA, kGLaunchA, kGDecimalA, kGStandbyB, kGReplicateB, kGCrashA, kGDecimalA, kGCrashA, kGDecimalA,
+     kGPromoteB, kGDecimalB},
+    {kGJumpAheadA, kGCallsA, kGReloadA, kGJumpRightA, kGRestartAtClockA, kGCallsA, kGReloadA, kGCallsA},
+    {kGCallsA, kGDropExtA, kGCreateExtA, kGCallsA, kGUpgradeA, kGCallsA},
+    {kGStandbyB, kGReplicateB, kGCallsA, kGPromoteB, kGUpgradeA, kGCallsA},
+    {kGCallsA, kGJumpBackA, kGCallsA, kGDropExtA, kGCallsA, kGJumpBackA, kGCreateExtA, kGCallsA},
+};
+constexpr int kPlotCount = static_cast<int>(std::size(kPlots));
+
+// The step toward the plot's next goal, where one can be made now (false: not now).
+bool PlotStep(World& w, Rng& rng, Step* out) {
+  if (w.plot_at >= w.plot.size()) return false;
+  const auto done = [&] {
+    ++w.plot_at;
+    w.plot_left = 0;
+  };
+  Server& a = w.servers[w.role_a];
+  if (!a.exists || a.recovery) {
+    w.plot.clear();  // (A is gone: the plot ends)
+    return false;
+  }
+  const auto free_server = [&]() -> int {
+    for (int i = 0; i < kMaxServers; ++i) {
+      if (!w.servers[i].exists) return i;
+    }
+    return -1;
+  };
+  const auto calls_in = [&](int server, int db, bool decimal) -> bool {
+    if (w.plot_left == 0) w.plot_left = 3 + static_cast<int>(rng.Below(5));
+    if (server < 0 || db < 0 || !w.servers[server].exists || !w.servers[server].cur.db[db].exists) {
+      done();
+      return false;
+    }
+    int idle = -1, free_slot = -1;
+    for (int i = 0; i < kMaxSessions; ++i) {
+      const Session& s = w.sessions[i];
+      if (!s.exists && free_slot < 0) free_slot = i;
+      if (s.exists && !s.in_call && s.server == server && s.db == db) idle = i;
+    }
+    if (idle < 0 && free_slot < 0) return false;
+    if (idle < 0) {
+      *out = Step{kConnect, static_cast<uint8_t>(free_slot), static_cast<uint8_t>(server), static_cast<uint8_t>(db),
+                  rng.Below(1 << 16)};
+      return true;
+    }
+    const Database& d = w.servers[server].cur.db[db];
+    const Op op = !d.copy.ext ? Op::kCreateExtension : decimal ? Op::kDecimalId : Op::kGenerate;
+    *out = Step{kCall, static_cast<uint8_t>(idle), static_cast<uint8_t>(op),
+                static_cast<uint8_t>(rng.Chance(60) ? w.sessions[idle].favorite[rng.Below(2)] : rng.Below(kDecimalId)),
+                rng.Below(kSimShards)};
+    if (--w.plot_left == 0) done();
+    return true;
+  };
+  const auto fresh_db = [&](int server) -> int {
+    for (int d = 0; d < kMaxDatabases; ++d) {
+      if (!w.servers[server].cur.db[d].exists) return d;
+    }
+    return -1;
+  };
+  const auto op_in_a = [&](Op op) -> bool {
+    for (int i = 0; i < kMaxSessions; ++i) {
+      const Session& s = w.sessions[i];
+      if (s.exists && !s.in_call && s.server == w.role_a && s.db == w.db_a) {
+        *out = Step{kCall, static_cast<uint8_t>(i), static_cast<uint8_t>(op)};
+        done();
+        return true;
+      }
+    }
+    return calls_in(w.role_a, w.db_a, false);  // (a session there first)
+  };
+  const int skew = -static_cast<int>(200 + rng.Below(3000));
+  switch (w.plot[w.plot_at]) {
+    case kGCallsA:
+      return calls_in(w.role_a, w.db_a, false);
+    case kGDecimalA:
+      return calls_in(w.role_a, w.db_a, true);
+    case kGCallsB:
+      return calls_in(w.role_b, w.db_b, false);
+    case kGDecimalB:
+      return calls_in(w.role_b, w.db_b, true);
+    case kGCloneB:
+    case kGCloneBSame:
+    case kGStandbyB: {
+      const int to = free_server();
+      if (to < 0) return false;
+      const bool standby = w.plot[w.plot_at] == kGStandbyB;
+      *out = Step{standby ? kStandby : kClone, static_cast<uint8_t>(to), static_cast<uint8_t>(w.role_a),
+                  static_cast<uint8_t>(standby ? 0 : w.plot[w.plot_at] == kGCloneBSame ? 0 : 1 + rng.Below(3)),
+                  static_cast<uint32_t>(skew)};
+      w.role_b = to;
+      w.db_b = w.db_a;
+      done();
+      return true;
+    }
+    case kGReplicateB:
+      done();
+      if (w.role_b < 0 || !w.servers[w.role_b].exists || !w.servers[w.role_b].recovery) return false;
+      *out = Step{kReplicate, static_cast<uint8_t>(w.role_b), 0, 0, 1000};
+      return true;
+    case kGPromoteB:
+      if (w.role_b < 0 || !w.servers[w.role_b].exists || !w.servers[w.role_b].recovery) {
+        done();
+        return false;
+      }
+      *out = Step{kPromote, static_cast<uint8_t>(w.role_b)};
+      if (!WithinMargin(w.servers[w.role_b], a)) *out = Step{kReplicate, static_cast<uint8_t>(w.role_b), 0, 0, 1};
+      if (out->kind == kPromote) {
+        done();
+        w.role_a = w.role_b;
+        w.role_b = -1;
+      }
+      return true;
+    case kGDumpA:
+      done();
+      *out = Step{kDump, static_cast<uint8_t>(w.role_a), static_cast<uint8_t>(w.db_a)};
+      return true;
+    case kGRestoreB:
+    case kGRestoreA: {
+      const int server = w.plot[w.plot_at] == kGRestoreB ? w.role_b : w.role_a;
+      done();
+      if (server < 0 || !w.servers[server].exists || w.servers[server].recovery || w.dumps.empty()) return false;
+      const int db = fresh_db(server);
+      if (db < 0) return false;
+      *out = Step{kRestore, static_cast<uint8_t>(w.dumps.size() - 1), static_cast<uint8_t>(server),
+                  static_cast<uint8_t>(db)};
+      if (server == w.role_b) w.db_b = db;
+      if (server == w.role_a) w.db_a = db;
+      return true;
+    }
+    case kGJumpBackB:
+      done();
+      if (w.role_b < 0 || !w.servers[w.role_b].exists) return false;
+      *out = Step{kJump, static_cast<uint8_t>(w.role_b), 0, 0, static_cast<uint32_t>(skew)};
+      return true;
+    case kGJumpBackA:
+      done();
+      *out = Step{kJump, static_cast<uint8_t>(w.role_a), 0, 0, static_cast<uint32_t>(skew)};
+      return true;
+    case kGJumpAheadA:
+      done();
+      *out = Step{kJump, static_cast<uint8_t>(w.role_a), 0, 0, 60000 + rng.Below(2 * 86400) * 1000};
+      return true;
+    case kGJumpRightA: {
+      done();
+      const int64_t back = -a.clock_offset_us / 1000 - static_cast<int64_t>(rng.Below(3000));
+      *out = Step{kJump, static_cast<uint8_t>(w.role_a), 0, 0, static_cast<uint32_t>(static_cast<int32_t>(back))};
+      return true;
+    }
+    case kGReloadA:
+      done();
+      *out = Step{kReload, static_cast<uint8_t>(w.role_a), static_cast<uint8_t>(rng.Below(3)),
+                  static_cast<uint8_t>(rng.Below(256))};
+      return true;
+    case kGLaunchA:
+      done();
+      *out = Step{kReload, static_cast<uint8_t>(w.role_a), 3, static_cast<uint8_t>(1 + rng.Below(3))};
+      return true;
+    case kGMarginA:
+      done();
+      *out = Step{kReload, static_cast<uint8_t>(w.role_a), 4, 3};
+      return true;
+    case kGRestartAtClockA:
+      return op_in_a(Op::kRestartAtClock);
+    case kGDropExtA:
+      return op_in_a(Op::kDropExtension);
+    case kGCreateExtA:
+      return op_in_a(Op::kCreateExtension);
+    case kGUpgradeA: {
+      const int to = free_server();
+      if (to < 0) return false;
+      *out = Step{kUpgrade, static_cast<uint8_t>(to), static_cast<uint8_t>(w.role_a)};
+      done();
+      w.role_a = to;
+      return true;
+    }
+    case kGCrashA:
+      done();
+      *out = Step{rng.Chance(50) ? kCrash : kRestart, static_cast<uint8_t>(w.role_a)};
+      return true;
+    default:
+      done();
+      return false;
+  }
+}
+
 Step Pick(World& w, Rng& rng) {
+  if (w.plot_at < w.plot.size() && rng.Chance(10)) {
+    Step st;
+    if (PlotStep(w, rng, &st)) return st;
+  }
   const auto session_running = [&](int i) {
     const Session& s = w.sessions[i];
     return s.exists && s.in_call && s.fiber.Running();
@@ -2471,6 +2720,11 @@ Outcome Explore(uint64_t seed, size_t length, std::vector<Step>* taken) {
   InitWorld(w);
   Rng rng{seed * 0x2545F4914F6CDD1Dull + 1};
   w.theme = static_cast<int>(rng.Below(5));
+  if (rng.Chance(70)) {
+    for (const uint8_t goal : kPlots[rng.Below(kPlotCount)]) {
+      if (goal != kGEnd) w.plot.push_back(goal);
+    }
+  }
   taken->clear();
   // The first server's identity and launch id, as its operator set them (or left them).
   const Step first[] = {{kReload, 0, 0, static_cast<uint8_t>(rng.Below(256))},
