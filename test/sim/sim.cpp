@@ -720,6 +720,8 @@ class SimEffects final : public engine::Effects {
   }
   bool PromoteTriggered() override {
     Point(s_, "PromoteTriggered");
+    Note("s%d: promoted %d, timeline %u, idgen_decimal_id %llx", IndexOf(s_), sv().promoted, sv().timeline,
+         static_cast<unsigned long long>(sv().cur.origin[static_cast<int>(Origin::kDecimalId)]));
     return sv().promoted;
   }
   uint32_t Timeline() override {
@@ -2070,8 +2072,13 @@ bool Exec(const Step& st) {
           copies_ms = std::max<uint64_t>(copies_ms, static_cast<uint64_t>(std::max(db.copy.mark, db.copy.identity)));
           if (db.copy.decimal > 0) copies_generator = std::max(copies_generator, db.copy.decimal % kDecimalUnit);
         }
+        // (the start from the copies adds the failover margin, and DecimalId's skip: what lies beyond)
+        // (a start whose copies hold nothing is no start from the copies: nothing added)
         const Lineage& l = w.lineages[src.lineage];
-        if ((!l.max.empty() && l.max_ms >= copies_ms) || l.max_generator > copies_generator) {
+        const bool rebuilds = copies_ms > 0 || copies_generator >= 0;
+        const uint64_t margin = rebuilds ? src.config.margin_ms : 0;
+        const auto skip = rebuilds ? static_cast<int64_t>(DecimalFailoverSkip(margin)) : 0;
+        if ((!l.max.empty() && l.max_ms >= copies_ms + margin) || l.max_generator >= copies_generator + 1 + skip) {
           return false;  // (open finding B)
         }
       }
@@ -2257,9 +2264,27 @@ enum Goal : uint8_t {
   kGUpgradeA,      // pg_upgrade of A: the new server is A
   kGCrashA,
   kGMarginA,       // A's failover margin raised
+  kGTick,          // a second or a few pass
+  kGCloneBAhead,   // B: a clone of A (its own identity), its clock ahead
+  kGDumpB,         // B's database dumped (restored by kGRestoreA)
+  kGDropExtB,      // DROP EXTENSION in B's database
+  kGCreateExtB,    // CREATE EXTENSION there
+  kGQuietA,        // A's calls end (before a crash)
 };
-constexpr uint8_t kPlots[][12] = {
+constexpr uint8_t kPlots[][32] = {
     {kGCallsA, kGDumpA, kGCloneB, kGRestoreB, kGJumpBackB, kGCallsB},
+    {kGStandbyB, kGReplicateB, kGTick, kGCallsA, kGPromoteB, kGCallsA},
+    {kGStandbyB, kGReplicateB, kGTick, kGCallsA, kGPromoteB, kGQuietA, kGCrashA, kGCallsA},
+    {kGCallsA, kGDumpA, kGCloneBAhead, kGRestoreB, kGTick, kGDropExtB, kGCreateExtB, kGJumpBackB, kGCallsB},
+    {kGCallsA, kGDumpA, kGCloneBAhead, kGRestoreB, kGTick, kGCallsB, kGJumpBackB, kGCallsB},
+    {kGCallsA, kGDumpA, kGCloneBAhead, kGRestoreB, kGCallsB, kGDumpB, kGRestoreA, kGCallsA},
+    {kGLaunchA, kGDecimalA, kGDropExtA, kGCreateExtA, kGUpgradeA, kGDecimalA},
+    {kGMarginA, kGLaunchA, kGDecimalA, kGStandbyB, kGReplicateB, kGPromoteB, kGStandbyB, kGDecimalA, kGPromoteB,
+     kGDecimalA},
+    {kGMarginA, kGLaunchA, kGDecimalA, kGStandbyB, kGReplicateB, kGQuietA, kGCrashA, kGTick, kGDecimalA, kGQuietA,
+     kGCrashA, kGTick, kGDecimalA, kGQuietA, kGCrashA, kGTick, kGDecimalA, kGQuietA, kGCrashA, kGTick, kGDecimalA,
+     kGQuietA, kGCrashA, kGTick, kGDecimalA, kGQuietA, kGCrashA, kGTick, kGDecimalA, kGPromoteB, kGDecimalB},
+    {kGStandbyB, kGReplicateB, kGTick, kGCallsA, kGPromoteB, kGUpgradeA, kGCallsA},
     {kGCallsA, kGDropExtA, kGCreateExtA, kGDumpA, kGCloneBSame, kGRestoreB, kGJumpBackB, kGCallsB},
     {kGCloneB, kGCallsA, kGDumpA, kGRestoreB, kGCallsB, kGJumpBackB, kGCallsB},
     {kGCallsA, kGDumpA, kGCallsA, kGRestoreA, kGJumpBackA, kGCallsA},
@@ -2445,6 +2470,48 @@ bool PlotStep(World& w, Rng& rng, Step* out) {
       done();
       *out = Step{rng.Chance(50) ? kCrash : kRestart, static_cast<uint8_t>(w.role_a)};
       return true;
+    case kGTick:
+      done();
+      *out = Step{kTick, 0, 0, 0, 1000 * (1100 + rng.Below(3000))};
+      return true;
+    case kGCloneBAhead: {
+      const int to = free_server();
+      if (to < 0) return false;
+      *out = Step{kClone, static_cast<uint8_t>(to), static_cast<uint8_t>(w.role_a), static_cast<uint8_t>(1 + rng.Below(3)),
+                  500 + rng.Below(3000)};
+      w.role_b = to;
+      w.db_b = w.db_a;
+      done();
+      return true;
+    }
+    case kGDumpB:
+      done();
+      if (w.role_b < 0 || w.db_b < 0 || !w.servers[w.role_b].exists) return false;
+      *out = Step{kDump, static_cast<uint8_t>(w.role_b), static_cast<uint8_t>(w.db_b)};
+      return true;
+    case kGDropExtB:
+    case kGCreateExtB: {
+      if (w.role_b < 0 || w.db_b < 0 || !w.servers[w.role_b].exists) {
+        done();
+        return false;
+      }
+      for (int i = 0; i < kMaxSessions; ++i) {
+        const Session& sn = w.sessions[i];
+        if (sn.exists && !sn.in_call && sn.server == w.role_b && sn.db == w.db_b) {
+          *out = Step{kCall, static_cast<uint8_t>(i),
+                      static_cast<uint8_t>(w.plot[w.plot_at] == kGDropExtB ? Op::kDropExtension : Op::kCreateExtension)};
+          done();
+          return true;
+        }
+      }
+      return calls_in(w.role_b, w.db_b, false);
+    }
+    case kGQuietA:
+      for (const Session& sn : w.sessions) {
+        if (sn.exists && sn.in_call && sn.server == w.role_a) return false;
+      }
+      done();
+      return false;
     default:
       done();
       return false;
@@ -2645,7 +2712,10 @@ Step Pick(World& w, Rng& rng) {
       }
       case kReplicate:
       case kPromote: {
-        const int sv = PickIndex(rng, kMaxServers, standby);
+        // (a standby the plot will promote lags until then: what it never receives is the point)
+        bool lags = false;
+        for (size_t g = w.plot_at; g < w.plot.size(); ++g) lags = lags || w.plot[g] == kGPromoteB;
+        const int sv = PickIndex(rng, kMaxServers, [&](int i) { return standby(i) && !(lags && i == w.role_b); });
         if (sv < 0) continue;
         st.a = static_cast<uint8_t>(sv);
         st.x = rng.Chance(30) ? 1000 : 1 + rng.Below(12);
