@@ -22,7 +22,7 @@ REGRESS_ANY = extension guard uuidv7 uuidv7_core typeid type_id uuid_type codec 
 REGRESS_SHARED = layout instagram_shard decimal_id marks uid20 ns_id convert_column
 REGRESS_NOT_PRELOADED = not_preloaded
 REGRESS_DEBUG = debug_fault
-REGRESS_OWN_SERVER = token public_id
+REGRESS_OWN_SERVER = token public_id public_uuid
 
 ifeq ($(SRC),./)
 # ---- in the source tree: PGXS targets run out of tree, one directory per major ------------------
@@ -245,7 +245,7 @@ idgen_sql.sql: edition/idgen_sql.body.sql edition/idgen_sql.control edition/buil
 idgen_sql.pg_tle.sql: edition/idgen_sql.body.sql edition/idgen_sql.control edition/build.sh
 	$(SRC)edition/build.sh pg_tle >$@
 all: idgen_sql.sql idgen_sql.pg_tle.sql
-OBJS       = $(patsubst $(SRC)%.cpp,%.o,$(sort $(wildcard $(SRC)src/core/*.cpp $(SRC)src/pg/*.cpp)))
+OBJS       = $(patsubst $(SRC)%.cpp,%.o,$(sort $(wildcard $(SRC)src/core/*.cpp $(SRC)src/pg/*.cpp $(SRC)src/pg/*/*.cpp)))
 # ... and an install over an earlier release takes them away (found by the adversarial pass: left in
 # the extension directory, they let an owner install 1.0 and update to 1.1 through them).
 STALE_SCRIPTS = idgen--1.0.sql idgen--1.0--1.1.sql idgen--1.1.sql idgen--1.2.sql idgen--1.0--1.2.sql idgen--1.1--1.2.sql
@@ -300,7 +300,7 @@ prove_check: all
 	$(SRC)test/tap-run.sh '$(CURDIR)/tmp_install$(bindir)/pg_config' '$(CURDIR)'
 
 # (absolute, or VPATH would find the source tree's directories)
-$(OBJS): $(wildcard $(SRC)src/core/*.hpp $(SRC)src/pg/*.hpp) | $(CURDIR)/src/core $(CURDIR)/src/pg
-$(CURDIR)/src/core $(CURDIR)/src/pg:
+$(OBJS): $(wildcard $(SRC)src/core/*.hpp $(SRC)src/pg/*.hpp $(SRC)src/pg/*/*.hpp) | $(addprefix $(CURDIR)/src/,core pg pg/sql pg/effects pg/settings)
+$(addprefix $(CURDIR)/src/,core pg pg/sql pg/effects pg/settings):
 	@mkdir -p $@
 endif

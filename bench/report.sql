@@ -19,6 +19,19 @@ SELECT format(E'### Per call: `SELECT count(f()) FROM generate_series(1, %s)`, m
                   E'\n' ORDER BY s.ord) || E'\n'
 FROM bench.subjects s JOIN call_ms m USING (name) JOIN floor_of fo USING (name) JOIN call_ms f ON f.name = fo.floor;
 
+-- Public UUIDs beside uuidv47's extension, uuid47 (where IDGEN_PEERS held its source), in this run.
+SELECT coalesce(E'### Public UUIDs beside uuid47 (uuidv47''s extension), per call, median\n\n'
+    || E'The same UUIDv7 and key: the façade, and the UUIDv7 of a façade (idgen also checks the key''s 6 bits).\n\n'
+    || E'| | idgen, ns | uuid47, ns | idgen ÷ uuid47 | idgen ÷ uuid47, over the floor |\n|---|---:|---:|---:|---:|\n'
+    || string_agg(format('| %s | %s | %s | %s | %s |', p.what, round((i.ms * 1e6 / :calls)::numeric), round((u.ms * 1e6 / :calls)::numeric),
+                         round((i.ms / u.ms)::numeric, 2), round(((i.ms - f.ms) / nullif(u.ms - f.ms, 0))::numeric, 2)),
+                  E'\n' ORDER BY p.ord) || E'\n',
+    E'uuid47 (uuidv47''s extension) was not measured: IDGEN_PEERS holds no checkout of uuidv47.\n')
+FROM (VALUES (1, 'the façade of a UUIDv7', 'idgen.public_uuid(v7)', 'uuid47_to_uuid(v7) (uuid47)'),
+             (2, 'the UUIDv7 of a façade', 'idgen.private_uuid(façade)', 'uuid_to_uuid47(façade) (uuid47)')) AS p(ord, what, idgen, peer)
+     JOIN call_ms i ON i.name = p.idgen JOIN call_ms u ON u.name = p.peer
+     JOIN call_ms f ON f.name = 'floor: C constant uuid';
+
 SELECT E'One statement that makes more IDs than one tick of a layout holds waits for the clock: '
     || E'`instagram_id(5)` (1,024 per ms for one shard: at least 977 ns an ID), `snowflake_id()` '
     || E'(4,096 per ms: 244 ns) and `js_id()` (1,024 per 10 ms: 9,766 ns) measure their layout''s '

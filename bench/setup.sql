@@ -68,6 +68,8 @@ INSERT INTO bench.subjects (name, kind, floor, call, key, bulk) VALUES
   ('idgen.ns_id()',                 'idgen', 'floor: C constant uuid', 'idgen.ns_id()', 'text COLLATE "C"', NULL),
   ('idgen.ulid()',                  'idgen', 'floor: C constant uuid', 'idgen.ulid()', NULL, NULL),
   ('idgen.public_id(g)',            'idgen', 'floor: C constant int8(g % 2000)', 'idgen.public_id(g)', NULL, NULL),
+  ('idgen.public_uuid(v7)',         'idgen', 'floor: C constant uuid', 'idgen.public_uuid(''018f2d9f-9a2a-7def-8c3f-7b1a2c4d5e6f'')', NULL, NULL),
+  ('idgen.private_uuid(façade)',    'idgen', 'floor: C constant uuid', 'idgen.private_uuid(''2463c780-7fca-4def-8c3f-7b1a2c4d5e6f'')', NULL, NULL),
   ('nextval() of a bigserial',      'peer',  'floor: C constant int8', 'nextval(''bench.seq'')', 'bigint', NULL),
   ('Instagram PL/pgSQL next_id()',  'peer',  'floor: C constant int8', 'bench.instagram_next_id()', 'bigint', NULL),
   ('gen_random_uuid()',             'peer',  'floor: C constant uuid', 'gen_random_uuid()', 'uuid', NULL),
@@ -79,6 +81,21 @@ BEGIN
   IF to_regprocedure('pg_catalog.uuidv7()') IS NOT NULL THEN
     INSERT INTO bench.subjects (name, kind, floor, call, key)
     VALUES ('uuidv7() (PostgreSQL core)', 'peer', 'floor: C constant uuid', 'pg_catalog.uuidv7()', 'uuid');
+  END IF;
+END
+$$;
+
+-- uuidv47's extension, uuid47 (built from IDGEN_PEERS by scripts/bench.sh), beside idgen.public_uuid:
+-- the façade of the same UUIDv7 under the same key (uuid47.key takes the text idgen.public_uuid_key
+-- takes), and its reading. Its value is the UUIDv7; its cast to uuid writes the façade.
+DO $$
+BEGIN
+  IF EXISTS (SELECT FROM pg_available_extensions WHERE name = 'uuid47') THEN
+    CREATE EXTENSION IF NOT EXISTS uuid47;
+    EXECUTE format('ALTER DATABASE %I SET uuid47.key = %L', current_database(), 'efcdab8967452301:1032547698badcfe');
+    INSERT INTO bench.subjects (name, kind, floor, call, key) VALUES
+      ('uuid47_to_uuid(v7) (uuid47)', 'peer', 'floor: C constant uuid', 'uuid47_to_uuid(''018f2d9f-9a2a-7def-8c3f-7b1a2c4d5e6f''::uuid47)', NULL),
+      ('uuid_to_uuid47(façade) (uuid47)', 'peer', 'floor: C constant uuid', 'uuid_to_uuid47(''2463c780-7fca-4def-8c3f-7b1a2c4d5e6f''::uuid)', NULL);
   END IF;
 END
 $$;

@@ -23,8 +23,9 @@
 # (1: the median of that many rounds), SCALE_CLIENTS (the client counts, before the cap),
 # SCALE_SUBJECTS (a regular expression: only those subjects); EDITION_CALLS (5000: calls and rows a
 # run of the edition's section), EDITION_RUNS (3: the median of that many);
-# IDGEN_PEERS (a directory that holds the sources of pg_uuidv7 and of pgEdge's snowflake: built
-# into this server and measured beside idgen; never downloaded by the bench); FLOOR_SO (a floor
+# IDGEN_PEERS (a directory that holds the sources of pg_uuidv7, of pgEdge's snowflake and of uuidv47
+# (its extension uuid47, beside idgen.public_uuid): built into this server and measured beside idgen;
+# never downloaded by the bench); FLOOR_SO (a floor
 # library built ahead, for a machine without a compiler or server headers).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -63,10 +64,14 @@ PKGLIBDIR=$("$PG_CONFIG" --pkglibdir)
 
 # ---- peers whose sources are at hand (IDGEN_PEERS): built into this server, never downloaded --------
 if [ -n "${IDGEN_PEERS:-}" ]; then
-  for peer in "$IDGEN_PEERS"/pg_uuidv7* "$IDGEN_PEERS"/snowflake* "$IDGEN_PEERS"/pgedge-snowflake*; do
+  # (uuidv47's extension, uuid47, lives in its checkout's pgext/uuid47 and includes the header above it)
+  for peer in "$IDGEN_PEERS"/pg_uuidv7* "$IDGEN_PEERS"/snowflake* "$IDGEN_PEERS"/pgedge-snowflake* \
+      "$IDGEN_PEERS"/uuidv47*/pgext/uuid47; do
     [ -f "$peer/Makefile" ] || continue
     say "Building the peer $(basename "$peer") into this server..."
-    make -s -C "$peer" USE_PGXS=1 PG_CONFIG="$PG_CONFIG" install >"$OUT/peer-$(basename "$peer").log" 2>&1 ||
+    # (clean first: its objects may be another major's, from the last bench)
+    { make -s -C "$peer" USE_PGXS=1 PG_CONFIG="$PG_CONFIG" clean &&
+      make -s -C "$peer" USE_PGXS=1 PG_CONFIG="$PG_CONFIG" with_llvm=no install; } >"$OUT/peer-$(basename "$peer").log" 2>&1 ||
       { say "  it did not build (see $OUT/peer-$(basename "$peer").log): measured without it"; continue; }
   done
   # pgEdge's snowflake takes its node from snowflake.node.
@@ -96,6 +101,10 @@ fi
 if [ -n "$(q -d postgres -c "SELECT 1 FROM pg_settings WHERE name = 'idgen.public_id_key'")" ]; then
   q -d postgres -c "ALTER SYSTEM SET idgen.public_id_key = 'the bench''s public-id key, thirty-two bytes or more'" \
     -c "SELECT pg_reload_conf()"
+fi
+# (uuidv47's key of its tests, in the text that uuid47.key takes too: bench/setup.sql gives it to uuid47)
+if [ -n "$(q -d postgres -c "SELECT 1 FROM pg_settings WHERE name = 'idgen.public_uuid_key'")" ]; then
+  q -d postgres -c "ALTER SYSTEM SET idgen.public_uuid_key = 'efcdab8967452301:1032547698badcfe'" -c "SELECT pg_reload_conf()"
 fi
 q -v floor_lib="$CLUSTER_DIR/floor.so" -f bench/setup.sql >/dev/null
 

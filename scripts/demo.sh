@@ -75,6 +75,14 @@ SELECT id, idgen.public_id(id) AS public_id, idgen.public_id_text(id) AS public_
        idgen.private_id_text(idgen.public_id_text(id)) AS back
 FROM generate_series(1, 4) AS id;
 
+\echo '== Public UUIDs: a UUIDv7 shown as a UUIDv4-shaped façade that hides its time (uuidv47''s mapping)'
+ALTER SYSTEM SET idgen.public_uuid_key = 'efcdab8967452301:1032547698badcfe';
+SELECT pg_reload_conf();
+SELECT pg_sleep(0.5);
+SELECT id, idgen.public_uuid(id) AS facade, idgen.private_uuid(idgen.public_uuid(id)) = id AS read_back
+FROM (SELECT idgen.uuidv7() AS id FROM generate_series(1, 3)) s;
+SELECT idgen.public_typeid(idgen.typeid('user', encoding => 'base32')) AS public_typeid;
+
 \echo '== Moving a bigserial table to idgen: SELECT idgen.convert_column(''legacy'', ''id'', ''snowflake'')'
 CREATE TABLE legacy (id bigserial PRIMARY KEY, note text);
 INSERT INTO legacy (note) VALUES ('old 1'), ('old 2');

@@ -209,6 +209,13 @@ for m in $MAJORS; do
         *) failed "PostgreSQL $m: could not build pg_tle" ;;
       esac
     fi
+    # uuidv47's reference and its Rust port for t/public_uuid.pl, from the sources in IDGEN_PEERS
+    # (scripts/peers-build.sh: never downloaded)
+    if [[ " ${tests[*]} " == *" test/t/public_uuid.pl "* ]]; then
+      while read -r line; do
+        case $line in *": built from "*) ;; *) not_run "PostgreSQL $m: TAP public_uuid, the peer ${line%%:*}: not run: ${line#*: }" ;; esac
+      done < <(scripts/peers-build.sh)
+    fi
     [ "${IDGEN_TEST_FAULT:-}" = tap-skip ] && tests=(test/t/pg_upgrade.pl)  # (the harness test: it skips)
     # (the edition's comparison: 100,000 inputs a family on the newest major, 5,000 on the others)
     rows=5000; [ "$m" = "${MAJORS##* }" ] && rows=100000

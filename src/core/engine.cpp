@@ -137,9 +137,27 @@ void LoadServerMark(Effects& fx, Session& s) {
     const uint64_t seen_identity = fx.ReadOrigin(Origin::kIdentityMark);
     Rebuilt rebuilt;
     uint16_t rebuilt_handle = 0;
-    if (seen_mark == 0) {
-      rebuilt = fx.RebuildFromCopies();
-      if (rebuilt.any) rebuilt_handle = fx.Register(rebuilt.parts);
+    // (origins this server never wrote: a server that made DecimalIds alone has none of idgen_mark,
+    // but its own generator ids, and is not new)
+    const bool never_written = seen_mark == 0 && seen_identity == 0 && fx.ReadOrigin(Origin::kDecimalId) == 0 &&
+                               fx.ReadOrigin(Origin::kDecimalTake) == 0;
+    if (never_written) {
+      rebuilt = fx.RebuildFromCopies(s.config.launch_id);
+      if (rebuilt.any) {
+        // Values above the copies' bounds only once the clock has passed them, as a database's copy
+        // is waited for (a gap beyond idgen.max_clock_regression refused): never a start that runs
+        // every database's values ahead of the clock because one copy lies there.
+        const uint64_t top = std::max(rebuilt.mark_ms, rebuilt.identity_ms);
+        const Wait wait = DecideWait(top, fx.NowMs(), s.config.max_clock_regression_ms);
+        if (wait.kind == Wait::kRefuse) {
+          fx.Refuse(Refusal{Refusal::kRebuildAhead, wait.gap_ms, static_cast<int64_t>(rebuilt.source)});
+        }
+        if (rebuilt.decimal_next > static_cast<uint64_t>(kDecimalUnit - 1)) {
+          fx.Refuse(Refusal{Refusal::kRebuildDecimalExhausted, 0, static_cast<int64_t>(rebuilt.decimal_source)});
+        }
+        if (wait.kind == Wait::kWait) fx.WaitUntilMs(wait.until_ms);
+        rebuilt_handle = fx.Register(rebuilt.parts);
+      }
     }
     const LeaseParts parts = PartsOfOrigins(fx, s, seen_mark, seen_identity);
     const Self self = fx.Me(s.config);
@@ -158,7 +176,7 @@ void LoadServerMark(Effects& fx, Session& s) {
     const uint64_t decimal_read = fx.ReadOrigin(Origin::kDecimalId);
     uint64_t decimal_raw = decimal_read;
     const uint64_t take_ms = fx.ReadOrigin(Origin::kDecimalTake);
-    const bool from_copies = mark_raw == 0 && rebuilt.any;
+    const bool from_copies = never_written && mark_raw == 0 && rebuilt.any;
     if (from_copies) {
       mark_raw = Pack(std::max(rebuilt.mark_ms, rebuilt.identity_ms), rebuilt_handle);
       decimal_raw =
@@ -292,7 +310,9 @@ void ReadDatabaseCopy(Effects& fx, Session& s) {
   const CopyRead read = fx.ReadCopy();
   const Self self = fx.Me(s.config);
   s.decimal_run = self.decimal_run;
-  s.copy = DecideCopy(m, self, read);
+  Theirs theirs;
+  const bool known = read.has_parts && fx.RecallTheirs(read, &theirs);
+  s.copy = DecideCopy(m, self, read, known ? &theirs : nullptr);
   s.copy_identity = self.identity;
 }
 
@@ -304,6 +324,8 @@ void WriteDatabaseCopy(Effects& fx, Session& s, Kin kin) {
   for (int k = 0; k < kKinCount; ++k) {
     if (write.raise_ms[k] != 0) fx.RaiseWords(KinBit(static_cast<Kin>(k)), write.raise_ms[k], 0, false);
   }
+  // (remembered first: a session that reads the new copy finds it)
+  if (write.remember_theirs) fx.RememberTheirs(write);
   const uint64_t position = fx.WriteCopy(write);
   if (position != 0) fx.FlushAndConfirm(position);
   AfterCopyWrite(s.copy, write);
@@ -480,8 +502,8 @@ void StartCopy(Effects& fx, Session& s, bool created_now) {
   // DecimalId's part of the copy likewise, at every generator id the server has taken: a DROP
   // EXTENSION forgot the DecimalIds the database holds (a dump, or a start from the copies after
   // pg_upgrade, reads them there).
-  const uint64_t decimal_next = fx.Shared() && !fx.Recovery() ? m.decimal_id_next
-                                                              : DecimalNextOf(fx.ReadOrigin(Origin::kDecimalId));
+  const uint64_t decimal_next =
+      fx.Shared() && !fx.Recovery() ? m.decimal_id_next : DecimalNextOf(fx.ReadOrigin(Origin::kDecimalId));
   const int64_t decimal_copy = DecimalCopyAtCreate(decimal_next, self.decimal_run, s.config.launch_id);
   if (decimal_copy > fx.ReadDecimalCopy()) {
     const uint64_t position = fx.WriteDecimalCopy(decimal_copy);
@@ -501,6 +523,7 @@ void CheckDrop(Effects& fx, Session& s) {
   DropInput in;
   in.read = fx.ReadCopy();
   if (!in.read.has_mark || !in.read.has_server) return;
+  in.theirs_known = in.read.has_parts && fx.RecallTheirs(in.read, &in.theirs);
   in.now_ms = fx.NowMs();
   in.recovery = fx.Recovery();
   in.shared = fx.Shared();
@@ -560,6 +583,7 @@ void HoldMovedValues(Effects& fx, Session& s, Kin kin, uint64_t ms, const identi
   ReadDatabaseCopy(fx, s);
   if (MovedValuesHeld(s.copy, kin, ms, parts)) return;
   const CopyWrite write = DecideMovedValues(s.copy, fx.Me(s.config), kin, ms, parts);
+  if (write.remember_theirs) fx.RememberTheirs(write);
   const uint64_t position = fx.WriteCopy(write);
   if (position != 0) fx.FlushAndConfirm(position);
   s.fresh = false;
@@ -587,9 +611,8 @@ Adopt AdoptCopy(Effects& fx, Session& s) {
   const Self self = fx.Me(s.config);
   ServerMark m = fx.ReadMark();
   int64_t generator = 0;
-  const bool decimal_covered =
-      s.config.launch_id < 0 ||
-      DecimalIdCopyCovered(m, self.decimal_run, fx.ReadDecimalCopy(), s.config.launch_id, &generator);
+  const bool decimal_covered = s.config.launch_id < 0 || DecimalIdCopyCovered(m, self.decimal_run, fx.ReadDecimalCopy(),
+                                                                              s.config.launch_id, &generator);
   const Adopt adopt = DecideAdopt(m, s.copy, decimal_covered, generator);
   if (adopt.time_ms != 0) {
     // (a floor the server made itself: UUIDv7 and ns_id carry on from it, ahead of the clock, and

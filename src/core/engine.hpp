@@ -1,6 +1,6 @@
 // The durable-state engine: the sequences that keep the coordinated families from repeating a
 // value across restarts, crashes, failovers, restores and upgrades, written once against the
-// effects they have on the world (Effects, below). src/pg/effects.cpp implements the effects with
+// effects they have on the world (Effects, below). src/pg/effects/mark.cpp implements the effects with
 // PostgreSQL's calls (replication origins, sequence pages, shared memory, latches, errors); the
 // simulator (test/sim) implements them over simulated servers, and may switch sessions, crash a
 // server or jump a clock at any effect. The decisions each step takes are core/protocol.hpp's.
@@ -69,17 +69,18 @@ inline constexpr uint8_t kIdentityKins = static_cast<uint8_t>(0xF & ~kTimeKins);
 // hint), the simulator counts them.
 struct Refusal {
   enum Kind : uint8_t {
-    kMissingCopy,       // this database has no copy (an extension older than 1.2, or dropped)
-    kCopyAhead,         // this database's copy lies a further than max_clock_regression ahead
-    kBeyondMaxLease,    // a lease would pass what an origin can hold
-    kTooManyRetakes,    // the retake loop ran past its bound
-    kDecimalTakeAhead,  // the last DecimalId generator id was taken a ahead of the clock
-    kDecimalExhausted,  // every DecimalId generator id is used
-    kDecimalCopyAhead,  // this database holds DecimalIds of launch id b, generator ids up to a
-    kDropCopyAhead,     // DROP EXTENSION: the copy holds IDs up to a this server has not passed
-    kDropDecimalAhead,  // DROP EXTENSION: DecimalIds of launch id b, generator ids up to a
-    kRebuildAhead,      // the first start of the origins: a copy lies a ahead of the clock
-    kSettingRejected,   // a setting the family a reads was rejected at a reload, or misspelt
+    kMissingCopy,              // this database has no copy (an extension older than 1.2, or dropped)
+    kCopyAhead,                // this database's copy lies a further than max_clock_regression ahead
+    kBeyondMaxLease,           // a lease would pass what an origin can hold
+    kTooManyRetakes,           // the retake loop ran past its bound
+    kDecimalTakeAhead,         // the last DecimalId generator id was taken a ahead of the clock
+    kDecimalExhausted,         // every DecimalId generator id is used
+    kDecimalCopyAhead,         // this database holds DecimalIds of launch id b, generator ids up to a
+    kDropCopyAhead,            // DROP EXTENSION: the copy holds IDs up to a this server has not passed
+    kDropDecimalAhead,         // DROP EXTENSION: DecimalIds of launch id b, generator ids up to a
+    kRebuildDecimalExhausted,  // the first start of the origins: database b's DecimalId copy holds the last id
+    kRebuildAhead,             // the first start of the origins: a copy lies a ahead of the clock
+    kSettingRejected,          // a setting the family a reads was rejected at a reload, or misspelt
   } kind;
   uint64_t a = 0;
   int64_t b = 0;
@@ -114,7 +115,8 @@ class Effects {
   virtual uint16_t Register(const identity::Parts& parts) = 0;
   virtual identity::Parts PartsOf(uint16_t handle) = 0;
   // What every database's copy holds, read once, when the server's origins start (outside the lock).
-  virtual Rebuilt RebuildFromCopies() = 0;
+  // (launch_id: the DecimalIds of that launch id only, the ones this server's could repeat; -1: none)
+  virtual Rebuilt RebuildFromCopies(int launch_id) = 0;
   // The lock that orders the writes of the shared mark: never held across a flush, a wait or a
   // registration.
   virtual void LockMark(bool exclusive) = 0;
@@ -132,6 +134,12 @@ class Effects {
   // the parts as protocol::JoinCopyParts joins them with those the copy holds, under the pages' locks).
   virtual CopyRead ReadCopy() = 0;
   virtual uint64_t WriteCopy(const CopyWrite& write) = 0;
+  // What this server remembers of a copy it wrote (protocol::CopyWrite::theirs), in this database:
+  // recalled for a copy of the same tag and parts words whose bounds lie at or below those written
+  // (a copy raised since by another writer, a restore, is not the one remembered); lost at a restart
+  // (the copy is waited for as a whole then).
+  virtual void RememberTheirs(const CopyWrite& write) = 0;
+  virtual bool RecallTheirs(const CopyRead& read, protocol::Theirs* theirs) = 0;
   virtual int64_t ReadDecimalCopy() = 0;
   virtual uint64_t WriteDecimalCopy(int64_t value) = 0;
   [[noreturn]] virtual void Refuse(const Refusal& refusal) = 0;

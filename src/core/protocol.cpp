@@ -34,7 +34,10 @@ Load DecideLoad(uint64_t mark_raw, uint64_t identity_raw, uint64_t decimal_raw, 
   const uint64_t stored_ms = LeaseMsOf(mark_raw);
   // Promoted now, or the leases were loaded last under an earlier timeline (a promoted server
   // restarted, or cloned, before its first ID): the leases are what a standby replayed.
-  const bool before_this_timeline = timeline > 1 && stored_ms != 0 && TimelineOf(decimal_raw) < timeline;
+  // (a server that made DecimalIds alone has no lease, and its generator ids are what a standby may
+  // have missed then)
+  const bool before_this_timeline =
+      timeline > 1 && (stored_ms != 0 || DecimalNextOf(decimal_raw) != 0) && TimelineOf(decimal_raw) < timeline;
   load.after_failover = promoted || before_this_timeline;
   const uint64_t margin = load.after_failover ? margin_ms : 0;
   load.identity_valid = identity_raw != 0 && IdentityLeaseCounts(identity_raw, parts, self);
@@ -75,7 +78,7 @@ void FinishLoad(ServerMark& mark, const Load& load) { mark.decimal_timeline = lo
 
 // ---- the first start of the origins -------------------------------------------------------------------
 
-Rebuilt RebuiltOf(const CopyRead& read, int64_t decimal_copy) {
+Rebuilt RebuiltOf(const CopyRead& read, int64_t decimal_copy, int launch_id) {
   Rebuilt one;
   one.parts = identity::NoParts();
   if (read.has_mark && read.has_server) {
@@ -89,7 +92,7 @@ Rebuilt RebuiltOf(const CopyRead& read, int64_t decimal_copy) {
     }
     one.any = one.mark_ms != 0 || one.identity_ms != 0;
   }
-  if (decimal_copy > 0) {
+  if (decimal_copy > 0 && launch_id >= 0 && decimal_copy % kDecimalRunUnit / kDecimalUnit == launch_id) {
     one.decimal_next = static_cast<uint64_t>(decimal_copy % kDecimalUnit) + 1;
     one.any = true;
   }
@@ -99,6 +102,10 @@ Rebuilt RebuiltOf(const CopyRead& read, int64_t decimal_copy) {
 void Merge(Rebuilt& into, const Rebuilt& one) {
   if (!one.any) return;
   into.parts = into.any ? identity::Union(into.parts, one.parts) : one.parts;
+  if (!into.any || std::max(one.mark_ms, one.identity_ms) > std::max(into.mark_ms, into.identity_ms)) {
+    into.source = one.source;
+  }
+  if (!into.any || one.decimal_next > into.decimal_next) into.decimal_source = one.source;
   into.any = true;
   into.mark_ms = std::max(into.mark_ms, one.mark_ms);
   into.identity_ms = std::max(into.identity_ms, one.identity_ms);
@@ -132,10 +139,9 @@ CoverDecision DecideCover(const ServerMark& mark, const LeaseParts& parts, Kin k
   // or its retirement, is writing it), nor under one that counts no more for this identity
   // (IdentityLeaseCounts: Prepare drops it first): renewed under this identity's parts, it would let
   // this identity's values below values of its own that the server lease covers.
-  if (under_identity_lease &&
-      (mark.identity_lease_raw == kMoving ||
-       (IsFormat14(mark.identity_lease_raw) &&
-        !(DisjointInEveryPart(parts.server, identity) && Includes(parts.identity, identity))))) {
+  if (under_identity_lease && (mark.identity_lease_raw == kMoving ||
+                               (IsFormat14(mark.identity_lease_raw) && !(DisjointInEveryPart(parts.server, identity) &&
+                                                                         Includes(parts.identity, identity))))) {
     decision.retake = true;
     return decision;
   }
@@ -221,8 +227,21 @@ bool Covered(const ServerMark& mark, const Self& self, Kin kin, uint64_t copy_ms
   if ((static_cast<uint64_t>(copy.tag) & kTagged) == 0) {
     return copy.tag == self.system_identifier && mark.HasIdentityLease();
   }
-  return !Meets(copy.parts, self.identity, PartOf(kin));
+  return !Meets(copy.theirs_known ? copy.theirs.parts : copy.parts, self.identity, PartOf(kin));
 }
+
+namespace {
+
+// Everything in the copy, as another writer's.
+Theirs AllTheirs(const CopyState& copy) {
+  Theirs theirs;
+  theirs.ms = copy.copy_ms;
+  theirs.identity_ms = copy.copy_identity_ms;
+  theirs.parts = copy.parts;
+  return theirs;
+}
+
+}  // namespace
 
 uint64_t CopyIdentityMs(const CopyRead& read) {
   const bool tagged = (static_cast<uint64_t>(read.server) & kTagged) != 0;
@@ -231,7 +250,7 @@ uint64_t CopyIdentityMs(const CopyRead& read) {
 
 // A copy that is not covered is waited for by each kin, even one the clock has passed already: its
 // first value raises the kin's words to it (RaiseAfterCopyWait).
-CopyState DecideCopy(const ServerMark& mark, const Self& self, const CopyRead& read) {
+CopyState DecideCopy(const ServerMark& mark, const Self& self, const CopyRead& read, const Theirs* theirs) {
   CopyState copy;
   copy.has_copy = read.has_mark && read.has_server;
   copy.has_identity_copy = read.has_identity;
@@ -251,9 +270,16 @@ CopyState DecideCopy(const ServerMark& mark, const Self& self, const CopyRead& r
     copy.parts = identity::NoParts();  // (never written: it holds no value of a family with a part)
   }                                    // (else 1.2's system identifier: the parts are not known)
   copy.tag_is_ours = OurRun(self, copy) && Includes(copy.parts, self.identity);
+  if (theirs != nullptr && copy.layout14 && !copy.tag_is_ours) {
+    copy.theirs_known = true;
+    copy.theirs = *theirs;
+  }
   for (int k = 0; k < kKinCount; ++k) {
     const auto kin = static_cast<Kin>(k);
-    const uint64_t bound = WithIdentity(kin) ? copy.copy_identity_ms : copy.copy_ms;
+    // (where this server remembers another writer's values apart from its own, only theirs are
+    // waited for)
+    const uint64_t bound = copy.theirs_known ? (WithIdentity(kin) ? copy.theirs.identity_ms : copy.theirs.ms)
+                                             : (WithIdentity(kin) ? copy.copy_identity_ms : copy.copy_ms);
     copy.wait_ms[k] = Covered(mark, self, kin, bound, copy) ? 0 : bound;
   }
   return copy;
@@ -324,6 +350,16 @@ CopyWrite DecideCopyWrite(const ServerMark& mark, const LeaseParts& parts, const
     write.tag = tag_of(0);
   }
   write.parts = words.parts;
+  write.holds_mark = std::max(write.mark, static_cast<int64_t>(copy.copy_ms));
+  write.holds_identity = write.identity_exact
+                             ? write.mark_identity
+                             : std::max(write.mark_identity, static_cast<int64_t>(copy.copy_identity_ms));
+  if (!settled && !copy.tag_is_ours && copy.layout14) {
+    // (the other writer's values are those the copy held before this server's first write, of any
+    // family: each write remembers them again, for the copy as it writes it)
+    write.remember_theirs = true;
+    write.theirs = copy.theirs_known ? copy.theirs : AllTheirs(copy);
+  }
   if (write.claims) {
     // (never beyond the clock: what an owner set ahead moves nothing of the server's)
     for (int k = 0; k < kKinCount; ++k) write.raise_ms[k] = copy.wait_ms[k] <= now_ms ? copy.wait_ms[k] : 0;
@@ -347,6 +383,11 @@ void AfterCopyWrite(CopyState& copy, const CopyWrite& write) {
     }
   }
   copy.tag_is_ours = copy.tag_is_ours || write.claims;
+  if (write.remember_theirs) {
+    copy.theirs_known = true;
+    copy.theirs = write.theirs;
+  }
+  if (write.claims) copy.theirs_known = false;
   if (write.claims) {
     for (uint64_t& wait : copy.wait_ms) wait = 0;
   }
@@ -397,6 +438,21 @@ CopyWrite DecideMovedValues(const CopyState& copy, const Self& self, Kin kin, ui
   const identity::CopyWords words = identity::EncodeCopy(next_parts);
   write.tag = copy.has_parts_copy ? Tag(0, words.shard_bits) : LegacyTag(0, self.legacy_hash);
   write.parts = words.parts;
+  write.holds_mark = write.mark;
+  write.holds_identity = write.mark_identity;
+  if (copy.has_parts_copy) {
+    // (this server's own values stay its own: a copy it claimed holds only its values, one it did
+    // not holds the other writer's it remembers, or else everything in it is another's)
+    Theirs theirs = copy.tag_is_ours ? Theirs{} : copy.theirs_known ? copy.theirs : AllTheirs(copy);
+    if (copy.tag_is_ours) theirs.parts = identity::NoParts();
+    theirs.ms = std::max(theirs.ms, past);
+    if (WithIdentity(kin)) {
+      theirs.identity_ms = std::max(theirs.identity_ms, past);
+      theirs.parts = Union(theirs.parts, parts);
+    }
+    write.remember_theirs = true;
+    write.theirs = theirs;
+  }
   return write;
 }
 
@@ -496,8 +552,8 @@ Wait DecideDecimalTake(const ServerMark& mark, uint64_t now_ms, uint64_t max_clo
 namespace {
 
 // The copy as DecideCopy reads it, and whether every kin is covered.
-bool CopyCoveredEverywhere(const ServerMark& mark, const Self& self, const CopyRead& read) {
-  const CopyState copy = DecideCopy(mark, self, read);
+bool CopyCoveredEverywhere(const ServerMark& mark, const Self& self, const DropInput& in) {
+  const CopyState copy = DecideCopy(mark, self, in.read, in.theirs_known ? &in.theirs : nullptr);
   for (const uint64_t wait : copy.wait_ms) {
     if (wait != 0) return false;
   }
@@ -512,7 +568,7 @@ bool DropKeepsNothing(const ServerMark& mark, const LeaseParts& parts, const Sel
   const uint64_t identity_ms = CopyIdentityMs(in.read);
   if (std::max(copy_ms, identity_ms) <= in.now_ms) return true;
   if (in.recovery) return false;
-  if (in.shared) return CopyCoveredEverywhere(mark, self, in.read);
+  if (in.shared) return CopyCoveredEverywhere(mark, self, in);
   // No shared state: the server's leases as its origins keep them, which a preloaded start loads.
   ServerMark stored;
   stored.loaded = true;
@@ -521,14 +577,14 @@ bool DropKeepsNothing(const ServerMark& mark, const LeaseParts& parts, const Sel
   stored.identity_lease_raw = identity_counts ? in.identity_raw : kNoLease;
   stored.floor_ms = LeaseMsOf(in.mark_raw);
   stored.identity_floor_ms = identity_counts ? std::min(LeaseMsOf(in.identity_raw), stored.floor_ms) : stored.floor_ms;
-  return CopyCoveredEverywhere(stored, self, in.read);
+  return CopyCoveredEverywhere(stored, self, in);
 }
 
 DropAdopt DecideDropAdopt(const ServerMark& mark, const LeaseParts& parts, const Self& self, const DropInput& in) {
   (void)parts;
   DropAdopt adopt;
   if (!in.read.has_mark || !in.read.has_server || !in.shared || in.recovery) return adopt;
-  const CopyState copy = DecideCopy(mark, self, in.read);
+  const CopyState copy = DecideCopy(mark, self, in.read, in.theirs_known ? &in.theirs : nullptr);
   uint64_t top = 0, top_identity = 0;
   for (int k = 0; k < kKinCount; ++k) {
     // (never beyond the clock: what an owner set ahead moves nothing of the server's)

@@ -193,10 +193,14 @@ struct Rebuilt {
   uint64_t mark_ms = 0, identity_ms = 0;
   Parts parts;  // of every copy
   uint64_t decimal_next = 0;
+  // Where the latest bound, and the largest DecimalId generator id, came from (the caller's name of
+  // a database: a refusal names it, so that a copy set ahead by hand is found and set right).
+  uint64_t source = 0, decimal_source = 0;
 };
 // One database's copy as it counts in the rebuilt leases (has_mark false: nothing; decimal_copy:
 // idgen.decimal_id_generator, 0 or less when it holds none).
-Rebuilt RebuiltOf(const CopyRead& read, int64_t decimal_copy);
+// (launch_id: DecimalIds of another launch id cannot be repeated by this server's)
+Rebuilt RebuiltOf(const CopyRead& read, int64_t decimal_copy, int launch_id);
 void Merge(Rebuilt& into, const Rebuilt& one);
 
 // ---- renewing the leases (Cover) ----------------------------------------------------------------
@@ -264,6 +268,13 @@ constexpr int64_t LegacyTag(uint64_t run_bits, uint32_t legacy_hash) {
   return static_cast<int64_t>(kTagged | (run_bits & kLegacyRunMask) << 24 | (legacy_hash & 0xFFFFFF));
 }
 
+// The values of another writer in a copy this server added its own values to: their bounds (of the
+// time-only families, of those with a part) and their parts.
+struct Theirs {
+  uint64_t ms = 0, identity_ms = 0;
+  Parts parts;
+};
+
 // What a session knows of its database's copy.
 struct CopyState {
   bool has_copy = false;
@@ -276,6 +287,12 @@ struct CopyState {
   Parts parts;               // of the values it holds of the families with a part (1.3's: not known)
   bool tag_is_ours = false;  // this run wrote it, and its parts hold this server's identity
   int64_t tag = 0;           // idgen.mark_server as read or written
+  // Of a copy another writer's values still lie ahead in (no run claimed it), the bounds and the
+  // parts of those values alone, where this server remembers them: it added values of its own
+  // since (their parts, and leases above its words), which are no wait of its own. Not known
+  // (false): everything in the copy is another writer's.
+  bool theirs_known = false;
+  struct Theirs theirs;
   uint64_t wait_ms[kKinCount] = {0, 0, 0, 0};  // per kin: the clock must pass this before a value (0: nothing)
 };
 // Whether a copy written by its writer up to copy_ms is covered for a kin: every value the server
@@ -284,7 +301,9 @@ bool Covered(const ServerMark& mark, const Self& self, Kin kin, uint64_t copy_ms
 // The copy's bound of the families with a part: idgen.mark_identity where a writer of 1.3 or later
 // put it, idgen.mark where 1.2 wrote it.
 uint64_t CopyIdentityMs(const CopyRead& read);
-CopyState DecideCopy(const ServerMark& mark, const Self& self, const CopyRead& read);
+// theirs: what this server remembers of another writer's values in exactly this copy
+// (CopyWrite::theirs), or nullptr.
+CopyState DecideCopy(const ServerMark& mark, const Self& self, const CopyRead& read, const Theirs* theirs = nullptr);
 
 // Whether a session reads its database's copy again before a value: another database or state, no
 // copy yet, a new transaction or an invalidation (fresh false), or the generation moved.
@@ -317,6 +336,14 @@ struct CopyWrite {
   // Before the tag names this run (which covers every kin from then on): the words of each kin
   // whose wait the clock has passed without a value, raised to that wait (at or below the clock).
   uint64_t raise_ms[kKinCount] = {0, 0, 0, 0};
+  // A copy that stays another writer's while this server adds values of its own to it: the other
+  // writer's values, which this server remembers for the copy exactly as it writes it, so that its
+  // own values (their parts, its leases above its words) do not make it wait for the other's.
+  bool remember_theirs = false;
+  Theirs theirs;
+  // The bounds the copy holds after the write, as far as the writer knows (mark and mark_identity
+  // are raised, not set): what the memory of theirs is kept for.
+  int64_t holds_mark = 0, holds_identity = 0;
 };
 // kin: the value that writes the copy (its identity joins the copy's parts when it has a part).
 CopyWrite DecideCopyWrite(const ServerMark& mark, const LeaseParts& parts, const Self& self, const CopyState& copy,
@@ -419,6 +446,8 @@ Wait DecideDecimalTake(const ServerMark& mark, uint64_t now_ms, uint64_t max_clo
 
 struct DropInput {
   CopyRead read;
+  bool theirs_known = false;  // what this server remembers of the copy (CopyState::theirs)
+  Theirs theirs;
   uint64_t now_ms = 0;
   bool shared = true, recovery = false;
   uint64_t mark_raw = 0, identity_raw = 0;  // the origins (read without shared state)

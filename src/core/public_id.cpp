@@ -5,38 +5,11 @@
 #include "core/bytes.hpp"
 #include "core/codec.hpp"
 #include "core/error.hpp"
+#include "core/siphash.hpp"
 
 namespace idgen::public_id {
 
 namespace {
-
-constexpr uint64_t Rotl(uint64_t x, int b) { return (x << b) | (x >> (64 - b)); }
-
-struct SipState {
-  uint64_t v0, v1, v2, v3;
-  void Round() {
-    v0 += v1;
-    v1 = Rotl(v1, 13);
-    v1 ^= v0;
-    v0 = Rotl(v0, 32);
-    v2 += v3;
-    v3 = Rotl(v3, 16);
-    v3 ^= v2;
-    v0 += v3;
-    v3 = Rotl(v3, 21);
-    v3 ^= v0;
-    v2 += v1;
-    v1 = Rotl(v1, 17);
-    v1 ^= v2;
-    v2 = Rotl(v2, 32);
-  }
-  void Compress(uint64_t m) {
-    v3 ^= m;
-    Round();
-    Round();
-    v0 ^= m;
-  }
-};
 
 uint64_t Round(int round, uint64_t half, const Domain& domain, const Key& key) {
   const uint64_t mask = (uint64_t{1} << domain.half_bits) - 1;
@@ -72,15 +45,7 @@ uint64_t InverseNetwork(uint64_t y, const Domain& d, const Key& key) {
 
 }  // namespace
 
-uint64_t SipHash24(const Key& key, uint64_t message) {
-  SipState s{key.k0 ^ 0x736f6d6570736575ULL, key.k1 ^ 0x646f72616e646f6dULL, key.k0 ^ 0x6c7967656e657261ULL,
-             key.k1 ^ 0x7465646279746573ULL};
-  s.Compress(message);
-  s.Compress(uint64_t{8} << 56);  // the final block: the length, 8 bytes
-  s.v2 ^= 0xff;
-  for (int i = 0; i < 4; ++i) s.Round();
-  return s.v0 ^ s.v1 ^ s.v2 ^ s.v3;
-}
+uint64_t SipHash24(const Key& key, uint64_t message) { return siphash::Hash8(key, message); }
 
 uint64_t Permute(uint64_t x, const Domain& domain, const Key& key) {
   do {

@@ -14,14 +14,12 @@
 #include <cstdint>
 #include <string_view>
 
+#include "core/siphash.hpp"
 #include "core/text.hpp"
 
 namespace idgen::public_id {
 
-struct Key {
-  uint64_t k0;
-  uint64_t k1;
-};
+using Key = siphash::Key;
 
 // SipHash-2-4 of one 8-byte message (its bytes little-endian), the keyed round function.
 uint64_t SipHash24(const Key& key, uint64_t message);

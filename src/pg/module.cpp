@@ -4,11 +4,11 @@
 #include <new>
 #include <stdexcept>
 
-#include "pg/drop_guard.hpp"
-#include "pg/moved.hpp"
+#include "pg/effects/drop_guard.hpp"
+#include "pg/effects/moved.hpp"
 #include "pg/pg.hpp"
-#include "pg/settings.hpp"
-#include "pg/shared.hpp"
+#include "pg/settings/settings.hpp"
+#include "pg/effects/shared.hpp"
 
 extern "C" {
 #include "mb/pg_wchar.h"

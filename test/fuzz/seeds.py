@@ -212,3 +212,45 @@ for name, text in {
     'unterminated': "SELECT U&'idgen.token_\\",
 }.items():
     write('sql_names', name, text)
+
+# public_uuid: the first byte picks the part: 0 the key's text, 1 a key (16 bytes), a UUID (16) and
+# the mapping (a byte), 2 a typeid's text.
+for name, text in {
+    'key-32-digits': '000102030405060708090a0b0c0d0e0f',
+    'key-halves': 'efcdab8967452301:1032547698badcfe',
+    'key-upper': 'EFCDAB8967452301:1032547698BADCFE',
+    'key-two-lines': 'opaque:000102030405060708090a0b0c0d0e0f\nefcdab8967452301:1032547698badcfe\n',
+    'key-uuidv47': '  uuidv47:000102030405060708090a0b0c0d0e0f  ',
+    'key-three': ' '.join(['000102030405060708090a0b0c0d0e0f'] * 3),
+    'key-short': '000102030405060708090a0b0c0d0e0',
+    'key-long': '000102030405060708090a0b0c0d0e0f0',
+    'key-colon-misplaced': '00010203040506070:8090a0b0c0d0e0f',
+    'key-bad-digit': '000102030405060708090a0b0c0d0e0g',
+    'key-bad-mapping': 'sealed:000102030405060708090a0b0c0d0e0f',
+    'key-empty-mapping': ':000102030405060708090a0b0c0d0e0f',
+    'key-empty': '',
+    'key-blank': ' \t\r\n\v\f',
+    'key-passphrase': 'a passphrase of thirty-two bytes or more is not a key',
+}.items():
+    write('public_uuid', name, b'\x00' + text.encode())
+write('public_uuid', 'key-non-ascii', b'\x00' + 'é'.encode() * 16)
+PEER_KEY = bytes.fromhex('efcdab89674523011032547698badcfe')
+for name, uuid, mapping in [('v7-readme', '018f2d9f9a2a7def8c3f7b1a2c4d5e6f', 0),
+                            ('facade-readme', '2463c7807fca4def8c3f7b1a2c4d5e6f', 0),
+                            ('v7-zero', '00000000000070008000000000000000', 1),
+                            ('v7-last-ms', '03ffffffffff7fffbfffffffffffffff', 1),
+                            ('v7-too-late', '04000000000070008000000000000000', 0),
+                            ('v4-max', 'ffffffffffff4fffbfffffffffffffff', 0),
+                            ('nil', '00000000000000000000000000000000', 1),
+                            ('max', 'ffffffffffffffffffffffffffffffff', 0)]:
+    write('public_uuid', name, b'\x01' + PEER_KEY + bytes.fromhex(uuid) + bytes([mapping]))
+for name, text in {
+    'typeid-base32': 'user_01hyttsxmaftfrgzxv38p4tqkf',
+    'typeid-facade': 'user_6mhft4ncg49tfrgzxv38p4tqkf',
+    'typeid-base36': 'user_016te5xykeuloc6dvxu8bo3fh',
+    'typeid-bare': '01hyttsxmaftfrgzxv38p4tqkf',
+    'typeid-v4': 'user_2463c7807fca4def8c3f7b1a2c',
+    'typeid-upper': 'User_01hyttsxmaftfrgzxv38p4tqkf',
+    'typeid-empty-body': 'user_',
+}.items():
+    write('public_uuid', name, b'\x02' + text.encode())

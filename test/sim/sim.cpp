@@ -2,7 +2,7 @@
 // (core/engine.cpp, core/protocol.cpp, core/identity.cpp) and every value (the state words and the
 // families' code in src/core). What is the simulator's: the world those effects act on (servers,
 // WAL, origins, sequences, shared memory, clocks, configuration), written to PostgreSQL's semantics
-// as src/pg/mark.cpp uses them, and the glue around the engine that src/pg has (a generator's call
+// as src/pg/effects/mark.cpp uses them, and the glue around the engine that src/pg has (a generator's call
 // as generator.hpp makes it, CREATE and DROP EXTENSION, restart_at_clock()), written as src/pg
 // writes it. Sections: the families; the world; the effects; the glue; the invariants; the steps.
 #include "sim/sim.hpp"
@@ -313,6 +313,14 @@ struct Shm {
   std::atomic<uint64_t> decimal{0};
   uint64_t instance = 0;  // this run's random name (SharedState::instance)
   uint64_t moving_from = 0;  // the identity lease in force when the last move began (0: none)
+  // What the server remembers of the copies it wrote that stay another writer's (lost at a crash,
+  // as src/pg/effects/mark.cpp's shared memory is): by database and the copy's exact words.
+  struct Theirs {
+    int db;
+    int64_t tag, parts, mark, mark_identity;
+    protocol::Theirs theirs;
+  };
+  std::vector<Theirs> theirs;
 };
 
 using MaxMap = std::unordered_map<uint64_t, U128>;  // (family, part) -> the largest value
@@ -828,7 +836,7 @@ class SimEffects final : public engine::Effects {
     Point(s_, "PartsOf");
     return PartsIn(sv().cur, handle);
   }
-  engine::Rebuilt RebuildFromCopies() override;
+  engine::Rebuilt RebuildFromCopies(int launch_id) override;
 
   void LockMark(bool exclusive) override {
     Point(s_, exclusive ? "LockMark exclusive" : "LockMark shared");
@@ -951,6 +959,31 @@ class SimEffects final : public engine::Effects {
            static_cast<unsigned long long>(static_cast<uint64_t>(copy.server) >> 26 & kRunMask), text);
     }
     return WriteDatabase(copy);
+  }
+  void RememberTheirs(const CopyWrite& write) override {
+    Point(s_, "RememberTheirs");
+    auto& list = sv().shm->theirs;
+    for (auto& t : list) {
+      if (t.db == s_.db && t.tag == write.tag && t.parts == write.parts) {
+        t.mark = std::max(t.mark, write.holds_mark);
+        t.mark_identity = std::max(t.mark_identity, write.holds_identity);
+        t.theirs = write.theirs;
+        return;
+      }
+    }
+    if (list.size() == 16) list.erase(list.begin());  // (the oldest goes, as src/pg's)
+    list.push_back({s_.db, write.tag, write.parts, write.holds_mark, write.holds_identity, write.theirs});
+  }
+  bool RecallTheirs(const CopyRead& read, protocol::Theirs* theirs) override {
+    Point(s_, "RecallTheirs");
+    for (const auto& t : sv().shm->theirs) {
+      if (t.db == s_.db && t.tag == read.server && t.parts == read.parts && read.mark <= t.mark &&
+          (!read.has_identity || read.mark_identity <= t.mark_identity)) {
+        *theirs = t.theirs;
+        return true;
+      }
+    }
+    return false;
   }
   int64_t ReadDecimalCopy() override {
     Point(s_, "ReadDecimalCopy");
@@ -1129,8 +1162,8 @@ void SimEffects::JudgeRestart(uint64_t floor_ms) {
 }
 
 // What every database's copy holds, for the first start of a server's origins (a cluster that
-// pg_upgrade made): each copy as protocol::RebuiltOf counts it, merged (src/pg/rebuild.cpp's).
-engine::Rebuilt SimEffects::RebuildFromCopies() {
+// pg_upgrade made): each copy as protocol::RebuiltOf counts it, merged (src/pg/effects/rebuild.cpp's).
+engine::Rebuilt SimEffects::RebuildFromCopies(int launch_id) {
   Point(s_, "RebuildFromCopies");
   NotUnderLock(s_, "the rebuild's reads");
   Rebuilt merged;
@@ -1143,7 +1176,7 @@ engine::Rebuilt SimEffects::RebuildFromCopies() {
     read.server = c.server;
     read.mark_identity = c.identity;
     read.parts = c.parts;
-    Merge(merged, RebuiltOf(read, c.decimal));
+    Merge(merged, RebuiltOf(read, c.decimal, launch_id));
   }
   return merged;
 }

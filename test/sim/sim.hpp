@@ -1,7 +1,7 @@
 // A deterministic simulator of idgen's durable state: the product's own engine (core/engine.cpp,
 // core/protocol.cpp, core/identity.cpp) and value makers (the state words and layouts of src/core)
 // run in sessions on fibers, against simulated servers (sim.cpp implements engine::Effects over
-// them, as src/pg/mark.cpp does over PostgreSQL). A schedule is a list of steps: a session's call
+// them, as src/pg/effects/mark.cpp does over PostgreSQL). A schedule is a list of steps: a session's call
 // goes on to its next effect, a call starts, the clock ticks or jumps, a server reloads, crashes,
 // restarts, gets a standby, is promoted, cloned or upgraded, a database is dumped, restored or set
 // by its owner. The invariants are on the values themselves (docs/design.md, "The simulator").

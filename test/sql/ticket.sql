@@ -167,5 +167,23 @@ RESET client_min_messages;
 DROP FUNCTION first_after(text, text);
 DROP TABLE positionings;
 
-DROP SEQUENCE t1, t2, t3, r1, r2, r3, r4, p1, p2, p3, p4, p5, p6, p7, p8;
+-- Through idgen: nextval() on a server that was never promoted; after a failover it refuses until
+-- sequence_resume() moves the sequence past the old primary (t/standby.pl). A sequence that is not
+-- WAL-logged starts again after a crash: refused always.
+CREATE SEQUENCE s1; SELECT idgen.ticket_sequence('s1', 2, 3);
+SELECT idgen.sequence_nextval('s1') AS first, idgen.sequence_nextval('s1') AS second;
+SELECT idgen.sequence_resume('s1', 10) AS resumed, idgen.sequence_nextval('s1') AS next,
+       idgen.ticket_server(idgen.sequence_nextval('s1'), 3) AS server;
+SELECT idgen.sequence_resume('s1', -1);
+\echo :LAST_ERROR_SQLSTATE
+CREATE SEQUENCE s2 MAXVALUE 100; SELECT idgen.sequence_resume('s2', 100);
+\echo :LAST_ERROR_SQLSTATE
+CREATE UNLOGGED SEQUENCE s3; SELECT idgen.sequence_nextval('s3');
+\echo :LAST_ERROR_SQLSTATE
+CREATE TEMP SEQUENCE s4; SELECT idgen.sequence_nextval('s4');
+\echo :LAST_ERROR_SQLSTATE
+SELECT idgen.sequence_nextval('pg_class');
+\echo :LAST_ERROR_SQLSTATE
+
+DROP SEQUENCE t1, t2, t3, r1, r2, r3, r4, p1, p2, p3, p4, p5, p6, p7, p8, s1, s2, s3;
 DROP EXTENSION idgen;

@@ -26,9 +26,11 @@ local $ENV{PGPORT} = $node->port;
 
 # ---- the README's examples (was test/multi/readme.sh) ----
 $node->safe_psql('postgres', 'CREATE DATABASE readme');
-for my $name (qw(token_secret public_id_key)) {
+for my $name (qw(token_secret public_id_key public_uuid_key)) {
 	my $file = $node->data_dir . "/idgen_$name";
-	PostgreSQL::Test::Utils::append_to_file($file, join('', map { sprintf '%02x', int rand 256 } 1 .. 32));
+	# (openssl rand -hex 32, or -hex 16 for the public-UUID key: 16 bytes)
+	my $bytes = $name eq 'public_uuid_key' ? 16 : 32;
+	PostgreSQL::Test::Utils::append_to_file($file, join('', map { sprintf '%02x', int rand 256 } 1 .. $bytes));
 	chmod 0600, $file;
 	$node->safe_psql('postgres', "ALTER SYSTEM SET idgen.${name}_file = 'idgen_$name'");
 }

@@ -216,6 +216,37 @@ cmp_ok($made_rows, q{>}, 0, "sessions made IDs across 40 reloads ($made_rows row
 is($foreign, '0', 'none under a node id the operator did not set');
 $misspelt->stop;
 
+# ---- the docs' recovery from a clock set ahead, on a server with the default shard list ------------
+
+# The clock 20 s ahead, the default identity (node 0, digit 0, every shard) makes Instagram and
+# Snowflake IDs; the clock right again, operating.md's recovery: node 18, digit 3, and shards that
+# share none with every shard (none). With a shard list that still holds shard 2 ('2048-4095' does
+# not: 0-2047 ... every shard does) restart_at_clock() refuses, naming the setting (1.3 compared a
+# hash of the list, moved, and repeated 24,213 Instagram IDs); with no shard it moves, Snowflake
+# carries on from the clock under node 18, and Instagram refuses until a shard meets nothing made
+# ahead. No ID repeats.
+my $clocked = idgen_node('ahead');
+with_clock_offset(20, sub { $clocked->start });
+$clocked->safe_psql('postgres', 'CREATE EXTENSION idgen; CREATE TABLE made (i bigint UNIQUE, s bigint UNIQUE)');
+$clocked->safe_psql('postgres', 'INSERT INTO made SELECT idgen.instagram_id(2), idgen.snowflake_id() FROM generate_series(1, 5000)');
+$clocked->stop;
+$clocked->start;
+reload_until($clocked, q{ALTER SYSTEM SET idgen.node_id = 18; ALTER SYSTEM SET idgen.uid20_server = 3; ALTER SYSTEM SET idgen.instagram_shards = '2048-4095'},
+	'idgen.node_id', '18');
+my ($clocked_state, $clocked_message) = sqlstate_of($clocked, 'SELECT idgen.restart_at_clock()');
+is($clocked_state, '55000', "shards 2048-4095 after every shard: restart_at_clock() refuses ($clocked_message)");
+like($clocked_message, qr/idgen\.instagram_shards/, 'naming the setting whose part meets');
+reload_until($clocked, q{ALTER SYSTEM SET idgen.instagram_shards = ''}, 'idgen.instagram_shards', '');
+like($clocked->safe_psql('postgres', 'SELECT idgen.restart_at_clock()'), qr/carry on from the clock/, 'no shard: it moves');
+is($clocked->safe_psql('postgres', 'SELECT (idgen.snowflake_parse(idgen.snowflake_id())).node'), '18', 'Snowflake carries on under node 18');
+is((sqlstate_of($clocked, 'SELECT idgen.instagram_id(2)'))[0], '22023', 'Instagram owns no shard');
+$clocked->safe_psql('postgres', 'INSERT INTO made (s) SELECT idgen.snowflake_id() FROM generate_series(1, 5000)');
+is($clocked->safe_psql('postgres', 'SELECT count(*) - count(DISTINCT s) FROM made WHERE s IS NOT NULL'), '0', 'no Snowflake ID repeats');
+reload_until($clocked, q{ALTER SYSTEM SET idgen.instagram_shards = '2048-4095'}, 'idgen.instagram_shards', '2048-4095');
+my ($shard_state) = sqlstate_of($clocked, 'INSERT INTO made (i) SELECT idgen.instagram_id(2048) FROM generate_series(1, 1000)');
+is($shard_state, '55000', 'shards that meet those made ahead, given back: Instagram refuses until the clock passes them');
+$clocked->stop;
+
 # ---- a session connected before a restore ---------------------------------------------------------
 
 my $restore = idgen_node('restore', conf => "idgen.node_id = 3\nidgen.launch_id = 11");

@@ -162,6 +162,9 @@ $clone->init_from_backup($source, 'clone');
 # machine, the copy still lies ahead when it arrives, and is waited for, not refused.)
 $clone->append_conf('postgresql.conf', "idgen.max_clock_regression = '30s'");
 with_clock_offset(-15, sub { $clone->start });
+# (a clone that makes its own IDs before the restore: its marks are its own, not started from the
+# databases' copies as a server's that never made one are)
+$clone->safe_psql('postgres', 'SELECT idgen.snowflake_id()');
 $clone->safe_psql('postgres', 'CREATE DATABASE app2');
 $clone->command_ok([ 'pg_restore', '--exit-on-error', '-d', 'app2', "$dir/app.dump" ], 'restored into the clone');
 isnt($clone->safe_psql('app2', 'SELECT last_value FROM idgen.mark_server'), '0', 'the copy came with the dump');

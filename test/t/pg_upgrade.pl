@@ -57,7 +57,10 @@ sub system_identifier {
 my $old = idgen_node('old', install_path => dirname($from[0]), conf => 'idgen.launch_id = 51');
 $old->start;
 my $old_major = $old->safe_psql('postgres', "SELECT current_setting('server_version_num')::int / 10000");
-$old->safe_psql('postgres', 'CREATE ROLE owner LOGIN; CREATE ROLE app; CREATE DATABASE app OWNER owner');
+$old->safe_psql('postgres', 'CREATE ROLE owner LOGIN; CREATE ROLE app; CREATE DATABASE app OWNER owner; CREATE DATABASE nodec');
+# (a database with idgen that makes no DecimalId: after the upgrade, it has no copy of the old
+# server's generator ids)
+$old->safe_psql('nodec', 'CREATE EXTENSION idgen; SELECT idgen.snowflake_id()');
 as_owner($old,
 	'CREATE EXTENSION idgen; CREATE TABLE r (phase int NOT NULL, '
 	  . join(', ', map { "$_ $columns{$_}[0] DEFAULT $columns{$_}[1]" } @families) . ')');
@@ -95,7 +98,8 @@ for my $bindir (@from[ 1 .. $#from ], undef) {
 	chdir $cwd;
 
 	# The clock 12 s before the mark, beyond the 5 s of idgen.max_clock_regression: every generator
-	# refuses, and says why.
+	# refuses, in every database (the new cluster's marks start from every database's copy before its
+	# first ID), and says why.
 	with_clock_offset(clock_offset_to($copy{mark}, 12), sub { $new->start });
 	isnt(system_identifier($new), $copy{mark_server}, "$hop: the new cluster has another system identifier");
 	my %upgraded = %{ copy_of($new) };
@@ -111,7 +115,8 @@ for my $bindir (@from[ 1 .. $#from ], undef) {
 		my ($state, $message, $hint) = sqlstate_of($new, "SELECT $columns{$c}[1]", db => 'app', user => 'owner');
 		is($state, '55000', "$hop: clock 12 s behind the mark: $columns{$c}[1] refuses with 55000");
 		next unless $c eq 'i';
-		like($message, qr/^the durable mark of this database lies \d+ s( \d+ ms)? ahead of the system clock/, "$hop: and says so: $message");
+		like($message, qr/^the copy of the durable mark in database "app" lies \d+ s( \d+ ms)? ahead of the system clock/,
+			"$hop: and says so: $message");
 		like($hint, qr/IDs resume by themselves once it passes the mark/, "$hop: with a hint: $hint");
 	}
 	is(as_owner($new, 'SELECT count(*) FROM r'), $count, "$hop: no row added");
@@ -128,12 +133,21 @@ for my $bindir (@from[ 1 .. $#from ], undef) {
 	cmp_ok(clock_ms($new), '>=', $last, "$hop: once the server's clock had passed the last ID made before");
 	above_before($new, 'app', $phase, "$hop: clock 4 s behind");
 
-	# DecimalIds under the same launch id: the upgraded database refuses them (55000) rather than
-	# move the server's generator ids beyond its copy (issue 29.5); other databases go on.
-	is($new->safe_psql('postgres', 'CREATE EXTENSION IF NOT EXISTS idgen; SELECT idgen.decimal_id() > 0'), 't',
-		"$hop: another database makes DecimalIds of launch id $launch");
-	($state, $message) = sqlstate_of($new, 'SELECT idgen.decimal_id()', db => 'app', user => 'owner');
-	is($state, '55000', "$hop: the same launch id in the upgraded database: DecimalIds refused ($message)");
+	# The same launch id, as an upgrade the usual way keeps it: the new cluster's generator ids lie past
+	# every database's copy, in the upgraded database, in one that made no DecimalId before, and in one
+	# created after the upgrade; and the 64-bit IDs of a database created after the upgrade lie above
+	# the old ones (1.3: 166,661 and 205,793 repeats in such databases).
+	my $old_generator = as_owner($new, 'SELECT max((idgen.decimal_parse(m)).generator_id) FROM r');
+	$new->safe_psql('postgres', "DROP DATABASE IF EXISTS fresh$phase; CREATE DATABASE fresh$phase");
+	$new->safe_psql("fresh$phase", 'CREATE EXTENSION idgen');
+	for my $db ('app', 'nodec', "fresh$phase") {
+		my $generator = $new->safe_psql($db, 'SELECT (idgen.decimal_parse(idgen.decimal_id())).generator_id');
+		cmp_ok($generator, '>', $old_generator, "$hop: DecimalIds of launch id $launch in $db: generator id past the old ones");
+	}
+	my ($fresh_js, $fresh_sony) = split /\|/, $new->safe_psql("fresh$phase", 'SELECT min(idgen.js_id()), min(idgen.sonyflake_id()) FROM generate_series(1, 1000)');
+	my ($old_js, $old_sony) = split /\|/, as_owner($new, 'SELECT max(j), max(y) FROM r');
+	cmp_ok($fresh_js, '>', $old_js, "$hop: JS-safe IDs in a database created after the upgrade lie above the old ones");
+	cmp_ok($fresh_sony, '>', $old_sony, "$hop: and Sonyflake IDs");
 	no_repeat($new, 'app', "$hop: clock 4 s behind");
 
 	# Under a launch id of its own, every family, DecimalIds included.

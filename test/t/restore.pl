@@ -74,7 +74,8 @@ isnt($target->safe_psql('postgres', 'SELECT system_identifier FROM pg_control_sy
 	$copy{mark_server}, 'the target server has another system identifier');
 
 # The clock 12 s before the mark, beyond the 5 s of idgen.max_clock_regression: every generator
-# refuses in this database, and says what to do.
+# refuses, and says what to do. (A server that had made no ID yet: its marks start from every
+# database's copy, this one's included, before its first ID, in any database.)
 $target->stop;
 with_clock_offset(clock_offset_to($copy{mark}, 12), sub { $target->start });
 note('target clock - copied mark: ' . (clock_ms($target) - $copy{mark}) . ' ms');
@@ -82,8 +83,9 @@ for my $c (@families) {
 	my ($state, $message, $hint) = sqlstate_of($target, "SELECT $columns{$c}[1]", db => 'app2', user => 'owner2');
 	is($state, '55000', "clock 12 s behind the restored mark: $columns{$c}[1] refuses with 55000");
 	next unless $c eq 's';
-	like($message, qr/^the durable mark of this database lies \d+ s( \d+ ms)? ahead of the system clock/, "and says so: $message");
-	like($hint, qr/IDs resume by themselves once it passes the mark; idgen\.max_clock_regression/, "with a hint: $hint");
+	like($message, qr/^the copy of the durable mark in database "app2" lies \d+ s( \d+ ms)? ahead of the system clock/,
+		"and says so: $message");
+	like($hint, qr/IDs resume by themselves once it passes the mark \(idgen\.max_clock_regression/, "with a hint: $hint");
 }
 my ($state) = sqlstate_of($target, "INSERT INTO r (phase) SELECT 2 FROM generate_series(1, $rows)",
 	db => 'app2', user => 'owner2');
@@ -93,7 +95,7 @@ is($state, '55000', 'an INSERT of new rows refuses too');
 my (undef, $twice_out, $twice_err) = $target->psql('app2',
 	'SELECT idgen.snowflake_id(); SELECT idgen.snowflake_id(); SELECT idgen.instagram_id(3);',
 	on_error_stop => 0, extra_params => [ '-U', 'owner2' ]);
-my $refusals = () = $twice_err =~ /ERROR:\s+the durable mark of this database lies/g;
+my $refusals = () = $twice_err =~ /ERROR:\s+the copy of the durable mark in database "app2" lies/g;
 is($refusals, 3, 'three calls in one session: three refusals');
 is($twice_out, '', 'and no ID');
 is(as_role($target, 'app2', 'owner2', 'SELECT count(*) FROM r'), $rows, 'and added none');
@@ -110,14 +112,13 @@ cmp_ok(clock_ms($target), '>=', $last_restored, "within a limit of 30 s, the gen
 above_before($target, 'app2', 2, 'limit raised to 30 s');
 
 # DecimalIds, same launch id: the restored ones are of generator ids this server had not reached.
-# The restored database refuses DecimalIds (55000) rather than move the server's generator ids
-# beyond them (issue 29.5: what an owner writes in her database moved every database's; 1.1:
-# every DecimalId repeated), and every other database goes on.
+# Its marks started from every database's copy: its generator ids lie past the restored ones, in
+# the restored database and in every other (1.1: every DecimalId repeated).
 is($target->safe_psql('postgres', 'CREATE EXTENSION IF NOT EXISTS idgen; SELECT idgen.decimal_id() > 0'), 't',
 	'another database of the server makes DecimalIds of launch id 41');
-my ($decimal_state, $decimal_message) = sqlstate_of($target, 'SELECT idgen.decimal_id()', db => 'app2', user => 'owner2');
-is($decimal_state, '55000', "the same launch id in the restored database: DecimalIds refused ($decimal_message)");
-like($decimal_message, qr/^this database holds DecimalIds of launch id 41 that this server could repeat/, 'saying why');
+my $restored_generator = as_role($target, 'app2', 'owner2', 'SELECT max((idgen.decimal_parse(m)).generator_id) FROM r');
+cmp_ok(as_role($target, 'app2', 'owner2', 'SELECT (idgen.decimal_parse(idgen.decimal_id())).generator_id'), '>',
+	$restored_generator, 'the same launch id in the restored database: DecimalIds of a generator id past the restored ones');
 no_repeat($target, 'app2', 'restored by a non-superuser, clock 12 s behind');
 
 # Under a launch id of its own, DecimalIds work, and carry the new launch id into the copy.
@@ -152,6 +153,30 @@ cmp_ok(clock_ms($super), '>=', $last_restored, 'after waiting for the clock to p
 above_before($super, 'app3', 2, 'restored by a superuser, clock 4 s behind');
 no_repeat($super, 'app3', 'restored by a superuser, clock 4 s behind');
 $super->stop;
+
+# ---- a restore on a server whose shards overlap the source's, every other part new ---------------
+# The source (node 1, digit 1, launch 45, every shard) runs 15 s ahead; its dump restored on a
+# server of node 2, digit 2, launch 46 and shards 2048-4095: Snowflake, UID20 and DecimalId carry on
+# at once (their parts meet nothing the copy holds), Instagram of a shard in common refuses (1.3 took
+# the copy as another identity's as a whole: 2,396 Instagram IDs repeated).
+my $wide = idgen_node('wide', conf => "idgen.node_id = 1\nidgen.uid20_server = 1\nidgen.launch_id = 45");
+with_clock_offset(15, sub { $wide->start });
+$wide->safe_psql('postgres', 'CREATE DATABASE w');
+$wide->safe_psql('w', 'CREATE EXTENSION idgen; CREATE TABLE x (i bigint UNIQUE DEFAULT idgen.instagram_id(3000), s bigint, u bigint, m bigint)');
+$wide->safe_psql('w', 'INSERT INTO x (s, u, m) SELECT idgen.snowflake_id(), idgen.uid20(), idgen.decimal_id() FROM generate_series(1, 5000)');
+my $wide_dump = $wide->basedir . '/w.dump';
+$wide->command_ok([ 'pg_dump', '-Fc', '-d', 'w', '-f', $wide_dump ], 'pg_dump of the source of every shard');
+$wide->stop;
+my $narrow = idgen_node('narrow', conf => "idgen.node_id = 2\nidgen.uid20_server = 2\nidgen.launch_id = 46\nidgen.instagram_shards = '2048-4095'");
+$narrow->start;
+$narrow->safe_psql('postgres', 'CREATE EXTENSION idgen; SELECT idgen.snowflake_id()');
+$narrow->safe_psql('postgres', 'CREATE DATABASE w');
+$narrow->command_ok([ 'pg_restore', '--exit-on-error', '-d', 'w', $wide_dump ], 'restored on a server of other parts but for its shards');
+is($narrow->safe_psql('w', 'SELECT (idgen.snowflake_parse(idgen.snowflake_id())).node, idgen.uid20() > 0, idgen.decimal_id() > 0'),
+	'2|t|t', 'Snowflake, UID20 and DecimalId, under parts the copy does not hold, carry on at once');
+($state, $message) = sqlstate_of($narrow, 'INSERT INTO x (i) VALUES (DEFAULT)', db => 'w');
+is($state, '55000', "Instagram of shard 3000, which the copy's IDs carry too, refuses ($message)");
+$narrow->stop;
 
 # ---- a table moved alone (pg_dump -t), to a server of the same node id whose clock is behind -------
 # The table's IDs reach 15 s past the target's clock; the dump carries none of idgen's copy. After

@@ -344,6 +344,19 @@ $plain->append_conf('postgresql.conf', "idgen.token_secret_file = 'idgen_token_s
 $plain->reload;
 $plain->poll_query_until('postgres', "SELECT current_setting('idgen.token_secret_file', true) = 'idgen_token_secret'");
 like($plain->safe_psql('postgres', "SELECT idgen.signed_token('x')"), qr/^x_/, 'the file form signs, preloaded or not');
+
+# The key scope: under 'server' (the default) a token signed in one database verifies in another;
+# under 'database', in the database that signed it alone, so that what one database's owner signs
+# no other accepts.
+$plain->safe_psql('postgres', 'CREATE DATABASE other');
+$plain->safe_psql('other', 'CREATE EXTENSION idgen');
+my $scoped = $plain->safe_psql('postgres', "SELECT idgen.signed_token('x')");
+is($plain->safe_psql('other', "SELECT idgen.verify_token('$scoped')"), 't', "key scope 'server': another database verifies it");
+$plain->safe_psql('postgres', "LOAD 'idgen'; ALTER SYSTEM SET idgen.key_scope = 'database'; SELECT pg_reload_conf()");
+$plain->poll_query_until('postgres', "SELECT current_setting('idgen.key_scope') = 'database'");
+$scoped = $plain->safe_psql('postgres', "SELECT idgen.signed_token('x')");
+is($plain->safe_psql('postgres', "SELECT idgen.verify_token('$scoped')"), 't', "key scope 'database': the database that signed it verifies it");
+is($plain->safe_psql('other', "SELECT idgen.verify_token('$scoped')"), 'f', '... and no other does');
 $plain->stop;
 
 done_testing();

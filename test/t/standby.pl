@@ -155,6 +155,17 @@ for my $how ([ cancel => 'pg_cancel_backend', qr/canceling statement due to user
 	note(sprintf("$name: both answered in %.2f s", $elapsed));
 	is($$stdout . $$stdout2, '', "$name: no ID was returned");
 }
+# A lease written under another identity that never became durable: the reload gives node 12; the
+# first session's renewal under it waits for the standby and is cancelled. Nothing of it may be
+# published: a second session under node 12 waits too, and returns no ID (1.3 published the new
+# identity before the flush, and the second session's IDs lay under a lease the origin never held).
+$lonely->safe_psql('postgres', 'ALTER SYSTEM SET idgen.node_id = 12; SELECT pg_reload_conf()');
+$lonely->poll_query_until('postgres', "SELECT current_setting('idgen.node_id') = '12'");
+($ret, $out, $err) = $lonely->psql('postgres', "SET statement_timeout = '1s'; SELECT idgen.snowflake_id()");
+like($err, qr/canceling statement due to statement timeout/, 'node 12: the renewal waits for the standby, and is cancelled');
+($ret, $out, $err) = $lonely->psql('postgres', "SET statement_timeout = '1s'; SELECT idgen.snowflake_id()");
+like($err, qr/canceling statement due to statement timeout/, 'a second session under node 12 waits too');
+is($out, '', 'and returns no ID: nothing of the renewal was published before it was durable');
 $lonely->stop('immediate');
 
 # ---- asynchronous failover after a lag, the promoted server's clock behind (issue 20.2) --------------

@@ -119,6 +119,13 @@ TEST(Load, TheMarginFollowsTheTimelineNotThePromotion) {
   EXPECT_EQ(again.floor_ms, 50000u);
 }
 
+// A primary that made DecimalIds alone wrote no lease: its promoted standby still skips.
+TEST(Load, DecimalIdsAloneStillSkipAfterAFailover) {
+  const Load load = DecideLoad(0, 0, PackDecimalOrigin(1, 7), Under(kDefault), Server(5, kDefault), false, 2, 30000);
+  EXPECT_TRUE(load.after_failover);
+  EXPECT_EQ(load.decimal_next, 7 + DecimalFailoverSkip(30000));
+}
+
 // The generator ids a primary may have taken that its asynchronous standby never replayed: at most
 // one per take interval over the margin, and the one in flight.
 TEST(Load, DecimalSkipFollowsTheMargin) {
@@ -352,6 +359,53 @@ TEST(Copy, ClaimedOnlyOnceEveryKinWaited) {
   AfterCopyWrite(copy, late);
   EXPECT_TRUE(copy.tag_is_ours);
   EXPECT_EQ(copy.run, 99u);
+}
+
+// A copy another writer's values lie ahead in, under node 5: this server, under node 6, writes its
+// own part into it (the copy must say its values hold node 6 too), and remembers node 5 as the other
+// writer's: its next transaction does not wait for the other writer's bound. Without the memory (a
+// restart, another server), node 6 meets the copy's parts and waits.
+TEST(Copy, OwnPartsAddedToAnotherWritersCopyStayOwn) {
+  const Identity theirs = Id(5, 0, "0-8191"), me = Id(6, 0, "0-8191");
+  const Self self = Server(99, me);
+  const LeaseParts parts = Under(me);
+  const ServerMark mark = Loaded(Pack(1000, 1), 0, parts, self);
+  CopyState copy = DecideCopy(mark, self, Read14(50000, 50000, 7, identity::Of(theirs)));
+  ASSERT_EQ(copy.wait_ms[kNode], 0u);
+  ASSERT_NE(copy.wait_ms[kDigit], 0u);  // (the same digit: still waits)
+  const CopyWrite write = DecideCopyWrite(mark, parts, self, copy, kNode, 2000);
+  EXPECT_FALSE(write.claims);
+  ASSERT_TRUE(write.remember_theirs);
+  EXPECT_EQ(write.theirs.parts, identity::Of(theirs));
+  EXPECT_EQ(write.theirs.identity_ms, 50000u);
+  CopyRead after = Read14(50000, 50000, 0, identity::Of(theirs));
+  after.server = write.tag;
+  after.parts = write.parts;
+  EXPECT_EQ(DecideCopy(mark, self, after, &write.theirs).wait_ms[kNode], 0u);
+  EXPECT_EQ(DecideCopy(mark, self, after).wait_ms[kNode], 50000u);
+  // Values a COPY brought join what is remembered as another writer's.
+  const Parts moved = identity::Of(Id(7, 0, "0-8191"));
+  const CopyWrite moved_write =
+      DecideMovedValues(DecideCopy(mark, self, after, &write.theirs), self, kNode, 60000, moved);
+  ASSERT_TRUE(moved_write.remember_theirs);
+  EXPECT_TRUE(identity::Includes(moved_write.theirs.parts, Id(7, 0, "0-8191")));
+  EXPECT_FALSE(identity::Meets(moved_write.theirs.parts, me, identity::Part::kNode));
+  EXPECT_EQ(moved_write.theirs.identity_ms, 60001u);
+}
+
+// Its own leases raise the copy's bounds past the other writer's: what it waits for is still the
+// other writer's bound (a floor the server adopted, idgen.adopt_copy(), covers it for good).
+TEST(Copy, OwnLeasesRaiseTheCopyNotTheWait) {
+  const Identity me = Id(6, 0, "0-8191");
+  const Self self = Server(99, me);
+  ServerMark mark = Loaded(Pack(1000, 1), 0, Under(me), self);
+  mark.floor_ms = 50000;  // (adopted)
+  Theirs theirs;
+  theirs.ms = theirs.identity_ms = 50000;
+  theirs.parts = identity::Of(Id(5, 0, "0-8191"));
+  CopyRead read = Read14(90000, 90000, 0, identity::Union(theirs.parts, identity::Of(me)));
+  EXPECT_EQ(DecideCopy(mark, self, read, &theirs).wait_ms[kTime], 0u);
+  EXPECT_EQ(DecideCopy(mark, self, read).wait_ms[kTime], 90000u);
 }
 
 TEST(Copy, WithoutMarkPartsTheTagKeeps13sLayout) {
