@@ -78,7 +78,7 @@ void FinishLoad(ServerMark& mark, const Load& load) { mark.decimal_timeline = lo
 
 // ---- the first start of the origins -------------------------------------------------------------------
 
-Rebuilt RebuiltOf(const CopyRead& read, int64_t decimal_copy, int launch_id) {
+Rebuilt RebuiltOf(const CopyRead& read, int64_t decimal_copy, int /*launch_id*/) {
   Rebuilt one;
   one.parts = identity::NoParts();
   if (read.has_mark && read.has_server) {
@@ -92,7 +92,10 @@ Rebuilt RebuiltOf(const CopyRead& read, int64_t decimal_copy, int launch_id) {
     }
     one.any = one.mark_ms != 0 || one.identity_ms != 0;
   }
-  if (decimal_copy > 0 && launch_id >= 0 && decimal_copy % kDecimalRunUnit / kDecimalUnit == launch_id) {
+  // Every launch id's generator ids count, not only the one this start runs under: the server's
+  // generator ids are one sequence whatever the launch id, and a reload may set it to a launch id a
+  // copy records (or set it at all, where this start had none).
+  if (decimal_copy > 0) {
     one.decimal_next = static_cast<uint64_t>(decimal_copy % kDecimalUnit) + 1;
     one.any = true;
   }
