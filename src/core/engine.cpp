@@ -236,8 +236,15 @@ void LoadServerMark(Effects& fx, Session& s) {
       renew.lease_parts = parts.server;
       renew.renew_identity_ms = load.renew_identity_ms;
       renew.identity_parts = parts.identity;
-      const ServerMark loaded = fx.ReadMark();
-      (void)RenewLeasesImpl(fx, renew, loaded.generation);
+      // The margin reaches the disk before idgen_decimal_id names this timeline (after which no
+      // start adds it again): a restart_at_clock() that moved the words meanwhile makes the renewal
+      // read the generation again. Never renewed: the timeline stays unrecorded, and the next start
+      // adds the margin again.
+      bool renewed = false;
+      for (int read = 0; read < kMaxRenewalReads && !renewed; ++read) {
+        renewed = RenewLeasesImpl(fx, renew, fx.ReadMark().generation);
+      }
+      if (!renewed) return;
     }
     if (load.write_decimal) {
       // After the leases: until idgen_decimal_id names this timeline, a start finds the failover again.
