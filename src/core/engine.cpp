@@ -199,10 +199,12 @@ void LoadServerMark(Effects& fx, Session& s) {
     fx.RaiseWords(kIdentityKins, load.identity_floor_ms, load.self_made_ms, true);
     ApplyLoad(m, load, written_mark, identity_raw, take_ms);
     if (load.retire_identity) (void)fx.AdvanceOrigin(Origin::kIdentityMark, 0, true);
-    // From the copies: the DecimalId generator ids they hold are passed on disk with the first flush,
-    // before the lease makes idgen_mark other than 0 (after which no start reads the copies again),
-    // under the timeline the origin had (a failover is still found by the next start).
-    if (from_copies && decimal_raw != decimal_read) (void)fx.AdvanceOrigin(Origin::kDecimalId, decimal_raw, false);
+    // From the copies: the DecimalId generator ids they hold, and the skip past those the copies may
+    // lack, are passed on disk with the first flush, before the lease makes idgen_mark other than 0
+    // (after which no start, this server's next or a session's that loads meanwhile, reads the
+    // copies again), under the timeline the origin had (a failover is still found by the next start).
+    const uint64_t decimal_passed = PackDecimalOrigin(TimelineOf(decimal_read), load.decimal_next);
+    if (from_copies && decimal_passed != decimal_read) (void)fx.AdvanceOrigin(Origin::kDecimalId, decimal_passed, false);
     // (the lease last: once idgen_mark is other than 0, no start reads the copies again)
     if (from_copies) (void)fx.AdvanceOrigin(Origin::kMark, written_mark, false);
     const uint64_t position = fx.WrittenUpTo();
