@@ -5,6 +5,7 @@ the simulator keeps every invariant, by the unit tests (build/unit_tests relinke
 file). Prints each mutation's fate, the score and the survivors; exits 1 when any survives.
 
   SIM_MUTANTS="name,name" test/sim/mutants.py     some mutations only
+  test/sim/mutants.py --check                      whether each mutation applies, nothing built
   SIM_JOBS=2 (in parallel), SIM_STEPS (the budget of each run), SIM_CXXFLAGS, UNIT_CXXFLAGS
 """
 import concurrent.futures
@@ -80,7 +81,20 @@ def run(m):
     return m, "SURVIVED", found.stdout.strip().split("\n")[-1]
 
 
+def check(mutants):
+    bad = 0
+    for m in mutants:
+        n = open(m["file"]).read().count(m["old"])
+        if n != 1:
+            bad += 1
+            print(f"{m['name']}: its text occurs {n} times in {m['file']}")
+    print(f"{len(mutants) - bad} of {len(mutants)} mutations apply")
+    sys.exit(1 if bad else 0)
+
+
 def main():
+    if sys.argv[1:] == ["--check"]:
+        check(parse("test/sim/mutants.txt"))
     for needed in ("build/sim/sim", "build/unit_tests"):
         if not os.path.exists(needed):
             sys.exit(f"build {needed} first (make {needed})")
