@@ -229,6 +229,7 @@ void LoadServerMark(Effects& fx, Session& s) {
       now.loaded = true;
       fx.WriteMark(now, kFieldLoaded);
     }
+    const uint64_t generation = now.generation;  // (the words as published, under the lock)
     fx.UnlockMark();
     if (load.renew) {
       // After a failover: the floors written as the leases, flushed, before any value (a crash
@@ -239,10 +240,12 @@ void LoadServerMark(Effects& fx, Session& s) {
       renew.renew_identity_ms = load.renew_identity_ms;
       renew.identity_parts = parts.identity;
       // The margin reaches the disk before idgen_decimal_id names this timeline (after which no
-      // start adds it again): a restart_at_clock() that moved the words meanwhile makes the renewal
-      // read the generation again. Never renewed: the timeline stays unrecorded, and the next start
-      // adds the margin again.
-      bool renewed = false;
+      // start adds it again). A restart_at_clock() or a retirement that moved the words meanwhile
+      // made the identity lease its own (or none): the server lease alone is renewed then, under the
+      // generation read again. Never renewed: the timeline stays unrecorded, and the next start adds
+      // the margin again.
+      bool renewed = RenewLeasesImpl(fx, renew, generation);
+      renew.renew_identity_ms = 0;
       for (int read = 0; read < kMaxRenewalReads && !renewed; ++read) {
         renewed = RenewLeasesImpl(fx, renew, fx.ReadMark().generation);
       }
