@@ -36,7 +36,7 @@ OBJDIR := build/pg$(PG_MAJOR)$(if $(IDGEN_SANITIZE),-sanitized)$(if $(IDGEN_DEBU
 # The objects build in parallel, one job per core (JOBS= builds one at a time).
 JOBS ?= -j$(shell nproc 2>/dev/null || echo 1)
 
-.PHONY: all install uninstall installcheck prove_installcheck prove_check clean deps test-deps unit sim sim-selftest sim-mutants demo test bench bench-instructions bench-scaling bench-edition bench-contention fuzz fuzz-build reference format-check deb dist distclean
+.PHONY: all install uninstall installcheck prove_installcheck prove_check clean deps test-deps unit sim sim-selftest sim-mutants demo test bench bench-instructions bench-scaling bench-edition bench-contention fuzz fuzz-build reference format-check deb dist distclean edition
 all install uninstall installcheck prove_installcheck prove_check:
 	@test -n "$(PG_MAJOR)" || { echo "no PostgreSQL at PG_CONFIG=$(PG_CONFIG) (make deps installs one)" >&2; exit 1; }
 	@mkdir -p $(OBJDIR)
@@ -193,6 +193,11 @@ reference: deps
 deb:
 	@scripts/deb.sh
 
+# The SQL edition's files for a managed server's user, who has psql and no make: build/idgen_sql-<its
+# version>/ and build/idgen_sql-<its version>.zip (docs/managed.md), attached to each release.
+edition:
+	@edition/dist.sh
+
 # The release archive for PGXN: build/idgen-<META.json's version>.zip, of the last commit (HEAD).
 DIST_VERSION = $(shell perl -MJSON::PP -0ne 'print decode_json($$_)->{version}' META.json)
 dist:
@@ -232,23 +237,29 @@ idgen--1.0--1.3.sql: sql/released/idgen--1.0--1.2.sql sql/idgen--1.2--1.3.sql sc
 idgen--1.1--1.3.sql: sql/idgen--1.1--1.3.prologue.sql sql/released/idgen--1.1--1.2.sql sql/idgen--1.2--1.3.sql scripts/chain-scripts.sh
 	$(SRC)scripts/chain-scripts.sh --update 1.1 --prologue $(filter %.sql,$^) >$@
 # idgen_sql, the SQL edition (edition/): an extension of its own, SQL and PL/pgSQL only, installed
-# beside idgen's files (one database has one of the two). edition/build.sh wraps its body as the
-# extension script, and as the plain script and pg_tle installer built here for the other two doors.
+# beside idgen's files (one database has one of the two). edition/build.sh wraps 1.0's body and the
+# update to 1.1 as the extension's scripts, and as the plain scripts and pg_tle installer built
+# here for the other two doors (make edition gathers them for a user without make).
 EDITION_VERSION := $(shell sed -n "s/^default_version = '\(.*\)'/\1/p" $(SRC)edition/idgen_sql.control)
+EDITION_SQL = edition/idgen_sql.body.sql edition/idgen_sql--1.0--1.1.sql edition/idgen_sql.control edition/build.sh edition/SHA256SUMS
 DATA      += edition/idgen_sql.control
-DATA_built += idgen_sql--$(EDITION_VERSION).sql
-EXTRA_CLEAN = idgen_sql.sql idgen_sql.pg_tle.sql
-idgen_sql--$(EDITION_VERSION).sql: edition/idgen_sql.body.sql edition/idgen_sql.control edition/build.sh
+DATA_built += idgen_sql--$(EDITION_VERSION).sql idgen_sql--1.0--$(EDITION_VERSION).sql
+EXTRA_CLEAN = idgen_sql.sql idgen_sql.update.sql idgen_sql.pg_tle.sql
+idgen_sql--$(EDITION_VERSION).sql: $(EDITION_SQL)
 	$(SRC)edition/build.sh extension >$@
-idgen_sql.sql: edition/idgen_sql.body.sql edition/idgen_sql.control edition/build.sh
+idgen_sql--1.0--$(EDITION_VERSION).sql: $(EDITION_SQL)
+	$(SRC)edition/build.sh update >$@
+idgen_sql.sql: $(EDITION_SQL)
 	$(SRC)edition/build.sh script >$@
-idgen_sql.pg_tle.sql: edition/idgen_sql.body.sql edition/idgen_sql.control edition/build.sh
+idgen_sql.update.sql: $(EDITION_SQL)
+	$(SRC)edition/build.sh script-update >$@
+idgen_sql.pg_tle.sql: $(EDITION_SQL)
 	$(SRC)edition/build.sh pg_tle >$@
-all: idgen_sql.sql idgen_sql.pg_tle.sql
+all: idgen_sql.sql idgen_sql.update.sql idgen_sql.pg_tle.sql
 OBJS       = $(patsubst $(SRC)%.cpp,%.o,$(sort $(wildcard $(SRC)src/core/*.cpp $(SRC)src/pg/*.cpp $(SRC)src/pg/*/*.cpp)))
 # ... and an install over an earlier release takes them away (found by the adversarial pass: left in
 # the extension directory, they let an owner install 1.0 and update to 1.1 through them).
-STALE_SCRIPTS = idgen--1.0.sql idgen--1.0--1.1.sql idgen--1.1.sql idgen--1.2.sql idgen--1.0--1.2.sql idgen--1.1--1.2.sql
+STALE_SCRIPTS = idgen--1.0.sql idgen--1.0--1.1.sql idgen--1.1.sql idgen--1.2.sql idgen--1.0--1.2.sql idgen--1.1--1.2.sql idgen_sql--1.0.sql
 install: remove-stale-scripts
 remove-stale-scripts:
 	rm -f $(addprefix '$(DESTDIR)$(datadir)/extension/',$(STALE_SCRIPTS))

@@ -23,3 +23,21 @@ FROM (SELECT DISTINCT ord, family FROM edition_median) f
      LEFT JOIN edition_median ec ON ec.ord = f.ord AND ec.edition = 'edition' AND ec.workload = 'call'
      LEFT JOIN edition_median ii ON ii.ord = f.ord AND ii.edition = 'idgen' AND ii.workload = 'insert'
      LEFT JOIN edition_median ei ON ei.ord = f.ord AND ei.edition = 'edition' AND ei.workload = 'insert';
+
+-- The edition against the pure-SQL peers that keep its promise (bench/edition-peers.sql): per call,
+-- the decoders over a table of the edition's IDs; the goal is at most 2× the peer.
+CREATE TEMP VIEW edition_peer_median AS
+  SELECT ord, kind, what, side, min(name) AS name, min(call) AS call,
+         percentile_cont(0.5) WITHIN GROUP (ORDER BY ms) * 1000 / :calls AS us
+  FROM bench.edition_peers WHERE run > 0 GROUP BY ord, kind, what, side;
+
+SELECT E'\n#### The edition against the pure-SQL peers that keep its promise\n\n'
+    || E'The peers are bench/edition-peers.sql: written from their authors'' descriptions, as a team would paste them. '
+    || E'Generators per call, as above; decoders over a table of the edition''s IDs. Microseconds; the goal is at most 2× the peer. '
+    || E'Rows marked "context" compare with a peer that keeps a weaker promise (no order within a millisecond, or Instagram''s function as published).\n\n'
+    || E'| | the edition | µs | the peer | µs | × the peer |\n|---|---|---:|---|---:|---:|\n'
+    || string_agg(format('| %s%s | `%s` | %s | %s | %s | %s |', e.what, CASE e.kind WHEN 'context' THEN ' (context)' ELSE '' END,
+                         e.call, round(e.us::numeric, 2), p.name, round(p.us::numeric, 2), round((e.us / p.us)::numeric, 2)),
+                  E'\n' ORDER BY e.ord) || E'\n'
+FROM edition_peer_median e JOIN edition_peer_median p ON p.ord = e.ord AND p.side = 'peer'
+WHERE e.side = 'edition';

@@ -106,6 +106,8 @@ DECLARE
   rel pg_catalog.oid;
   -- the end of the highest tick each family's IDs have reached, in Unix milliseconds
   reached pg_catalog.jsonb := '{}';
+  -- the edition's (1.1) highest word of each family
+  words pg_catalog.jsonb := '{}';
   defaults pg_catalog.jsonb;
   columns pg_catalog.jsonb;
   d pg_catalog.jsonb;
@@ -351,9 +353,39 @@ BEGIN
   -- milliseconds: the state word of each family (the edition's, in its sequence: above every ID it
   -- made; idgen's, in the server's memory, through a new ID; idgen's Instagram words are one a
   -- shard, so for it the columns alone say), and the largest ID of each column that such a
-  -- generator fills. The edition's generators wait on these advisory locks (its state words) until
-  -- this transaction ends.
-  IF source = 'idgen_sql' THEN
+  -- generator fills. The edition's generators are stopped until this transaction ends: from 1.1,
+  -- by the lock of its gate with every offset negative (the careful way of each call waits for the
+  -- lock), which the caller takes itself where it owns the edition's state (or is a superuser), and
+  -- otherwise through idgen.edition_fence() where a superuser or the caller owns that; in 1.0, by
+  -- its advisory locks.
+  IF source = 'idgen_sql' AND EXISTS (
+       SELECT FROM pg_catalog.pg_depend dp JOIN pg_catalog.pg_namespace n ON n.oid = dp.objid
+        WHERE dp.classid = CAST('pg_catalog.pg_namespace' AS pg_catalog.regclass) AND dp.refclassid = CAST('pg_catalog.pg_extension' AS pg_catalog.regclass)
+          AND dp.refobjid = ext AND dp.deptype = 'e' AND n.nspname = 'idgen_sql_state') THEN
+    IF EXISTS (SELECT FROM pg_catalog.pg_roles r WHERE r.rolname = CURRENT_USER AND r.rolsuper)
+       OR pg_catalog.pg_has_role((SELECT n.nspowner FROM pg_catalog.pg_namespace n WHERE n.nspname = 'idgen_sql_state'), 'USAGE') THEN
+      LOCK TABLE idgen_sql_state.gate IN SHARE UPDATE EXCLUSIVE MODE;
+      FOREACH f IN ARRAY families LOOP
+        -- (offsets: the top bits hold the identity, negative while unchecked; Instagram's offset is
+        -- its low 51 bits, the others' 53)
+        EXECUTE pg_catalog.format('SELECT pg_catalog.pg_sequence_last_value(%L), pg_catalog.pg_sequence_last_value(%L)',
+                                  'idgen_sql_state.' || f || '_offset', 'idgen_sql_state.' || f || '_counter') INTO id, n;
+        id := CASE WHEN id < 0 THEN ~id ELSE id END & CASE f WHEN 'instagram' THEN 2251799813685247 ELSE 9007199254740991 END;
+        PERFORM pg_catalog.setval(CAST('idgen_sql_state.' || f || '_offset' AS pg_catalog.regclass), ~id, true);
+        words := words || pg_catalog.jsonb_build_object(f, COALESCE(n, 0) + id);
+      END LOOP;
+    ELSIF EXISTS (SELECT FROM pg_catalog.pg_proc p JOIN pg_catalog.pg_roles r ON r.oid = p.proowner
+                  WHERE p.oid = CAST('idgen.edition_fence()' AS pg_catalog.regprocedure) AND (r.rolsuper OR r.rolname = CURRENT_USER))
+          AND pg_catalog.has_function_privilege(CAST('idgen.edition_fence()' AS pg_catalog.regprocedure), 'EXECUTE') THEN
+      SELECT pg_catalog.jsonb_object_agg(x.family, x.word) INTO words FROM idgen.edition_fence() x;
+    ELSE
+      RAISE EXCEPTION 'permission denied for the state of the SQL edition'
+        USING ERRCODE = 'insufficient_privilege',
+              DETAIL = pg_catalog.format('%s does not own the state of the edition (schema idgen_sql_state), and may not call idgen.edition_fence(), or a role other than a superuser or %s owns it: the move calls none of its functions then. Nothing has changed.',
+                                         CURRENT_USER, CURRENT_USER),
+              HINT = 'Run the move as the owner of the database or the role that installed the edition, or as a superuser.';
+    END IF;
+  ELSIF source = 'idgen_sql' THEN
     FOR k IN 1 .. 5 LOOP
       PERFORM pg_catalog.pg_advisory_xact_lock(1768187763, k);
     END LOOP;
@@ -363,7 +395,13 @@ BEGIN
     id := NULL;
     tick := NULL;
     epoch := CAST(l ->> 'epoch' AS pg_catalog.int8);
-    IF source = 'idgen_sql' THEN
+    IF words ? f THEN
+      -- (1.1's words: TraceId's count seconds from 2020-01-01, not 1970)
+      tick := CAST(words ->> f AS pg_catalog.int8) >> CAST(l ->> 'seq' AS pg_catalog.int4);
+      IF f = 'trace' THEN epoch := 1577836800000; END IF;
+    ELSIF source = 'idgen_sql' AND words <> '{}' THEN
+      CONTINUE;
+    ELSIF source = 'idgen_sql' THEN
       -- (the sequence of that name in schema idgen, a member of the extension: nothing else of that name)
       SELECT c.oid INTO seq FROM pg_catalog.pg_class c
        WHERE c.relnamespace = CAST('idgen' AS pg_catalog.regnamespace) AND c.relname = pg_catalog.format('edition_%s_seq', f)
@@ -492,6 +530,17 @@ BEGIN
       USING ERRCODE = 'dependent_objects_still_exist', DETAIL = detail,
             HINT = 'The move carries column defaults and idgen.objectid columns only. Drop these objects, move, and make them again. Nothing has changed.';
   END;
+  -- Leaving the edition, the database gives up its identity (the tag in its comment): the clock has
+  -- passed every ID made under it (above), so another database may take it.
+  IF source = 'idgen_sql' AND (EXISTS (SELECT FROM pg_catalog.pg_roles r WHERE r.rolname = CURRENT_USER AND r.rolsuper)
+       OR pg_catalog.pg_has_role((SELECT d.datdba FROM pg_catalog.pg_database d WHERE d.datname = pg_catalog.current_database()), 'USAGE')) THEN
+    SELECT pg_catalog.shobj_description(d.oid, 'pg_database') INTO detail FROM pg_catalog.pg_database d WHERE d.datname = pg_catalog.current_database();
+    IF detail ~ '\[idgen_sql node=[^]]*\]' THEN
+      detail := pg_catalog.btrim(pg_catalog.regexp_replace(detail, '\s*\[idgen_sql node=[^]]*\]', '', 'g'));
+      EXECUTE pg_catalog.format('COMMENT ON DATABASE %I IS %L', pg_catalog.current_database(), NULLIF(detail, ''));
+    END IF;
+    detail := NULL;
+  END IF;
   EXECUTE pg_catalog.format('CREATE EXTENSION %I', target);
 
   -- 4. The columns back to idgen.objectid, the defaults back as they were.
@@ -514,6 +563,29 @@ BEGIN
               HINT = 'docs/managed.md lists what the SQL edition has. Nothing has changed.';
     END;
   END LOOP;
+
+  -- The edition's 64-bit generators make IDs only under an identity of this database that no other
+  -- database of the server and no idgen here takes (CREATE EXTENSION gives it one where it can): a
+  -- default they would refuse on every insert refuses the move instead. (The edition was created
+  -- just now, by this transaction's role: its functions are that role's or a superuser's.)
+  IF target = 'idgen_sql' THEN
+    SELECT pg_catalog.string_agg(DISTINCT pg_catalog.format('%s IDs: %s', x ->> 'family',
+             CASE WHEN x ->> 'family' = 'instagram' THEN i.shards_problem
+                  WHEN x ->> 'family' = 'js' AND i.node_problem IS NULL AND i.node > 31 THEN pg_catalog.format('Its node id %s is above 31.', i.node)
+                  ELSE i.node_problem END), ' ')
+      INTO detail
+      FROM pg_catalog.jsonb_array_elements(defaults) x CROSS JOIN idgen.edition_identity() i
+     WHERE CASE WHEN x ->> 'family' = 'instagram' THEN i.shards_problem IS NOT NULL
+                WHEN x ->> 'family' = 'js' THEN i.node_problem IS NOT NULL OR i.node > 31
+                WHEN x ->> 'family' IS NOT NULL THEN i.node_problem IS NOT NULL
+                ELSE false END;
+    IF detail IS NOT NULL THEN
+      RAISE EXCEPTION 'the SQL edition would refuse the 64-bit defaults of this database'
+        USING ERRCODE = 'object_not_in_prerequisite_state',
+              DETAIL = pg_catalog.format('%s Nothing has changed.', detail),
+              HINT = 'Run the move as the database owner, where no other database of this server and no idgen here takes the identity it gives (docs/managed.md, "The identity of a database").';
+    END IF;
+  END IF;
 
   -- Every default is back, and calls the new extension.
   SELECT pg_catalog.count(*) INTO n

@@ -333,16 +333,44 @@ SQL
 # of the same server: the same calls and the same inserts, timed the same way, in each. Its generators
 # run tens of microseconds where idgen's run under one, so EDITION_CALLS is small (a few seconds in
 # all). Each line: family|per-call expression (g is generate_series's value)|key type|column default.
+# (Instagram: idgen owns shards 0 to 4095 during this section, the edition's database the others: the
+# two never share a shard on one server.)
 EDITION_SUBJECTS=(
   "UUIDv7|idgen.uuidv7()|uuid|idgen.uuidv7()"
   "ULID|idgen.ulid()|text|idgen.ulid()"
   "typeid|idgen.typeid('user')|text|idgen.typeid('user')"
   "Snowflake|idgen.snowflake_id()|bigint|idgen.snowflake_id()"
-  "Instagram|idgen.instagram_id(g % 2000)|bigint|idgen.instagram_id(5)"
+  "Instagram|idgen.instagram_id(g % 2000)|bigint|idgen.instagram_id(5)|idgen.instagram_id(4096 + g % 2000)|idgen.instagram_id(4101)"
   "ObjectId|idgen.objectid()|idgen.objectid|idgen.objectid()"
 )
-edition_time_ms() {  # edition_time_ms <database> <statement>: one timed statement, in milliseconds
-  sql "SELECT bench.time_ms(:'query')" -d "$1" -v query="$2"
+# The edition against the pure-SQL peers that keep its promise (bench/edition-peers.sql), in its
+# database: kind|what|the edition's call|the peer|its call. Generators per call; decoders over a table
+# of the edition's IDs (bench.ids: u uuid, o idgen.objectid, s and i bigint: Snowflake, Instagram).
+EDITION_PEERS=(
+  "generator|UUIDv7, ordered per session|idgen.uuidv7()|PL/pgSQL UUIDv7 with a per-session counter|bench_peer.uuidv7_session()"
+  "generator|ULID, ordered per session|idgen.ulid()|pgulid's scheme with a per-session counter|bench_peer.ulid_session()"
+  "generator|typeid, ordered per session|idgen.typeid('user')|typeid-sql's scheme on that UUIDv7|bench_peer.typeid_session('user')"
+  "generator|typeid, base32|idgen.typeid('user', true, 'base32')|typeid-sql's scheme on that UUIDv7|bench_peer.typeid_session('user')"
+  "generator|Snowflake|idgen.snowflake_id()|Instagram's next_id(), in assignments|bench_peer.next_id(5)"
+  "generator|Instagram|idgen.instagram_id(4101)|Instagram's next_id(), in assignments|bench_peer.next_id(5)"
+  "generator|Sonyflake|idgen.sonyflake_id()|Instagram's next_id(), in assignments|bench_peer.next_id(5)"
+  "generator|TraceId|idgen.trace_id()|Instagram's next_id(), in assignments|bench_peer.next_id(5)"
+  "generator|JS-safe|idgen.js_id()|Instagram's next_id(), in assignments|bench_peer.next_id(5)"
+  "context|UUIDv7, no order|idgen.uuidv7()|the SQL UUIDv7 blog posts give|bench_peer.uuidv7_pasted()"
+  "context|ULID, no order|idgen.ulid()|pgulid|bench_peer.pgulid()"
+  "context|Instagram|idgen.instagram_id(4101)|Instagram's next_id() as published (SELECT ... INTO)|bench_peer.next_id_published()"
+  "decoder|uuidv7_time|idgen.uuidv7_time(u)|to_timestamp of the first 48 bits|to_timestamp(('x' || substr(replace(u::text, '-', ''), 1, 12))::bit(48)::bigint / 1000.0)"
+  "decoder|ulid_time (uuid)|idgen.ulid_time(u)|to_timestamp of the first 48 bits|to_timestamp(('x' || substr(replace(u::text, '-', ''), 1, 12))::bit(48)::bigint / 1000.0)"
+  "decoder|snowflake_parse|idgen.snowflake_parse(s)|time, node and sequence by shifts|ROW(to_timestamp(((s >> 22) + 1288834974657) / 1000.0), (s >> 12) & 1023, s & 4095)"
+  "decoder|instagram_parse|idgen.instagram_parse(i)|time, shard and sequence by shifts|ROW(to_timestamp(((i >> 23) + 1314220021721) / 1000.0), (i >> 10) & 8191, i & 1023)"
+  "decoder|objectid_time|idgen.objectid_time(o)|to_timestamp of the first 4 bytes|to_timestamp(('x' || substr(o, 1, 8))::bit(32)::bigint)"
+)
+# edition_time_ms <database> <statement> <warm-up>: one timed statement, in milliseconds, after the
+# warm-up in the same session (the edition's first generator call of a session checks the database's
+# identity, a few milliseconds that an application's pooled sessions pay once; and every side's
+# caches warm alike)
+edition_time_ms() {
+  sql "SELECT bench.time_ms(:'warm') * 0 + bench.time_ms(:'query')" -d "$1" -v query="$2" -v warm="$3"
 }
 edition() {
   if [ -z "$(q -d postgres -c "SELECT 1 FROM pg_available_extensions WHERE name = 'idgen_sql'")" ]; then
@@ -350,29 +378,39 @@ edition() {
     exit 1
   fi
   say "The SQL edition beside idgen: $EDITION_CALLS calls and rows, median of $EDITION_RUNS runs (run 0 warms up)..."
-  local db=idgen_bench_sql
+  local db=idgen_bench_sql shards
+  shards=$(q -d postgres -c "SHOW idgen.instagram_shards")
+  q -d postgres -c "ALTER SYSTEM SET idgen.instagram_shards = '0-4095'" -c "SELECT pg_reload_conf()"
+  until [ "$(q -d postgres -c "SHOW idgen.instagram_shards")" = 0-4095 ]; do sleep 0.1; done
   q -d postgres -c "DROP DATABASE IF EXISTS $db" -c "CREATE DATABASE $db"
   q -d "$db" -c "CREATE EXTENSION idgen_sql" -c "CREATE SCHEMA bench"
+  q -d "$db" -f bench/edition-peers.sql >/dev/null
   q -d "$db" -c "CREATE FUNCTION bench.time_ms(query text) RETURNS float8 LANGUAGE plpgsql AS \$\$
 DECLARE t0 timestamptz := clock_timestamp(); BEGIN EXECUTE query; RETURN extract(epoch FROM clock_timestamp() - t0) * 1000; END \$\$"
-  q -c "DROP TABLE IF EXISTS bench.edition" \
-    -c "CREATE TABLE bench.edition (ord int, family text, call text, edition text, workload text, run int, ms float8)"
+  q -c "DROP TABLE IF EXISTS bench.edition, bench.edition_peers" \
+    -c "CREATE TABLE bench.edition (ord int, family text, call text, edition text, workload text, run int, ms float8)" \
+    -c "CREATE TABLE bench.edition_peers (ord int, kind text, what text, side text, name text, call text, run int, ms float8)"
+  q -d "$db" -c "CREATE TABLE bench.ids AS SELECT idgen.uuidv7() AS u, idgen.objectid() AS o, idgen.snowflake_id() AS s,
+    idgen.instagram_id(4096 + g % 2000) AS i FROM generate_series(1, $EDITION_CALLS) g" -c "VACUUM ANALYZE bench.ids"
   local subjects=("${EDITION_SUBJECTS[@]}" "gen_random_uuid() (core)|gen_random_uuid()|uuid|gen_random_uuid()")
   if [ -n "$(q -c "SELECT 1 WHERE to_regprocedure('pg_catalog.uuidv7()') IS NOT NULL")" ]; then
     subjects+=("uuidv7() (core, PostgreSQL 18 and later)|pg_catalog.uuidv7()|uuid|pg_catalog.uuidv7()")
   fi
   subjects+=("no generator: the key from generate_series||bigint|")
-  local run i family call key default ed database ms insert
+  local run i family call key default ecall edefault ed database ms insert kind what mine peer theirs source
   for run in $(seq 0 "$EDITION_RUNS"); do
     for i in "${!subjects[@]}"; do
-      IFS='|' read -r family call key default <<<"${subjects[$i]}"
+      IFS='|' read -r family call key default ecall edefault <<<"${subjects[$i]}"
       for ed in idgen edition; do
         # core's functions and the floor are the same in both databases: measured once, in idgen's
         if [ "$ed" = edition ] && [[ $call != idgen.* ]]; then continue; fi
         database=$PGDATABASE
-        [ "$ed" = edition ] && database=$db
+        if [ "$ed" = edition ]; then
+          database=$db
+          call=${ecall:-$call} default=${edefault:-$default}
+        fi
         if [ -n "$call" ]; then
-          ms=$(edition_time_ms "$database" "SELECT count($call) FROM generate_series(1, $EDITION_CALLS) AS g")
+          ms=$(edition_time_ms "$database" "SELECT count($call) FROM generate_series(1, $EDITION_CALLS) AS g" "SELECT count($call) FROM generate_series(1, 10) AS g")
           sql "INSERT INTO bench.edition VALUES ($i, :'family', :'call', :'ed', 'call', $run, $ms)" -v family="$family" -v call="$call" -v ed="$ed"
         fi
         q -d "$database" -c "DROP TABLE IF EXISTS bench.edition_t"
@@ -383,13 +421,26 @@ DECLARE t0 timestamptz := clock_timestamp(); BEGIN EXECUTE query; RETURN extract
           q -d "$database" -c "CREATE TABLE bench.edition_t (id $key PRIMARY KEY, n int)"
           insert="INSERT INTO bench.edition_t (id, n) SELECT g, g FROM generate_series(1, $EDITION_CALLS) AS g"
         fi
-        ms=$(edition_time_ms "$database" "$insert")
+        ms=$(edition_time_ms "$database" "$insert" "SELECT ${default:-1}")
         sql "INSERT INTO bench.edition VALUES ($i, :'family', :'call', :'ed', 'insert', $run, $ms)" -v family="$family" -v call="$default" -v ed="$ed"
         q -d "$database" -c "DROP TABLE bench.edition_t"
       done
     done
+    for i in "${!EDITION_PEERS[@]}"; do
+      IFS='|' read -r kind what mine peer theirs <<<"${EDITION_PEERS[$i]}"
+      for side in edition peer; do
+        call=$mine name=$mine
+        [ "$side" = peer ] && call=$theirs name=$peer
+        source="generate_series(1, $EDITION_CALLS) AS g" warm="generate_series(1, 10) AS g"
+        [ "$kind" = decoder ] && source=bench.ids warm="(SELECT * FROM bench.ids LIMIT 10) AS x"
+        ms=$(edition_time_ms "$db" "SELECT count($call) FROM $source" "SELECT count($call) FROM $warm")
+        sql "INSERT INTO bench.edition_peers VALUES ($i, :'kind', :'what', :'side', :'name', :'call', $run, $ms)" \
+          -v kind="$kind" -v what="$what" -v side="$side" -v name="$name" -v call="$call"
+      done
+    done
     say "  run $run done"
   done
+  q -d postgres -c "ALTER SYSTEM SET idgen.instagram_shards = '$shards'" -c "SELECT pg_reload_conf()"
   q -v machine="$(machine)" -v calls="$EDITION_CALLS" -v runs="$EDITION_RUNS" -f bench/report-edition.sql >"$OUT/edition.md"
   say "Results: $OUT/edition.md"
 }

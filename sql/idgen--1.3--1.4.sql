@@ -111,6 +111,8 @@ COMMENT ON FUNCTION idgen.drop_guard_check(pg_catalog.text, pg_catalog.bool) IS
 -- hides its time (uuidv47's mapping, or idgen's opaque one), and back, under idgen.public_uuid_key.
 -- Capabilities, not PUBLIC's: the façade of a UUID of the caller's choosing unmasks every façade with
 -- the same random bits, and reading a façade reads its time. The key is not given to parallel workers.
+-- A reading is never quoted in an error: the typeid forms take the prefix the caller expects and
+-- compare it before they read the body, so that no check of the prefix after them can refuse it.
 ---------------------------------------------------------------------------------------------------
 
 CREATE FUNCTION idgen.public_uuid(id uuid) RETURNS uuid
@@ -137,30 +139,30 @@ LANGUAGE C STABLE STRICT PARALLEL RESTRICTED;
 COMMENT ON FUNCTION idgen.public_typeid(text) IS
 'a typeid whose body is a UUIDv7, with the body''s façade: the prefix and the encoding kept';
 
-CREATE FUNCTION idgen.private_typeid(value text) RETURNS text
+CREATE FUNCTION idgen.private_typeid(value text, prefix text) RETURNS text
 AS 'MODULE_PATHNAME', 'idgen_private_typeid'
 LANGUAGE C STABLE STRICT PARALLEL RESTRICTED;
-COMMENT ON FUNCTION idgen.private_typeid(text) IS
-'the typeid whose façade this is (the inverse of idgen.public_typeid(text))';
+COMMENT ON FUNCTION idgen.private_typeid(text, text) IS
+'the typeid whose façade this is, which must have the prefix given (the inverse of idgen.public_typeid(text))';
 
 CREATE FUNCTION idgen.public_typeid(id idgen.type_id) RETURNS idgen.type_id
-LANGUAGE sql STABLE STRICT PARALLEL RESTRICTED
-RETURN idgen.type_id_from_uuid(idgen.type_id_prefix(id), idgen.public_uuid(idgen.type_id_uuid(id)));
+AS 'MODULE_PATHNAME', 'idgen_public_typeid_native'
+LANGUAGE C STABLE STRICT PARALLEL RESTRICTED;
 COMMENT ON FUNCTION idgen.public_typeid(idgen.type_id) IS
 'a type_id whose UUID is a UUIDv7, with the UUID''s façade: the prefix kept';
 
-CREATE FUNCTION idgen.private_typeid(id idgen.type_id) RETURNS idgen.type_id
-LANGUAGE sql STABLE STRICT PARALLEL RESTRICTED
-RETURN idgen.type_id_from_uuid(idgen.type_id_prefix(id), idgen.private_uuid(idgen.type_id_uuid(id)));
-COMMENT ON FUNCTION idgen.private_typeid(idgen.type_id) IS
-'the type_id whose façade this is (the inverse of idgen.public_typeid(idgen.type_id))';
+CREATE FUNCTION idgen.private_typeid(id idgen.type_id, prefix text) RETURNS idgen.type_id
+AS 'MODULE_PATHNAME', 'idgen_private_typeid_native'
+LANGUAGE C STABLE STRICT PARALLEL RESTRICTED;
+COMMENT ON FUNCTION idgen.private_typeid(idgen.type_id, text) IS
+'the type_id whose façade this is, which must have the prefix given (the inverse of idgen.public_typeid(idgen.type_id))';
 
 REVOKE EXECUTE ON FUNCTION idgen.public_uuid(uuid), idgen.private_uuid(uuid), idgen.private_uuid_candidates(uuid),
-  idgen.public_typeid(text), idgen.private_typeid(text), idgen.public_typeid(idgen.type_id),
-  idgen.private_typeid(idgen.type_id) FROM PUBLIC;
+  idgen.public_typeid(text), idgen.private_typeid(text, text), idgen.public_typeid(idgen.type_id),
+  idgen.private_typeid(idgen.type_id, text) FROM PUBLIC;
 GRANT EXECUTE ON FUNCTION idgen.public_uuid(uuid), idgen.private_uuid(uuid), idgen.private_uuid_candidates(uuid),
-  idgen.public_typeid(text), idgen.private_typeid(text), idgen.public_typeid(idgen.type_id),
-  idgen.private_typeid(idgen.type_id) TO @extowner@ WITH GRANT OPTION;
+  idgen.public_typeid(text), idgen.private_typeid(text, text), idgen.public_typeid(idgen.type_id),
+  idgen.private_typeid(idgen.type_id, text) TO @extowner@ WITH GRANT OPTION;
 
 ---------------------------------------------------------------------------------------------------
 -- On a server that has made IDs, a new copy of the durable mark starts at the server's leases,

@@ -84,13 +84,17 @@ void CheckFacade(const Uuid& facade) {
   }
 }
 
+// (a random UUIDv4 passes 1 time in 64 per key held: 1 - (63/64)^2, 127 in 4096, under two)
 [[noreturn]] void ThrowUnknownKey(const Uuid& facade, int keys) {
   throw Error(ErrorKind::kBadArgument,
               "uuid \"" + ToString(facade) + "\" is not a façade made under " +
                   (keys == 1 ? "the key of this server" : "either key of this server"),
               std::string(keys == 1 ? "Under idgen.public_uuid_key it" : "Under each key of idgen.public_uuid_key it") +
                   " decodes to a time after 2109-05-15, which no façade carries: it was made under another key, or "
-                  "altered, or it is not a façade (a random UUIDv4 is refused 63 times in 64).",
+                  "altered, or it is not a façade (" +
+                  (keys == 1 ? "a random UUIDv4 is refused 63 times in 64"
+                             : "a random UUIDv4 is refused about 31 times in 32: 63 in 64 under each key") +
+                  ").",
               "A façade made under a key that has been removed can no longer be read: while façades made under a "
               "replaced key may come back, keep that key as the second one of idgen.public_uuid_key.");
 }
@@ -127,7 +131,9 @@ Uuid Show(const Uuid& id, const KeySpec& key) {
   if (!Plausible(id)) [[unlikely]] {
     throw Error(ErrorKind::kDatetimeOutOfRange, "UUIDv7 \"" + ToString(id) + "\" is too late for a façade",
                 "A façade carries the times of UUIDv7s before 2109-05-15 07:35:11.104 UTC: the bits above them tell "
-                "a façade made under another key.");
+                "a façade made under another key.",
+                "A UUIDv7 made by a clock that is right has a façade until then: this one was made by a clock far "
+                "ahead, or written by hand. Give the row an id of idgen.uuidv7(), or show this one as it is.");
   }
   return Encode(id, key);
 }
@@ -157,8 +163,8 @@ type_id::Text ShowTypeid(std::string_view text, const KeySpec& key) {
   return type_id::Format(parsed.prefix, Show(parsed.id, key), parsed.encoding);
 }
 
-type_id::Text RevealTypeid(std::string_view text, const KeyRing& ring) {
-  const type_id::Parsed parsed = type_id::ParseOrThrow(text);
+type_id::Text RevealTypeid(std::string_view text, std::string_view expected_prefix, const KeyRing& ring) {
+  const type_id::Parsed parsed = type_id::ParseExpecting(text, expected_prefix);  // before decoding
   return type_id::Format(parsed.prefix, Reveal(parsed.id, ring), parsed.encoding);
 }
 
@@ -250,6 +256,44 @@ KeyParse ParseKeys(std::string_view text, KeyRing& out) noexcept {
   volatile uint8_t* wipe = reinterpret_cast<volatile uint8_t*>(&ring);
   for (size_t i = 0; i < sizeof ring; ++i) wipe[i] = 0;
   return result;
+}
+
+void KeyBytes(const Key& key, uint8_t (&out)[16]) noexcept {
+  for (int i = 0; i < 8; ++i) {
+    out[i] = static_cast<uint8_t>(key.k0 >> (8 * i));
+    out[8 + i] = static_cast<uint8_t>(key.k1 >> (8 * i));
+  }
+}
+
+Key KeyOfBytes(const uint8_t (&bytes)[16]) noexcept {
+  Key key{0, 0};
+  for (int i = 0; i < 8; ++i) {
+    key.k0 |= static_cast<uint64_t>(bytes[i]) << (8 * i);
+    key.k1 |= static_cast<uint64_t>(bytes[8 + i]) << (8 * i);
+  }
+  return key;
+}
+
+size_t WriteKeys(const KeyRing& ring, char (&out)[kMaxKeyText + 1]) noexcept {
+  static constexpr char kHex[] = "0123456789abcdef";
+  size_t n = 0;
+  for (int k = 0; k < ring.count && k < kMaxKeys; ++k) {
+    if (k > 0) out[n++] = '\n';
+    if (ring.keys[k].mapping == Mapping::kOpaque) {
+      std::memcpy(out + n, "opaque:", 7);
+      n += 7;
+    }
+    uint8_t bytes[16];
+    KeyBytes(ring.keys[k].key, bytes);
+    for (const uint8_t b : bytes) {
+      out[n++] = kHex[b >> 4];
+      out[n++] = kHex[b & 15];
+    }
+    volatile uint8_t* wipe = bytes;
+    for (size_t i = 0; i < sizeof bytes; ++i) wipe[i] = 0;
+  }
+  out[n] = '\0';
+  return n;
 }
 
 const char* Explain(KeyProblem problem) noexcept {

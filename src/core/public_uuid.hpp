@@ -21,9 +21,15 @@
 // UTC): under the right key the decoded time's top 6 bits are zero, under another key they are zero
 // one time in 64. So a façade that no key of the server decodes to such a time is refused, and a
 // façade made under a key that is gone is taken for one of the keys still held 1 time in 64 per key
-// (decoded to another UUIDv7, which no row has).
+// (decoded to another UUIDv7, which no row has): 1 in 64 under one key, 127 in 4096 (about 1 in 32)
+// under two.
 // The check reads the top bits of the time only: whether a changed façade is refused says nothing
 // of the time inside the original.
+//
+// What a reading returns is the time of a row: it never reaches an error message. Every check of
+// what is read (its version, its typeid's prefix) is made on the façade, before it is decoded, and
+// the errors quote the façade, which whoever sent it has; after decoding nothing is checked but the
+// time's top bits, whose refusal quotes the façade too.
 #pragma once
 
 #include "core/cpp_only.hpp"
@@ -84,8 +90,8 @@ Uuid Show(const Uuid& id, const KeySpec& key);
 // key of the ring decodes to such a time.
 Uuid Reveal(const Uuid& facade, const KeyRing& ring);
 
-// Every such decoding, the first key's first (one or two: while keys rotate, 1 façade in 64 reads
-// as a UUIDv7 under both). Throws as Reveal.
+// Every such decoding, the first key's first (one or two: while keys rotate, 1 façade in 64 of the
+// previous key reads as a UUIDv7 under the current one too). Throws as Reveal.
 struct Candidates {
   Uuid ids[kMaxKeys];
   int count;
@@ -94,8 +100,11 @@ Candidates RevealAll(const Uuid& facade, const KeyRing& ring);
 
 // The same for a typeid's text: the prefix and encoding kept, the body shown or revealed. Throws
 // kBadText (type_id::ParseOrThrow) for text that is no typeid, then as Show and Reveal.
+// RevealTypeid takes the prefix the caller expects and refuses any other (kBadText, quoting the
+// façade) before it decodes: what it returns has that prefix, so that no check of the prefix after
+// it (a domain's, a type's of one prefix, typeid_uuid's) can refuse the reading and quote it.
 type_id::Text ShowTypeid(std::string_view text, const KeySpec& key);
-type_id::Text RevealTypeid(std::string_view text, const KeyRing& ring);
+type_id::Text RevealTypeid(std::string_view text, std::string_view expected_prefix, const KeyRing& ring);
 
 // ---- the key's text (idgen.public_uuid_key) ---------------------------------------------------
 //
@@ -117,5 +126,14 @@ KeyParse ParseKeys(std::string_view text, KeyRing& out) noexcept;
 
 // A sentence for errdetail: what is wrong, without any of the text.
 const char* Explain(KeyProblem problem) noexcept;
+
+// A key's 16 bytes, as its text writes them (k0 little-endian, then k1), and back.
+void KeyBytes(const Key& key, uint8_t (&out)[16]) noexcept;
+Key KeyOfBytes(const uint8_t (&bytes)[16]) noexcept;
+
+// The text of a ring, as ParseKeys reads it: one key a line, "opaque:" before a key of the opaque
+// mapping. Writes at most kMaxKeyText bytes and a NUL; returns the length.
+inline constexpr size_t kMaxKeyText = kMaxKeys * (7 + 32 + 1);
+size_t WriteKeys(const KeyRing& ring, char (&out)[kMaxKeyText + 1]) noexcept;
 
 }  // namespace idgen::public_uuid

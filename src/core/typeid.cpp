@@ -120,11 +120,13 @@ Parsed ParseOrThrow(std::string_view text) {
 
 Parsed ParseExpecting(std::string_view text, std::string_view expected_prefix) {
   Parsed parsed = ParseOrThrow(text);
-  if (parsed.prefix != expected_prefix) {
-    throw Error(ErrorKind::kBadText, "typeid " + Quote(text) + " is not a " + Quote(expected_prefix) + " ID",
-                "Its prefix is " + Quote(parsed.prefix) + ".");
-  }
+  if (parsed.prefix != expected_prefix) ThrowNotOfPrefix(text, parsed.prefix, expected_prefix);
   return parsed;
+}
+
+void ThrowNotOfPrefix(std::string_view text, std::string_view prefix, std::string_view expected_prefix) {
+  throw Error(ErrorKind::kBadText, "typeid " + Quote(text) + " is not a " + Quote(expected_prefix) + " ID",
+              "Its prefix is " + Quote(prefix) + ".");
 }
 
 int64_t TimeUs(std::string_view text) {

@@ -77,6 +77,8 @@ Parsed ParseOrThrow(std::string_view text);
 
 // ParseOrThrow, and kBadText unless the prefix is the expected one.
 Parsed ParseExpecting(std::string_view text, std::string_view expected_prefix);
+// That refusal, of a typeid's text whose prefix is not the expected one.
+[[noreturn]] void ThrowNotOfPrefix(std::string_view text, std::string_view prefix, std::string_view expected_prefix);
 
 // The instant of a typeid whose body is a UUIDv7; kBadArgument for a random body.
 int64_t TimeUs(std::string_view text);

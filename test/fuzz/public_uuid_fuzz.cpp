@@ -79,11 +79,24 @@ void TypeidPart(std::string_view text) {
   const public_uuid::KeyRing ring{{kKey}, 1};
   for (const bool show : {true, false}) {
     try {
-      const type_id::Text out = show ? public_uuid::ShowTypeid(text, kKey) : public_uuid::RevealTypeid(text, ring);
+      // (the prefix expected: the text's own, or none for text that is no typeid)
+      type_id::Parsed own{};
+      const std::string_view prefix = type_id::Parse(text, own) == ParseProblem::kNone ? own.prefix : "";
+      const type_id::Text out =
+          show ? public_uuid::ShowTypeid(text, kKey) : public_uuid::RevealTypeid(text, prefix, ring);
       const type_id::Parsed in = type_id::ParseOrThrow(text), made = type_id::ParseOrThrow(out.view());
       FUZZ_CHECK(made.prefix == in.prefix && made.encoding == in.encoding);
       const type_id::Text back =
-          show ? public_uuid::RevealTypeid(out.view(), ring) : public_uuid::ShowTypeid(out.view(), kKey);
+          show ? public_uuid::RevealTypeid(out.view(), in.prefix, ring) : public_uuid::ShowTypeid(out.view(), kKey);
+      // Another prefix expected: refused before the body is read, whatever the body.
+      if (!show && !in.prefix.empty()) {
+        try {
+          (void)public_uuid::RevealTypeid(text, "zz", ring);
+          FUZZ_CHECK(in.prefix == "zz");
+        } catch (const Error& e) {
+          FUZZ_CHECK(e.kind() == ErrorKind::kBadText || in.prefix == "zz");
+        }
+      }
       FUZZ_CHECK(back.view() == text);
     } catch (const Error& e) {
       FUZZ_CHECK(e.kind() == ErrorKind::kBadText || e.kind() == ErrorKind::kBadArgument ||

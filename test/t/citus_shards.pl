@@ -38,8 +38,10 @@ with_clock_offset(-$behind, sub { $worker2->start });
 my $started = Time::HiRes::time();
 $_->safe_psql('postgres', 'CREATE EXTENSION idgen') for @nodes;
 my %group = citus_form($coordinator, $worker1, $worker2);
-my $lag = $coordinator->safe_psql('postgres', 'SELECT extract(epoch FROM now())')
-  - $worker2->safe_psql('postgres', 'SELECT extract(epoch FROM now())');
+# (worker 2's clock read first: time spent between the two reads can only add to the lag measured,
+# so a loaded machine cannot make it look smaller than it is)
+my $worker2_now = $worker2->safe_psql('postgres', 'SELECT extract(epoch FROM now())');
+my $lag = $coordinator->safe_psql('postgres', 'SELECT extract(epoch FROM now())') - $worker2_now;
 cmp_ok($lag, '>', $behind - 2, sprintf('worker 2\'s clock is %.1f s behind the coordinator\'s', $lag));
 
 # The schemas: each bound, distributed (to one worker), then given a table and the trigger. The name of a

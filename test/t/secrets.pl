@@ -189,6 +189,33 @@ my $public3 = $node->safe_psql('postgres', 'SELECT idgen.public_id(1001)');
 isnt($public3, $public2, 'key 3 is not key 2');
 is($in_session, $public3, 'a session that reloaded three times uses the key of the last reload');
 
+# Every session uses the secret the postmaster read at the last reload, never a reading of its own:
+# a session idle while the server reloaded reads the configuration at its next statement, after
+# the file was written again (the next reload's signal not sent yet), and still uses what the
+# reload read, as a new session does. And a transaction keeps the secrets of its first calls.
+my $idle = $node->background_psql('postgres');
+$idle->query_safe('SELECT 1');
+my $token3 = $node->safe_psql('postgres', "SELECT idgen.signed_token('idle')");
+reload($node);
+write_secret($key_file, "$secret{key1}\n");
+write_secret($token_file, "$secret{tok1}\n");
+is($idle->query_safe('SELECT idgen.public_id(1001)') =~ s/\s+$//r, $public3,
+	"public ID key: a session that reloads after the file changed uses the postmaster's reading");
+is($idle->query_safe("SELECT idgen.verify_token('$token3')") =~ s/\s+$//r, 't', 'token secret: the same');
+is($node->safe_psql('postgres', 'SELECT idgen.public_id(1001)'), $public3, 'as a new session does');
+$idle->query_safe('BEGIN');
+is($idle->query_safe('SELECT idgen.public_id(1001)') =~ s/\s+$//r, $public3, 'a transaction takes the key');
+reload($node);
+is($node->safe_psql('postgres', 'SELECT idgen.public_id(1001)'), $public, 'the reload reads the file written');
+is($idle->query_safe("SELECT idgen.public_id(1001), idgen.private_id($public3), idgen.verify_token('$token3')") =~ s/\s+$//r,
+	"$public3|1001|f", 'and the open transaction keeps the key it took; a secret it first uses now is the new one');
+$idle->query_safe('COMMIT');
+is($idle->query_safe('SELECT idgen.public_id(1001)') =~ s/\s+$//r, $public, 'the next transaction takes the new key');
+$idle->quit;
+write_secret($key_file, "$secret{key3}\n");
+write_secret($token_file, "$secret{tok2}\n");
+reload($node);
+
 # Open to the group or the world: refused, in the log and at use, with no fallback to the old secret.
 my $offset = -s $node->logfile;
 chmod 0644, $token_file;

@@ -4,7 +4,8 @@
 # output), and the same SQLSTATE for bad input; IDs made by either decode with the other; the
 # known-answer vectors of ../shared/vectors.md and the specs. Then the three ways it installs:
 # CREATE EXTENSION, the plain script, pg_tle by a role without superuser; and the two refuse each
-# other in one database.
+# other in one database. (idgen and the edition share the server, as Instagram shards cannot: idgen
+# owns 0 to 4095 here, the edition's database the rest.)
 use strict;
 use warnings;
 use IPC::Run;
@@ -16,7 +17,7 @@ use IdgenTest;
 my $n = $ENV{IDGEN_EDITION_ROWS} // 100000;
 my $tle = $ENV{IDGEN_PG_TLE};  # scripts/pg_tle-build.sh's staged tree for this major
 
-my $node = idgen_node('edition');
+my $node = idgen_node('edition', conf => "idgen.instagram_shards = '0-4095'");
 if ($tle) {
 	# pg_tle into this test's private install (make prove_check's tmp_install)
 	my $pkglib = $node->config_data('--pkglibdir');
@@ -108,6 +109,12 @@ for my $f (sort keys %range) {
 	  idgen.${f}_min(t(i, 1000000000000000, 1000000000000000 + $hi - $lo)) FROM generate_series(1, 1000) i");
 }
 
+# epoch settings as idgen reads them (strtoll: spaces and a sign before the digits)
+for my $setting ('+5', ' 1288834974657', '+0001288834974657', '-0') {
+	same("snowflake_parse under the epoch setting '$setting'", "SET idgen.snowflake_epoch_ms = '$setting'; SELECT idgen.snowflake_parse(b(i)), idgen.snowflake_min(t(i, 1288834974657000, 2000000000000000))
+	  FROM generate_series(1, 1000) i");
+}
+
 # ---- ObjectId --------------------------------------------------------------------------------------
 same('objectid time, min, bytes', "SELECT o, idgen.objectid_time(o::idgen.objectid), idgen.objectid_min(t(i, 0, 4294967296000000)),
   idgen.objectid_to_bytea(o::idgen.objectid), idgen.objectid_from_bytea(decode(o, 'hex'))
@@ -141,7 +148,26 @@ my @bad = (
 		qw(instagram snowflake sonyflake trace js)),
 	"idgen.js_parse(9007199254740992)", "idgen.instagram_id(-1)", "idgen.instagram_id(8192)",
 	"idgen.objectid_time('507F191E810C19729DE860EA')", "idgen.objectid_time('507f191e810c19729de860e')", "idgen.objectid_min('1969-12-31 23:59:59+00')",
-	"idgen.objectid_min('2106-02-07 06:28:16+00')", "idgen.objectid_from_bytea('\\x0102')", "idgen.objectid(timestamptz '2200-01-01+00')");
+	"idgen.objectid_min('2106-02-07 06:28:16+00')", "idgen.objectid_from_bytea('\\x0102')", "idgen.objectid(timestamptz '2200-01-01+00')",
+	# ObjectId text: every invalid text is 22P02 (the type's input), uppercase a difference by design
+	"'507F191E810C19729DE860EA'::idgen.objectid", "'507f191e810c19729de860e'::idgen.objectid", "'507f191e810c19729de860ea0'::idgen.objectid",
+	"'507f191e810c19729de860eg'::idgen.objectid", "''::idgen.objectid", "' 507f191e810c19729de860e'::idgen.objectid",
+	# the largest and smallest timestamptz: 22008 for every bound and generator of a time
+	(map { ("idgen.${_}('294276-12-31 23:59:59.999999+00')", "idgen.${_}('4714-11-24 00:00:00+00 BC')") }
+		qw(uuidv7_min ulid_min ulid_min_uuid objectid_min instagram_min snowflake_min sonyflake_min trace_min js_min uuidv7 objectid)),
+	"idgen.typeid_min('user', '294276-12-31 23:59:59.999999+00')", "idgen.typeid_min('user', '294276-12-31 23:59:59.999999+00', 'base32')",
+	"idgen.typeid_min('', '294276-12-31 23:59:59.999999+00', 'base32')",
+	# the empty prefix: the spec's bare base32 body, no base36 form
+	"idgen.typeid('', true, 'base32') IS NOT NULL", "idgen.typeid('', false, 'base32') IS NOT NULL", "idgen.typeid('')", "idgen.typeid('', true, 'base36')",
+	"idgen.typeid_from_uuid('', '017f22e2-79b0-7cc3-98c4-dc0c0c07398f', 'base32')", "idgen.typeid_from_uuid('', '017f22e2-79b0-7cc3-98c4-dc0c0c07398f', 'base36')",
+	"idgen.typeid_min('', '2022-02-22 19:22:22+00', 'base32')", "idgen.typeid_min('', '2022-02-22 19:22:22+00')",
+	"idgen.typeid_parse(idgen.typeid('', true, 'base32'))",
+	# a shift of calendar time: months and years as the calendar has them
+	(map { ("idgen.uuidv7_time(idgen.uuidv7(interval '$_')) - (clock_timestamp() + interval '$_') BETWEEN interval '-2 seconds' AND interval '2 seconds'") }
+		('1 month', '1 year', '-13 months', '2 years 3 days', '1 month 31 days')),
+	"idgen.uuidv7(interval '-100 years')", "idgen.uuidv7(interval '9000 years')", "idgen.uuidv7(interval '100000 years')",
+	# (infinite intervals, from PostgreSQL 17: 22008; before it, both refuse the text)
+	"idgen.uuidv7('infinity'::interval)", "idgen.uuidv7('-infinity'::interval)");
 my $list = join(",\n", map { my $e = $_; $e =~ s/'/''/g; "('$e')" } @bad);
 my $errors_ref = $node->safe_psql('ref', "SELECT e || ' => ' || regexp_replace(try(e), '^(ERROR .....).*', '\\1') FROM (VALUES $list) v(e)");
 my $errors_ed = $node->safe_psql('ed', "SELECT e || ' => ' || regexp_replace(try(e), '^(ERROR .....).*', '\\1') FROM (VALUES $list) v(e)");
@@ -151,13 +177,14 @@ for (split /\n/, $errors_ed) {
 	my ($e, $r) = split / => /, $_, 2;
 	my $want = $ref_err{$e} // '';
 	# (values of generators differ; what matters is that both fail or both succeed)
-	next if $want !~ /^ERROR/ && $r !~ /^ERROR/ && $e =~ /gen_random_uuid|idgen\.typeid\(|idgen\.objectid\(|_id\(/;
+	next if $want !~ /^ERROR/ && $r !~ /^ERROR/ && $e =~ /gen_random_uuid|idgen\.typeid\(|idgen\.objectid\(|_id\(|^idgen\.uuidv7\(/;
 	push @differ, "$e: idgen $want, edition $r" if $want ne $r;
 }
-# Where the edition answers with another SQLSTATE by design (its objectid is a domain over text).
-my %known = map { $_ => 1 } ("idgen.objectid_time('507F191E810C19729DE860EA')", "idgen.objectid_time('507f191e810c19729de860e')");
+# Where the edition answers otherwise by design (its objectid is a domain over lowercase text:
+# idgen reads uppercase too).
+my %known = map { $_ => 1 } ("idgen.objectid_time('507F191E810C19729DE860EA')", "'507F191E810C19729DE860EA'::idgen.objectid");
 my @unknown = grep { my ($e) = split /: idgen/, $_; !$known{$e} } @differ;
-is(scalar(@unknown), 0, scalar(@bad) . ' bad inputs: the same SQLSTATE in both, but for the ObjectId text the domain checks (23514)')
+is(scalar(@unknown), 0, scalar(@bad) . ' bad inputs: the same SQLSTATE in both, but for uppercase ObjectId text')
   or diag join("\n", @unknown);
 note "expected differences: $_" for grep { my ($e) = split /: idgen/, $_; $known{$e} } @differ;
 
@@ -171,7 +198,7 @@ my %gen = (
 	typeid => ["idgen.typeid('user')", "idgen.typeid_parse(x), idgen.typeid_time(x)"],
 	typeid32 => ["idgen.typeid('user', true, 'base32')", "idgen.typeid_parse(x), idgen.typeid_time(x)"],
 	typeid4 => ["idgen.typeid('user', false)", "idgen.typeid_parse(x), idgen.typeid_is_valid(x, 'user')"],
-	instagram => ['idgen.instagram_id(i % 8192)', 'idgen.instagram_parse(x::bigint)'],
+	instagram => ['idgen.instagram_id(SHARD_BASE + i % 4096)', 'idgen.instagram_parse(x::bigint)'],
 	snowflake => ['idgen.snowflake_id()', 'idgen.snowflake_parse(x::bigint)'],
 	sonyflake => ['idgen.sonyflake_id()', 'idgen.sonyflake_parse(x::bigint)'],
 	trace => ['idgen.trace_id()', 'idgen.trace_parse(x::bigint)'],
@@ -182,7 +209,7 @@ my %gen = (
 for my $g (sort keys %gen) {
 	my ($make, $decode) = @{ $gen{$g} };
 	for my $from ('ed', 'ref') {
-		my $ids = $node->safe_psql($from, "SELECT $make FROM generate_series(1, 2000) i");
+		my $ids = $node->safe_psql($from, 'SELECT ' . ($make =~ s/SHARD_BASE/$from eq 'ed' ? 4096 : 0/er) . ' FROM generate_series(1, 2000) i');
 		my @ids = split /\n/, $ids;
 		my %seen;
 		$seen{$_}++ for @ids;
@@ -275,7 +302,7 @@ SKIP: {
 	is($node->safe_psql('tle', "SELECT idgen.typeid_from_uuid('prefix', '01890a5d-ac96-774b-bcce-b302099a8057', 'base32'), idgen.snowflake_id() > 0",
 		extra_params => [ '-U', 'tle_admin' ]), 'prefix_01h455vb4pex5vsknk084sn02q|t', '... and works');
 	$node->safe_psql('postgres', 'CREATE ROLE someone LOGIN');
-	is($node->safe_psql('tle', "SELECT idgen.instagram_id(1) > 0 AND idgen.uuidv7() IS NOT NULL", extra_params => [ '-U', 'someone' ]), 't',
+	is($node->safe_psql('tle', "SELECT idgen.sonyflake_id() > 0 AND idgen.uuidv7() IS NOT NULL", extra_params => [ '-U', 'someone' ]), 't',
 		'another role without privileges makes IDs');
 
 	# The edition's functions belong to the pg_tle role, who may replace them (here, to record who calls
@@ -286,10 +313,12 @@ SKIP: {
 	$node->safe_psql('tle', q{
 CREATE TABLE post (sf bigint PRIMARY KEY DEFAULT idgen.snowflake_id(), made text DEFAULT 'edition');
 INSERT INTO post SELECT FROM generate_series(1, 100);
-CREATE OR REPLACE FUNCTION idgen.snowflake_parse(id bigint, OUT ts timestamptz, OUT node int, OUT seq int) LANGUAGE plpgsql AS $$
-BEGIN INSERT INTO public.ran VALUES ('snowflake_parse', current_user); SELECT * INTO ts, node, seq FROM idgen.edition_parse('snowflake', id); END $$;
+CREATE OR REPLACE FUNCTION idgen.snowflake_parse(id bigint) RETURNS idgen.snowflake_parts LANGUAGE plpgsql AS $$
+BEGIN INSERT INTO public.ran VALUES ('snowflake_parse', current_user); RETURN ROW(now(), 0, 0); END $$;
 CREATE OR REPLACE FUNCTION idgen.snowflake_id() RETURNS bigint LANGUAGE plpgsql AS $$
-BEGIN INSERT INTO public.ran VALUES ('snowflake_id', current_user); RETURN idgen.edition_next_id('snowflake', 0); END $$;
+BEGIN INSERT INTO public.ran VALUES ('snowflake_id', current_user); RETURN idgen.edition_next(2, -1); END $$;
+CREATE OR REPLACE FUNCTION idgen.edition_fence(OUT family text, OUT word bigint) RETURNS SETOF record LANGUAGE plpgsql AS $$
+BEGIN INSERT INTO public.ran VALUES ('edition_fence', current_user); END $$;
 INSERT INTO post SELECT FROM generate_series(1, 100)}, extra_params => [ '-U', 'tle_admin' ]);
 	$node->safe_psql('tle', 'TRUNCATE public.ran');
 	my $max = $node->safe_psql('tle', 'SELECT max(sf) FROM post');

@@ -1,7 +1,10 @@
 # Moving a database between idgen and its SQL edition in place (edition/idgen_move.sql, as
 # docs/managed.md says), as the database's owner, no superuser: rows, column defaults and
 # idgen.objectid columns kept, new IDs above the old, a lead of the old IDs over the clock waited out
-# or refused (55000), and a move that cannot carry everything refused with nothing changed.
+# or refused (55000), and a move that cannot carry everything refused with nothing changed; what an
+# application's prepared statements see. Instagram shards are idgen's or the edition's, never both:
+# the server gives idgen 4096 to 8191 while the database has the edition, 0 to 8191 while it has idgen
+# (as an operator moving a database would).
 use strict;
 use warnings;
 use IPC::Run;
@@ -11,8 +14,13 @@ use Test::More;
 use IdgenTest;
 
 my $script = 'edition/idgen_move.sql';
-my $node = idgen_node('move');
+my $node = idgen_node('move', conf => "idgen.instagram_shards = '4096-8191'");
 $node->start;
+sub idgen_shards {
+	my ($shards) = @_;
+	$node->safe_psql('postgres', "ALTER SYSTEM SET idgen.instagram_shards = '$shards'; SELECT pg_reload_conf()");
+	$node->poll_query_until('postgres', "SELECT current_setting('idgen.instagram_shards') = '$shards'") or die 'no reload';
+}
 $node->safe_psql('postgres', 'CREATE ROLE app LOGIN; CREATE DATABASE app OWNER app');
 # (a search_path that would find what the owner plants in public, were the script to look there)
 $node->safe_psql('postgres', 'ALTER ROLE app SET search_path = public, pg_catalog');
@@ -216,7 +224,8 @@ END $$});
 $node->safe_psql('renamed', q{CREATE TABLE public.ran (what text, who name, super boolean); GRANT INSERT, SELECT ON public.ran TO PUBLIC;
 CREATE TABLE public.docs (oid idgen.objectid PRIMARY KEY DEFAULT idgen.objectid(), js bigint DEFAULT idgen.js_id());
 INSERT INTO public.docs SELECT FROM generate_series(1, 10);
-SELECT setval('idgen.edition_js_seq', (((extract(epoch FROM clock_timestamp()) * 1000)::bigint + 3000 - 1767225600000) / 10) << 10)});
+SELECT setval('idgen_sql_state.js_offset', ((SELECT node FROM idgen.edition_identity())::bigint << 53)
+  | (((((extract(epoch FROM clock_timestamp()) * 1000)::bigint + 3000 - 1767225600000) / 10) << 10) - coalesce(pg_sequence_last_value('idgen_sql_state.js_counter'), 0)))});
 {
 	my $docs = $node->safe_psql('renamed', q{SELECT 'public.docs'::regclass::oid});
 	my $attacker = $node->background_psql('renamed', on_error_stop => 1, extra_params => [ '-U', 'app' ]);
@@ -273,23 +282,34 @@ DO $$
 DECLARE o record;
 BEGIN
   ALTER SCHEMA idgen OWNER TO app;
+  ALTER SCHEMA idgen_sql_state OWNER TO app;
   FOR o IN SELECT p.oid::regprocedure AS f FROM pg_proc p WHERE p.pronamespace = 'idgen'::regnamespace LOOP
     EXECUTE format('ALTER FUNCTION %s OWNER TO app', o.f);
   END LOOP;
-  FOR o IN SELECT c.oid::regclass AS s FROM pg_class c WHERE c.relnamespace = 'idgen'::regnamespace AND c.relkind = 'S' LOOP
-    EXECUTE format('ALTER SEQUENCE %s OWNER TO app', o.s);
+  FOR o IN SELECT c.oid::regclass AS s FROM pg_class c WHERE c.relnamespace IN ('idgen'::regnamespace, 'idgen_sql_state'::regnamespace) AND c.relkind IN ('S', 'r') LOOP
+    EXECUTE format('ALTER TABLE %s OWNER TO app', o.s);
   END LOOP;
   ALTER DOMAIN idgen.objectid OWNER TO app;
 END $$});
 as_app_in('tle_like', q{
 CREATE TABLE post (sf bigint PRIMARY KEY DEFAULT idgen.snowflake_id(), js bigint DEFAULT idgen.js_id(), made text DEFAULT 'edition');
 INSERT INTO post SELECT FROM generate_series(1, 100);
-CREATE OR REPLACE FUNCTION idgen.snowflake_parse(id bigint, OUT ts timestamptz, OUT node int, OUT seq int) LANGUAGE plpgsql AS $$
-BEGIN PERFORM public.spy('snowflake_parse'); SELECT * INTO ts, node, seq FROM idgen.edition_parse('snowflake', id); END $$;
+-- (the careful way of the generators, kept under another name for the spy to call)
+DO $$ BEGIN
+  EXECUTE replace(pg_get_functiondef('idgen.edition_next(integer,bigint)'::regprocedure), 'idgen.edition_next(', 'public.edition_next_kept(');
+END $$;
+CREATE OR REPLACE FUNCTION idgen.snowflake_parse(id bigint) RETURNS idgen.snowflake_parts LANGUAGE plpgsql AS $$
+BEGIN PERFORM public.spy('snowflake_parse'); RETURN ROW(now(), 0, 0); END $$;
 CREATE OR REPLACE FUNCTION idgen.snowflake_id() RETURNS bigint LANGUAGE plpgsql AS $$
-BEGIN PERFORM public.spy('snowflake_id'); RETURN idgen.edition_next_id('snowflake', 0); END $$;
-CREATE OR REPLACE FUNCTION idgen.edition_next_word(family text) RETURNS bigint LANGUAGE plpgsql SECURITY INVOKER AS $$
-BEGIN PERFORM public.spy('edition_next_word'); RETURN nextval(format('idgen.edition_%s_seq', family)::regclass); END $$;
+BEGIN PERFORM public.spy('snowflake_id'); RETURN idgen.edition_next(2, -1); END $$;
+CREATE OR REPLACE FUNCTION idgen.js_id() RETURNS bigint LANGUAGE plpgsql AS $$
+BEGIN PERFORM public.spy('js_id'); RETURN idgen.edition_next(5, -1); END $$;
+CREATE OR REPLACE FUNCTION idgen.edition_next(family int, shard bigint) RETURNS bigint LANGUAGE plpgsql SECURITY INVOKER AS $$
+BEGIN PERFORM public.spy('edition_next'); RETURN public.edition_next_kept(family, shard); END $$;
+CREATE OR REPLACE FUNCTION idgen.edition_fence(OUT family text, OUT word bigint) RETURNS SETOF record LANGUAGE plpgsql SECURITY INVOKER AS $$
+BEGIN PERFORM public.spy('edition_fence'); END $$;
+CREATE OR REPLACE FUNCTION idgen.edition_identity(OUT node int, OUT instagram_shards text, OUT node_problem text, OUT shards_problem text) LANGUAGE plpgsql AS $$
+BEGIN PERFORM public.spy('edition_identity'); END $$;
 INSERT INTO post SELECT FROM generate_series(1, 100)});
 $node->safe_psql('tle_like', 'TRUNCATE public.ran');
 # Her own type in the place of the edition's objectid domain, with a cast of hers to text: refused.
@@ -348,13 +368,18 @@ is(extension(), 'idgen_sql', '... and nothing changed: the edition');
 is($node->safe_psql('app', $defaults_sql), $defaults, '... every default');
 as_app('DROP VIEW v');
 
-# The edition's JS-safe word 3 s ahead of the clock (a clock stepped back, or a burst), a row with
-# such an ID: idgen's words start from the clock, so the move waits, up to max_wait.
-$node->safe_psql('app', q{SELECT setval('idgen.edition_js_seq',
-  (((extract(epoch FROM clock_timestamp()) * 1000)::bigint + 3000 - 1767225600000) / 10) << 10)});
+# The edition's JS-safe word 8 s ahead of the clock (a clock stepped back, or a burst), a row with
+# such an ID: idgen's words start from the clock, so the move waits, up to max_wait. (The word is
+# the counter plus the offset, whose top bits are the node id. 8 s: a move with max_wait 1 s refuses
+# however long this machine takes between the statements.)
+my $set_at = $node->safe_psql('app', q{SELECT clock_timestamp() FROM (SELECT setval('idgen_sql_state.js_offset',
+  ((SELECT node FROM idgen.edition_identity())::bigint << 53)
+  | (((((extract(epoch FROM clock_timestamp()) * 1000)::bigint + 8000 - 1767225600000) / 10) << 10) - coalesce(pg_sequence_last_value('idgen_sql_state.js_counter'), 0)))) x});
 as_app("INSERT INTO post (n) VALUES (0)");
+my $ahead = $node->safe_psql('app', 'SELECT max(js) FROM post');
+is($node->safe_psql('app', "SELECT (idgen.js_parse($ahead)).ts >= '$set_at'::timestamptz + interval '7 seconds'"), 't', 'a JS-safe ID 8 s ahead of the clock');
 ($ret, $err) = move('idgen', '1s');
-isnt($ret, 0, 'JS-safe IDs 3 s ahead of the clock, max_wait 1 s: the move refuses');
+isnt($ret, 0, 'JS-safe IDs 8 s ahead of the clock, max_wait 1 s: the move refuses');
 like($err, qr/ERROR:  55000: the IDs of idgen_sql run ahead of the clock.*DETAIL:  Ahead of the clock: js by \d+ ms.*HINT:  Run the move again after/s,
 	'... 55000, saying which family and until when') or diag $err;
 is(extension(), 'idgen_sql', '... and nothing changed');
@@ -367,11 +392,16 @@ my $dom_max = $node->safe_psql('app', 'SELECT max(id) FROM dom');
 # ---- the edition to idgen -------------------------------------------------------------------------
 my $rows = $node->safe_psql('app', $rows_sql);
 my $before = maxima();
-my $t0 = $node->safe_psql('app', 'SELECT clock_timestamp()');
+# An application's session with prepared statements, as psycopg, JDBC and ORMs keep them: one whose
+# result has an idgen.objectid column, one whose has not.
+my $app = $node->background_psql('app', on_error_stop => 0, extra_params => [ '-U', 'app' ]);
+$app->query_safe(q{PREPARE by_made (text) AS SELECT id, made FROM doc WHERE made = $1 LIMIT 1;
+PREPARE count_made (text) AS SELECT count(*) FROM doc WHERE made = $1});
+$app->query_safe(q{EXECUTE by_made('edition'); EXECUTE count_made('edition')});
+idgen_shards('0-8191');
 ($ret, $err) = move('idgen');
 is($ret, 0, 'the edition to idgen, in place') or diag $err;
 like($err, qr/moved to idgen: 13 column defaults, 2 idgen.objectid columns/, '... 13 defaults, 2 objectid columns (and the partition\'s)');
-cmp_ok($node->safe_psql('app', "SELECT extract(epoch FROM clock_timestamp() - '$t0')"), '>=', 1.5, '... having waited out the lead');
 is(extension(), 'idgen', '... idgen is installed, the edition is not');
 is($node->safe_psql('app', $defaults_sql), $defaults, '... every column default as it was, calling idgen');
 is($node->safe_psql('app', $types_sql), 'doc.id:idgen.objectid:idgen, ev.at:idgen.objectid:idgen, ev_1.at:idgen.objectid:idgen',
@@ -382,6 +412,18 @@ INSERT INTO post (n, made) SELECT g, 'idgen' FROM generate_series(1, 100) g;
 INSERT INTO doc (made) SELECT 'idgen' FROM generate_series(1, 100);
 INSERT INTO ev (k, at) VALUES (1, idgen.objectid())});
 above($before, 'idgen', 'idgen after the move');
+is($node->safe_psql('app', "SELECT count(*) FILTER (WHERE js <= $ahead) FROM post WHERE made = 'idgen'"), '0',
+	'... above the JS-safe ID that ran ahead of the clock, too: the move waited it out');
+# The prepared statement whose result has an objectid column cannot run again in that session: its
+# column changed type (0A000). The others go on. DISCARD ALL (or a new connection) and a new
+# PREPARE, as docs/managed.md says.
+$app->query(q{EXECUTE by_made('old')});
+like($app->{stderr}, qr/cached plan must not change result type/, 'an application\'s prepared statement returning an objectid column fails after the move (0A000)');
+$app->{stderr} = '';
+is($app->query_safe(q{EXECUTE count_made('old')}) =~ s/\s+\z//r, '1000', '... one whose result has no objectid column goes on');
+$app->query_safe('DISCARD ALL');
+$app->query_safe(q{PREPARE by_made (text) AS SELECT id, made FROM doc WHERE made = $1 LIMIT 1});
+like($app->query_safe(q{EXECUTE by_made('old')}), qr/^[0-9a-f]{24}\|old$/, '... and after DISCARD ALL, prepared again, it runs');
 as_app(q{INSERT INTO dom (made) SELECT 'idgen' FROM generate_series(1, 100)});
 is($node->safe_psql('app', "SELECT count(*) FILTER (WHERE id <= $dom_max), count(*) FROM dom WHERE made = 'idgen'"), '0|100',
 	'idgen after the move: new Instagram IDs of a domain column above the old');
@@ -408,6 +450,13 @@ as_app('ALTER TABLE post DROP COLUMN d');
 # ---- and back --------------------------------------------------------------------------------------
 $rows = $node->safe_psql('app', $rows_sql);
 $before = maxima();
+# (while idgen owns every Instagram shard, the edition would refuse the default of post.ig: refused)
+($ret, $err) = move('idgen_sql');
+isnt($ret, 0, 'idgen owning every Instagram shard: the move to the edition refuses');
+like($err, qr/ERROR:  55000: the SQL edition would refuse the 64-bit defaults of this database.*DETAIL:  instagram IDs: This database owns no Instagram shards/s,
+	'... 55000, saying why') or diag $err;
+is(extension(), 'idgen', '... and nothing changed');
+idgen_shards('4096-8191');
 ($ret, $err) = move('idgen_sql');
 is($ret, 0, 'idgen back to the edition, in place') or diag $err;
 is(extension(), 'idgen_sql', '... the edition is installed, idgen is not');
@@ -420,5 +469,6 @@ INSERT INTO doc (made) SELECT 'back' FROM generate_series(1, 100)});
 above($before, 'back', 'the edition after the move back');
 is($node->safe_psql('app', q{SELECT count(*), count(DISTINCT id) FROM doc}), '1200|1200', '... and ObjectIds from the default');
 
+$app->quit;
 $node->stop;
 done_testing();

@@ -1,4 +1,4 @@
-# The SQL edition's public UUIDs (edition/idgen_sql--1.0--1.1.sql, appended to the edition) against
+# The SQL edition's public UUIDs (edition/idgen_sql--1.0--1.1.sql, part of edition 1.1) against
 # idgen's, the reference: one cluster, idgen in database ref (its key in idgen.public_uuid_key), the
 # edition and the fragment in database ed (the same key's text as an argument). For the same input,
 # every function returns what idgen returns (IDGEN_EDITION_ROWS inputs, 100,000 by default, for
@@ -21,15 +21,11 @@ $node->start;
 $node->safe_psql('postgres', 'CREATE DATABASE ref; CREATE DATABASE ed');
 $node->safe_psql('ref', 'CREATE EXTENSION idgen');
 
-# The edition as its plain script, then the fragment, as the edition's build will append it.
+# The edition as its plain script (1.1: 1.0's body and the update, public UUIDs included).
 my $script = PostgreSQL::Test::Utils::tempdir . '/idgen_sql.sql';
 system("'$root/edition/build.sh' script > '$script'") == 0 or die 'edition/build.sh failed';
 $node->command_ok([ 'psql', '-X', '-q', '-v', 'ON_ERROR_STOP=1', '-d', $node->connstr('ed'), '-f', $script ],
 	'the edition installs');
-$node->command_ok(
-	[ 'psql', '-X', '-q', '-v', 'ON_ERROR_STOP=1', '-d', $node->connstr('ed'), '-c',
-		'SET search_path = pg_catalog, pg_temp', '-f', "$root/edition/idgen_sql--1.0--1.1.sql" ],
-	'the public UUIDs of edition 1.1 install over it');
 
 for my $db ('ref', 'ed') {
 	$node->safe_psql($db, q{
@@ -45,6 +41,16 @@ END $$;
 CREATE FUNCTION public.v7(i bigint) RETURNS uuid LANGUAGE sql IMMUTABLE
   RETURN overlay(overlay(overlay(md5('v7' || i) placing lpad(to_hex(i % 64), 3, '0') from 1 for 3) placing '7' from 13 for 1)
                  placing substr('89ab', (i % 4)::int + 1, 1) from 17 for 1)::uuid;
+-- An error's SQLSTATE, message, detail and hint, for the errors compared word for word.
+CREATE FUNCTION public.error_of(expr text) RETURNS text LANGUAGE plpgsql AS $$
+DECLARE s text; m text; d text; h text;
+BEGIN
+  EXECUTE 'SELECT (' || expr || ')::text';
+  RETURN 'ok';
+EXCEPTION WHEN OTHERS THEN
+  GET STACKED DIAGNOSTICS s = RETURNED_SQLSTATE, m = MESSAGE_TEXT, d = PG_EXCEPTION_DETAIL, h = PG_EXCEPTION_HINT;
+  RETURN concat_ws(' | ', s, m, d, h);
+END $$;
 CREATE FUNCTION public.v4(i bigint) RETURNS uuid LANGUAGE sql IMMUTABLE
   RETURN overlay(overlay(md5('v4' || i) placing '4' from 13 for 1) placing substr('89ab', (i % 4)::int + 1, 1) from 17 for 1)::uuid;
 });
@@ -84,9 +90,18 @@ is($node->safe_psql('ed', "SELECT idgen.public_uuid('018f2d9f-9a2a-7def-8c3f-7b1
 same("public_uuid and private_uuid, $n UUIDv7s", "SELECT idgen.public_uuid(v7(i) KEY), idgen.private_uuid(idgen.public_uuid(v7(i) KEY) KEY)
   FROM generate_series(1, $n) i");
 same("private_uuid_candidates of $fifth random UUIDv4s", "SELECT try(format(\$f\$idgen.private_uuid_candidates(%L KEY)\$f\$, v4(i))) FROM generate_series(1, $fifth) i");
-same('typeids, base32, base36 and the bare body', "SELECT idgen.public_typeid(t KEY), idgen.private_typeid(idgen.public_typeid(t KEY) KEY)
+same('typeids, base32, base36 and the bare body', "SELECT idgen.public_typeid(t KEY), idgen.private_typeid(idgen.public_typeid(t KEY), p KEY),
+       try(format(\$f\$idgen.private_typeid(%L, 'usr' KEY)\$f\$, idgen.public_typeid(t KEY)))
   FROM (SELECT CASE i % 3 WHEN 0 THEN idgen.typeid_from_uuid('user', v7(i), 'base32') WHEN 1 THEN idgen.typeid_from_uuid('user', v7(i))
-               ELSE substr(idgen.typeid_from_uuid('x', v7(i), 'base32'), 3) END AS t FROM generate_series(1, $fifth) i) s");
+               ELSE substr(idgen.typeid_from_uuid('x', v7(i), 'base32'), 3) END AS t,
+               CASE i % 3 WHEN 2 THEN '' ELSE 'user' END AS p FROM generate_series(1, $fifth) i) s");
+# What the errors say, word for word, where a reading could be quoted (a prefix swapped) and where
+# the edition adds its own words (a façade of no key, too late for a façade).
+same('the errors of a swapped prefix, too late, and no key', q{SELECT e FROM (VALUES
+  ($$idgen.private_typeid('xyz_01hyttsxmaftfrgzxv38p4tqkf', 'org' KEY)$$), ($$idgen.private_typeid('01hyttsxmaftfrgzxv38p4tqkf', 'org' KEY)$$),
+  ($$idgen.private_typeid('org_01hyttsxmaftfrgzxv38p4tqkf', 'Org' KEY)$$), ($$idgen.public_uuid('04000000-0000-7000-8000-000000000000' KEY)$$),
+  ($$idgen.private_uuid('fa5ade00-0000-4000-8000-000000000000' KEY)$$)) AS t(c),
+  LATERAL (SELECT public.error_of(c) AS e) x});
 # (façades under this key, kept in both databases for the rotation below)
 for my $db ('ref', 'ed') {
 	$node->safe_psql($db, "CREATE TABLE old AS SELECT i, idgen.public_uuid(v7(i)" . ($db eq 'ed' ? ", '$key'" : '') . ") AS f
@@ -98,9 +113,11 @@ same('bad input: the same SQLSTATE', q{SELECT try(e) FROM (VALUES
   ($$idgen.public_uuid('ffffffff-ffff-7fff-bfff-ffffffffffff' KEY)$$), ($$idgen.private_uuid('018f2d9f-9a2a-7def-8c3f-7b1a2c4d5e6f' KEY)$$),
   ($$idgen.private_uuid('00000000-0000-0000-0000-000000000000' KEY)$$), ($$idgen.private_uuid('fa5ade00-0000-4000-8000-000000000000' KEY)$$),
   ($$idgen.private_uuid_candidates('fa5ade00-0000-4000-8000-000000000000' KEY)$$), ($$idgen.public_typeid('user_01hyttsxmaftfrgzxv38p4tqkff' KEY)$$),
-  ($$idgen.private_typeid('User_01hyttsxmaftfrgzxv38p4tqkf' KEY)$$), ($$idgen.public_typeid('user_' KEY)$$),
+  ($$idgen.private_typeid('User_01hyttsxmaftfrgzxv38p4tqkf', 'user' KEY)$$), ($$idgen.public_typeid('user_' KEY)$$),
   ($$idgen.public_typeid('01hyttsxmaftfrgzxv38p4tqk' KEY)$$), ($$idgen.public_typeid('user_2463c7807fca4def8c3f7b1a2c' KEY)$$),
-  ($$idgen.private_typeid('user_01hyttsxmaftfrgzxv38p4tqkf' KEY)$$), ($$idgen.public_typeid('01hyttsxmaftfrgzxv38p4tqkf' KEY)$$)) AS t(e)});
+  ($$idgen.private_typeid('user_01hyttsxmaftfrgzxv38p4tqkf', 'user' KEY)$$), ($$idgen.public_typeid('01hyttsxmaftfrgzxv38p4tqkf' KEY)$$),
+  ($$idgen.private_typeid('user_01hyttsxmaftfrgzxv38p4tqkf', 'xyz' KEY)$$), ($$idgen.private_typeid('user_01hyttsxmaftfrgzxv38p4tqkf', '' KEY)$$),
+  ($$idgen.private_typeid('user_01hyttsxmaftfrgzxv38p4tqkf', 'Bad' KEY)$$)) AS t(e)});
 
 # ---- keys that rotate: the opaque mapping first, uuidv47's second -------------------------------------
 $key = "opaque:000102030405060708090a0b0c0d0e0f efcdab8967452301:1032547698badcfe";
@@ -109,6 +126,7 @@ same("the opaque mapping, $fifth UUIDv7s", "SELECT idgen.public_uuid(v7(i) KEY),
   FROM generate_series(1, $fifth) i");
 same("two keys: the candidates of $fifth façades made under the second", "SELECT idgen.private_uuid_candidates(f KEY), idgen.private_uuid(f KEY)
   FROM old ORDER BY i");
+same('two keys: what a refusal says', q{SELECT public.error_of($$idgen.private_uuid('fa5ade00-0000-4000-8000-000000000000' KEY)$$)});
 
 # ---- the key's text: what idgen refuses (55000, its configuration), the edition refuses (22023) -----
 for my $bad ('', 'a passphrase of thirty-two bytes or more is not a key', '000102030405060708090a0b0c0d0e0',
@@ -120,6 +138,41 @@ for my $bad ('', 'a passphrase of thirty-two bytes or more is not a key', '00010
 my ($state, $message) = sqlstate_of($node, q{SELECT idgen.public_uuid('018f2d9f-9a2a-7def-8c3f-7b1a2c4d5e6f', 'sealed:000102030405060708090a0b0c0d0e0f')},
 	db => 'ed');
 like($message, qr/^the first key is not a key as idgen reads it/, "and says why, without quoting it: $message");
+
+# ---- the key as an argument: where the server may write it -------------------------------------------
+# A bind parameter is a constant of a custom plan: auto_explain with log_verbose (as EXPLAIN VERBOSE)
+# prints it, whatever log_statement and log_parameter_max_length say (security.md says so). With
+# plan_cache_mode = force_generic_plan the plan keeps $1, and auto_explain.log_parameter_max_length
+# = 0 (from 16) keeps the parameters out of its lines.
+SKIP: {
+	skip 'auto_explain is not installed for this server', 2 unless -e $node->config_data('--pkglibdir') . '/auto_explain.so';
+	my $script = PostgreSQL::Test::Utils::tempdir . '/facade.sql';
+	open my $fh, '>', $script or die;
+	print $fh "SELECT idgen.public_uuid(id, :k) FROM shown;\n";
+	close $fh;
+	$node->safe_psql('ed', 'CREATE TABLE shown AS SELECT v7(1) AS id');
+	$node->safe_psql('postgres', q{LOAD 'auto_explain'; ALTER SYSTEM SET session_preload_libraries = 'auto_explain';
+		ALTER SYSTEM SET auto_explain.log_min_duration = 0; ALTER SYSTEM SET auto_explain.log_verbose = on;
+		ALTER SYSTEM SET log_statement = 'none'; ALTER SYSTEM SET log_parameter_max_length = 0;
+		ALTER SYSTEM SET log_parameter_max_length_on_error = 0; SELECT pg_reload_conf()});
+	$node->poll_query_until('ed', "SELECT current_setting('auto_explain.log_verbose', true) = 'on'") or die;
+	my %run;
+	for my $generic (0, 1) {
+		my $k = $generic ? '0f0e0d0c0b0a09080706050403020100' : 'efcdab8967452301:1032547698badcf1';
+		if ($generic) {
+			$node->safe_psql('ed', 'ALTER DATABASE ed SET plan_cache_mode = force_generic_plan'
+				. ($node->pg_version >= 16 ? '; ALTER DATABASE ed SET auto_explain.log_parameter_max_length = 0' : ''));
+		}
+		my $offset = -s $node->logfile;
+		$node->command_ok([ 'pgbench', '-n', '-M', 'extended', '-t', '1', '-f', $script, '-D', "k=$k", $node->connstr('ed') ],
+			'a façade made with the key as a bind parameter' . ($generic ? ', under a generic plan' : ''));
+		$node->wait_for_log(qr/Query Text: SELECT idgen\.public_uuid\(id/, $offset);
+		$run{$generic} = index(substr(slurp_file($node->logfile), $offset), $k) >= 0;
+	}
+	ok($run{0}, "a custom plan: auto_explain's log holds the key (the limitation security.md names)");
+	ok(!$run{1}, 'force_generic_plan (and, from 16, auto_explain.log_parameter_max_length = 0): it does not');
+	$node->safe_psql('postgres', q{ALTER SYSTEM RESET ALL; ALTER DATABASE ed RESET ALL; SELECT pg_reload_conf()});
+}
 
 # ---- who may call them: PUBLIC (the key is the capability), and they are pure -------------------------
 is($node->safe_psql('ed', q{SELECT string_agg(DISTINCT p.provolatile::text || p.proparallel::text || (p.proacl IS NULL)::text, ',')

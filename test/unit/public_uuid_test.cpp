@@ -224,6 +224,11 @@ TEST(PublicUuid, ShowRefusesWhatIsNoUuidv7OrTooLate) {
     const KeySpec key{kPeerKey, m};
     EXPECT_EQ(Reveal(Show(V7(last, 0xFFF, ~uint64_t{0}), key), Ring({key})), V7(last, 0xFFF, ~uint64_t{0}));
     EXPECT_EQ(KindOf([&] { Show(V7(last + 1, 0, 0), key); }), ErrorKind::kDatetimeOutOfRange);
+    try {
+      Show(V7(last + 1, 0, 0), key);
+    } catch (const Error& e) {
+      EXPECT_NE(e.hint().find("idgen.uuidv7()"), std::string::npos) << e.hint();  // says what to do
+    }
     EXPECT_EQ(KindOf([&] { Show(V7((uint64_t{1} << 48) - 1, 0, 0), key); }), ErrorKind::kDatetimeOutOfRange);
   }
 }
@@ -312,6 +317,26 @@ TEST(PublicUuid, WhileKeysRotateBothAreRead) {
   }
   EXPECT_NEAR(both, 20000 / 64, 10 * 18);
   EXPECT_EQ(both, wrong_under_current);
+  // What is not a façade of either key (a random UUIDv4) reads as one 1 time in 64 per key: 127 in
+  // 4096, about 1 in 32, under two; and the refusal says so.
+  int accepted = 0;
+  constexpr int kValues = 200000;
+  std::string detail;
+  for (int i = 0; i < kValues; ++i) {
+    Uuid v4;
+    for (auto& b : v4.bytes) b = static_cast<uint8_t>(random());
+    v4.bytes[6] = static_cast<uint8_t>((v4.bytes[6] & 0x0F) | 0x40);
+    v4.bytes[8] = static_cast<uint8_t>((v4.bytes[8] & 0x3F) | 0x80);
+    try {
+      Reveal(v4, rotating);
+      ++accepted;
+    } catch (const Error& e) {
+      detail = e.detail();
+    }
+  }
+  // 6,201 of 200,000, give or take 78 (10 standard deviations of room).
+  EXPECT_NEAR(accepted, kValues * 127 / 4096, 780);
+  EXPECT_NE(detail.find("refused about 31 times in 32"), std::string::npos) << detail;
   // Once the previous key is gone, its façades are refused (but 1 in 64).
   EXPECT_EQ(KindOf([&] { Reveal(Show(V7(1767225600000, 1, 1), previous), after); }), ErrorKind::kBadArgument);
 }
@@ -326,14 +351,14 @@ TEST(PublicUuid, TypeidsKeepTheirPrefixAndEncoding) {
     const std::string text(type_id::Format("user", v7, encoding).view());
     const std::string shown(ShowTypeid(text, kPeer).view());
     EXPECT_EQ(shown, type_id::Format("user", facade, encoding).view());
-    EXPECT_EQ(RevealTypeid(shown, ring).view(), text);
+    EXPECT_EQ(RevealTypeid(shown, "user", ring).view(), text);
   }
   // The spec's empty prefix: a bare base32 body.
   const std::string bare(type_id::Format("", v7, type_id::Encoding::kBase32).view());
   EXPECT_EQ(ShowTypeid(bare, kPeer).view(), type_id::Format("", facade, type_id::Encoding::kBase32).view());
   EXPECT_EQ(KindOf([] { ShowTypeid("user_", kPeer); }), ErrorKind::kBadText);
   EXPECT_EQ(KindOf([] { ShowTypeid("User_01h455vb4pex5vsknk084sn02q", kPeer); }), ErrorKind::kBadText);
-  EXPECT_EQ(KindOf([&] { RevealTypeid("user_01h455vb4pex5vsknk084sn0", ring); }), ErrorKind::kBadText);
+  EXPECT_EQ(KindOf([&] { RevealTypeid("user_01h455vb4pex5vsknk084sn0", "user", ring); }), ErrorKind::kBadText);
   // A typeid whose body is no UUIDv7 has no façade; one that is no façade is not revealed.
   EXPECT_EQ(KindOf([] {
               ShowTypeid(type_id::Format("user", UuidFromText("2463c780-7fca-4def-8c3f-7b1a2c4d5e6f"),
@@ -342,8 +367,39 @@ TEST(PublicUuid, TypeidsKeepTheirPrefixAndEncoding) {
                          kPeer);
             }),
             ErrorKind::kBadArgument);
-  EXPECT_EQ(KindOf([&] { RevealTypeid(type_id::Format("user", v7, type_id::Encoding::kBase32).view(), ring); }),
+  EXPECT_EQ(KindOf([&] { RevealTypeid(type_id::Format("user", v7, type_id::Encoding::kBase32).view(), "user", ring); }),
             ErrorKind::kBadArgument);
+}
+
+// A façade whose prefix is not the one expected is refused before it is decoded: the error quotes
+// the façade, never its reading (the time of a row), whatever the prefix sent.
+TEST(PublicUuid, ATypeidOfAnotherPrefixIsRefusedBeforeItIsRead) {
+  const KeyRing ring = Ring({kPeer});
+  const Uuid v7 = UuidFromText("018f2d9f-9a2a-7def-8c3f-7b1a2c4d5e6f");
+  const Uuid facade = UuidFromText("2463c780-7fca-4def-8c3f-7b1a2c4d5e6f");
+  for (const auto encoding : {type_id::Encoding::kBase32, type_id::Encoding::kBase36}) {
+    const std::string shown(type_id::Format("org", facade, encoding).view());
+    const std::string read(type_id::Format("org", v7, encoding).view());
+    const std::string body = read.substr(4);
+    EXPECT_EQ(RevealTypeid(shown, "org", ring).view(), read);
+    for (const char* prefix : {"xyz", "orgs", ""}) {
+      std::string swapped = std::string(prefix) + (prefix[0] != '\0' ? "_" : "") + shown.substr(4);
+      if (prefix[0] == '\0' && encoding == type_id::Encoding::kBase36) continue;  // (no bare base36)
+      for (const char* expected : {"org", "xyz"}) {
+        if (std::string_view(expected) == prefix) continue;
+        try {
+          RevealTypeid(swapped, expected, ring);
+          ADD_FAILURE() << swapped << " read as a " << expected;
+        } catch (const Error& e) {
+          EXPECT_EQ(e.kind(), ErrorKind::kBadText);
+          const std::string all = e.what() + std::string(" ") + e.detail() + " " + e.hint();
+          EXPECT_NE(all.find(shown.substr(4)), std::string::npos) << all;  // the façade, which the sender has
+          EXPECT_EQ(all.find(body), std::string::npos) << all;             // never its reading
+          EXPECT_EQ(all.find("018f2d9f"), std::string::npos) << all;
+        }
+      }
+    }
+  }
 }
 
 // ---- the key's text -----------------------------------------------------------------------------
@@ -370,6 +426,22 @@ TEST(PublicUuid, KeyTextIsTheKeysBytes) {
   EXPECT_EQ(ring.keys[0].key.k0, kReferenceKey.k0);
   EXPECT_EQ(ring.keys[1].mapping, Mapping::kUuidv47);
   EXPECT_EQ(ring.keys[1].key.k1, kPeerKey.k1);
+}
+
+TEST(PublicUuid, KeyTextWrittenReadsBack) {
+  KeyRing ring;
+  ASSERT_EQ(
+      ParseKeys("opaque:000102030405060708090A0B0C0D0E0F\n uuidv47:efcdab8967452301:1032547698badcfe", ring).problem,
+      KeyProblem::kNone);
+  char text[kMaxKeyText + 1];
+  const size_t n = WriteKeys(ring, text);
+  EXPECT_EQ(std::string(text, n), "opaque:000102030405060708090a0b0c0d0e0f\nefcdab89674523011032547698badcfe");
+  uint8_t bytes[16];
+  KeyBytes(kPeerKey, bytes);
+  EXPECT_EQ(bytes[0], 0xef);
+  EXPECT_EQ(bytes[15], 0xfe);
+  EXPECT_EQ(KeyOfBytes(bytes).k0, kPeerKey.k0);
+  EXPECT_EQ(KeyOfBytes(bytes).k1, kPeerKey.k1);
 }
 
 TEST(PublicUuid, KeyTextProblems) {

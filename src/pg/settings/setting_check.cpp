@@ -41,7 +41,7 @@ constexpr Reader kReaders[] = {
     {"idgen.instagram_shards", Of(kFamilyInstagram)},
     {"idgen.token_secret", kTokens},
     {"idgen.token_secret_file", kTokens},
-    {"idgen.key_scope", kTokens | kPublicIds},
+    {"idgen.key_scope", kTokens | kPublicIds | kPublicUuids},
     {"idgen.public_id_key", kPublicIds},
     {"idgen.public_id_key_file", kPublicIds},
     {"idgen.public_uuid_key", kPublicUuids},
@@ -141,9 +141,11 @@ void AddProblem(uint32_t consumers, const Given& given, bool unknown) {
   } else {
     snprintf(p.message, sizeof p.message, "invalid value for %s: \"%s\"", given.name, given.value);
   }
-  constexpr const char* kWhy =
-      "idgen refuses to make IDs that depend on its settings rather than fall back to a default that could repeat "
-      "another server's IDs.";
+  // (a secret's line refused: the secret before it is still in force, and would be used without it)
+  const char* kWhy = (consumers & ~(kTokens | kPublicIds | kPublicUuids)) == 0
+                         ? "idgen refuses rather than go on with the key that was in force before this line."
+                         : "idgen refuses to make IDs that depend on its settings rather than fall back to a default "
+                           "that could repeat another server's IDs.";
   snprintf(p.detail, sizeof p.detail, "It is set in %s. %s", given.where, kWhy);
   snprintf(p.public_detail, sizeof p.public_detail, "It is set in %s. %s", SourceName(given.source), kWhy);
   problem_consumers |= consumers;

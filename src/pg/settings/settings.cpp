@@ -151,6 +151,8 @@ void ForgetIdentity() {
 }
 void IdentityChanged(int, void*) { ForgetIdentity(); }
 
+void AssignKeyScope(int scope, void*) { KeyScopeAssigned(scope); }
+
 void AssignShards(const char*, void* extra) {
   owned_shards = static_cast<const ShardSet*>(extra);
   ForgetIdentity();
@@ -260,14 +262,16 @@ void DefineAll() {
                              "idgen.instagram_id(shard) refuses any other shard. Give every server its own range.",
                              &shards_text, "0-8191", PGC_SIGHUP, 0, CheckShards, AssignShards, nullptr);
   // Whose secrets: the server's, the same in every database (a token signed in one verifies in
-  // every other, a public ID reads back in every other), or each database's, derived from the
-  // secret and the database's name. A database owner may sign tokens and make public IDs (the
-  // installer's to grant): under 'server', in every database of the server.
+  // every other, a public ID and a façade read back in every other, and uuidv47's libraries read
+  // the façades under the key as written), or each database's, derived from the secret and the
+  // database's name. A database owner may sign tokens and make public IDs and façades (the
+  // installer's to grant): under 'server', those of every database of the server.
   DefineCustomEnumVariable("idgen.key_scope", "Whose idgen secrets are: the server's or each database's.",
-                           "\"server\" (the default): tokens, public IDs and their keys are the same in every "
-                           "database. \"database\": each database's are its own, derived from the secret and the "
+                           "\"server\" (the default): tokens, public IDs and façades are made under the same keys "
+                           "in every database (uuidv47's libraries read the façades under the key as written). "
+                           "\"database\": each database's keys are its own, derived from the secret and the "
                            "database's name.",
-                           &key_scope, kKeyScopeServer, kKeyScopes, PGC_SIGHUP, 0, nullptr, nullptr, nullptr);
+                           &key_scope, kKeyScopeServer, kKeyScopes, PGC_SIGHUP, 0, nullptr, AssignKeyScope, nullptr);
   DefineSecrets();
 }
 

@@ -100,15 +100,24 @@ uint32_t LegacyIdentityHash();
 
 // The secrets (idgen.token_secret, idgen.public_id_key, idgen.public_uuid_key), given inline or,
 // better, by a file that only the server's OS user reads (idgen.token_secret_file, ...: read at server
-// start and at each reload). The GUC machinery never holds them: SHOW, pg_settings and the reload
-// log see a mask or the file's path. RequireSecret refuses (55000, saying how to set it) while the
-// secret is unset, its setting was rejected, its file cannot be used (missing, open to others, too
-// short), or both forms are set: never a value under an empty or a stale key.
+// start and at each reload, by the postmaster where idgen is preloaded). The GUC machinery never
+// holds them: SHOW, pg_settings and the reload log see a mask or the file's path. RequireSecret
+// refuses (55000, saying how to set it) while the secret is unset, its setting was rejected, its file
+// cannot be used (missing, open to others, too short, not holding keys), or both forms are set:
+// never a value under an empty or a stale key. What it returns is the secret as the key scope gives
+// it for this database (idgen.key_scope), and the same for the rest of the transaction: every call
+// of a transaction uses the key of its first, whatever reloads happen meanwhile; where idgen is
+// preloaded, every backend takes what the postmaster read at the last reload, never a file of its
+// own reading. C zone.
 enum class Secret { kTokenSecret, kPublicIdKey, kPublicUuidKey };
-std::string_view RequireSecret(Secret which);
-// Changes whenever either form of the secret is assigned (at each reload): what a consumer derives
-// from the secret is derived again, since a new secret can sit at the address of an old one.
-uint64_t SecretGeneration(Secret which);
+struct SecretInUse {
+  std::string_view value;  // valid until the transaction ends
+  // Changes whenever what the secret is may have changed (a reload, the scope): what a consumer
+  // derives from it is derived again, since a new secret can sit at the address of an old one.
+  // Never 0.
+  uint64_t generation;
+};
+SecretInUse RequireSecret(Secret which);
 
 #ifdef IDGEN_DEBUG_FAULT
 // idgen.debug_fault: makes the random source fail, for the tests of the error door (or, 'retake',

@@ -17,8 +17,11 @@ inline constexpr uint32_t kUid20Families = Of(kFamilyUid20) | Of(kFamilyUid20Sec
 inline constexpr uint32_t kEveryConsumer = Of(kFamilyUuidv7) | kLayoutFamilies | kUid20Families | Of(kFamilyNsId) |
                                            Of(kFamilyDecimalId) | kTokens | kPublicIds | kPublicUuids;
 
-// secrets.cpp: idgen.token_secret, idgen.public_id_key, idgen.public_uuid_key and their _file forms.
+// secrets.cpp: idgen.token_secret, idgen.public_id_key, idgen.public_uuid_key and their _file forms
+// (and, where idgen is preloaded, the shared memory where the postmaster publishes them).
 void DefineSecrets();
+// idgen.key_scope's assign hook: the secrets as each database uses them change with it.
+void KeyScopeAssigned(int scope);
 
 // Whether the current role may read what PostgreSQL shows superusers and pg_read_all_settings only
 // (a GUC_SUPERUSER_ONLY setting such as a secret file's path, pg_settings.sourcefile): errors name

@@ -14,17 +14,16 @@ namespace {
 
 // The permutation's key, derived from the secret with HMAC-SHA256 when the secret changes.
 public_id::Key Key() {
-  const std::string_view secret = settings::RequireSecret(settings::Secret::kPublicIdKey);
-  const uint64_t generation = settings::SecretGeneration(settings::Secret::kPublicIdKey);
-  static uint64_t derived_from = 0;  // a generation: 0 is none, the first assignment makes it 1
+  const settings::SecretInUse secret = settings::RequireSecret(settings::Secret::kPublicIdKey);
+  static uint64_t derived_from = 0;  // a generation: 0 is none
   static public_id::Key key{};
-  if (derived_from != generation) {
+  if (derived_from != secret.generation) {
     uint8_t digest[32];
-    HmacSha256(secret, "idgen public_id key", digest);
+    HmacSha256(secret.value, "idgen public_id key", digest);
     key = public_id::Key{LoadBigEndian(std::span<const uint8_t>(digest, 8)),
                          LoadBigEndian(std::span<const uint8_t>(digest + 8, 8))};
     explicit_bzero(digest, sizeof digest);
-    derived_from = generation;
+    derived_from = secret.generation;
   }
   return key;
 }

@@ -12,7 +12,7 @@ namespace idgen::pg {
 
 IDGEN_FUNCTION(idgen_signed_token) {
   const std::string_view prefix = StringView(PG_GETARG_TEXT_PP(0));
-  const std::string_view secret = settings::RequireSecret(settings::Secret::kTokenSecret);
+  const std::string_view secret = settings::RequireSecret(settings::Secret::kTokenSecret).value;
   const token::Text message = Guarded([&] {
     uint8_t random[token::kRandomBytes];
     BackendRandom().Take(random, sizeof random, MyProcPid);
@@ -26,7 +26,7 @@ IDGEN_FUNCTION(idgen_signed_token) {
 
 IDGEN_FUNCTION(idgen_verify_token) {
   const std::string_view value = StringView(PG_GETARG_TEXT_PP(0));
-  const std::string_view secret = settings::RequireSecret(settings::Secret::kTokenSecret);
+  const std::string_view secret = settings::RequireSecret(settings::Secret::kTokenSecret).value;
   struct Split {
     bool ok;
     std::string_view message;

@@ -11,6 +11,7 @@
 #include "pg/guard.hpp"
 #include "pg/module.hpp"
 #include "pg/pg.hpp"
+#include "pg/sql/type_id.hpp"
 #include "pg/sql/uuidv7.hpp"
 
 extern "C" {
@@ -140,6 +141,14 @@ Datum TextOf(const type_id::Value& value, type_id::Encoding encoding) {
 }
 
 }  // namespace
+
+namespace type_id_datum {
+
+type_id::Value Arg(FunctionCallInfo fcinfo, int n) { return ArgValue(fcinfo, n); }
+Datum Make(std::string_view prefix, const Uuid& id) { return ToDatum(type_id::Store(prefix, id)); }
+std::string_view PrefixArg(FunctionCallInfo fcinfo, int n) { return pg::PrefixArg(fcinfo, n); }
+
+}  // namespace type_id_datum
 
 // ---- I/O -------------------------------------------------------------------------------------
 
