@@ -138,9 +138,10 @@ void LoadServerMark(Effects& fx, Session& s) {
     Rebuilt rebuilt;
     uint16_t rebuilt_handle = 0;
     // (origins this server never wrote: a server that made DecimalIds alone has none of idgen_mark,
-    // but its own generator ids, and is not new)
-    const bool never_written = seen_mark == 0 && seen_identity == 0 && fx.ReadOrigin(Origin::kDecimalId) == 0 &&
-                               fx.ReadOrigin(Origin::kDecimalTake) == 0;
+    // but it took generator ids, and is not new. idgen_decimal_id alone does not say so: the start
+    // from the copies writes it before the lease, and the WAL writer may flush it alone before a
+    // crash, after which the copies must be read again)
+    const bool never_written = seen_mark == 0 && seen_identity == 0 && fx.ReadOrigin(Origin::kDecimalTake) == 0;
     if (never_written) {
       rebuilt = fx.RebuildFromCopies(s.config.launch_id);
       if (rebuilt.any) {
@@ -204,7 +205,8 @@ void LoadServerMark(Effects& fx, Session& s) {
     // (after which no start, this server's next or a session's that loads meanwhile, reads the
     // copies again), under the timeline the origin had (a failover is still found by the next start).
     const uint64_t decimal_passed = PackDecimalOrigin(TimelineOf(decimal_read), load.decimal_next);
-    if (from_copies && decimal_passed != decimal_read) (void)fx.AdvanceOrigin(Origin::kDecimalId, decimal_passed, false);
+    if (from_copies && decimal_passed != decimal_read)
+      (void)fx.AdvanceOrigin(Origin::kDecimalId, decimal_passed, false);
     // (the lease last: once idgen_mark is other than 0, no start reads the copies again)
     if (from_copies) (void)fx.AdvanceOrigin(Origin::kMark, written_mark, false);
     const uint64_t position = fx.WrittenUpTo();
@@ -498,8 +500,12 @@ void StartCopy(Effects& fx, Session& s, bool created_now) {
   // before its parts could be recorded), or one nothing set: one an update keeps, or a restore set,
   // stays as it is.
   if (!created_now && !fx.ReadCopy().mark_never_set) return;
-  // (a server that never made a value, whose origins may not even exist: the first value writes it)
-  if (!(fx.Shared() && fx.ReadMark().loaded) && fx.ReadOrigin(Origin::kMark) == 0) return;
+  // (a server that never made a value, whose origins may not even exist: the first value writes it;
+  // one that made DecimalIds alone has no lease, but its generator ids go into the copy)
+  if (!(fx.Shared() && fx.ReadMark().loaded) && fx.ReadOrigin(Origin::kMark) == 0 &&
+      fx.ReadOrigin(Origin::kDecimalId) == 0) {
+    return;
+  }
   ServerMark m;
   if (fx.Shared() && !fx.Recovery()) {
     if (!fx.ReadMark().loaded) LoadServerMark(fx, s);

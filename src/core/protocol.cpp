@@ -52,7 +52,8 @@ Load DecideLoad(uint64_t mark_raw, uint64_t identity_raw, uint64_t decimal_raw, 
   // standby, promoted before its primary wrote the skip it started from).
   const uint32_t recorded = std::max<uint32_t>(TimelineOf(decimal_raw), 1);
   const uint64_t promotions = timeline > recorded ? timeline - recorded : 1;
-  load.decimal_next = DecimalNextOf(decimal_raw) + (load.after_failover ? DecimalFailoverSkip(margin_ms) * promotions : 0);
+  load.decimal_next =
+      DecimalNextOf(decimal_raw) + (load.after_failover ? DecimalFailoverSkip(margin_ms) * promotions : 0);
   load.renew = load.after_failover && stored_ms != 0;
   load.renew_identity_ms = load.renew && load.identity_valid ? load.identity_floor_ms : 0;
   // (timeline 1 writes no timeline: a server never promoted keeps idgen_decimal_id as it was)
