@@ -10,10 +10,12 @@
 #include <algorithm>
 #include <array>
 #include <cstdarg>
+#include <cstdlib>
 #include <cstring>
 #include <map>
 #include <memory>
 #include <unordered_map>
+#include <unordered_set>
 
 #include "core/decimal_id.hpp"
 #include "core/engine.hpp"
@@ -321,6 +323,9 @@ struct Shm {
     protocol::Theirs theirs;
   };
   std::vector<Theirs> theirs;
+  // The session whose DROP EXTENSION holds, or waits for, the lock on a database's copy (its
+  // sequences' AccessExclusiveLock, taken before the drop guard reads them; -1: none).
+  int drop_by[kMaxDatabases] = {-1, -1, -1};
 };
 
 using MaxMap = std::unordered_map<uint64_t, U128>;  // (family, part) -> the largest value
@@ -395,6 +400,9 @@ struct Lineage {
   uint32_t upgrades = 0;
   uint64_t max_ms = 0;          // the latest instant of a value some copy should record
   int64_t max_generator = -1;   // the largest DecimalId generator id of a value
+  // A promotion lost records its old primary wrote (an asynchronous standby's): copy writes among
+  // them, the copies may lack values the lineage made (open finding B).
+  bool lossy = false;
 };
 inline uint64_t KinPart(int kin, int64_t part) { return uint64_t(kin) << 32 | uint64_t(part & 0xFFFFFFFF); }
 
@@ -426,6 +434,9 @@ struct Session {
   MaxMap last;                   // the last value of each (family, part) this session returned
   int favorite[2] = {0, 0};      // the families its application calls most (the scheduler's choice)
   int64_t decimal_copy_read = 0;  // DecimalId's copy as this session last read it (its check)
+  // Its transaction read or wrote the copy's sequences: it holds a lock on them until it ends, which
+  // a DROP EXTENSION waits for.
+  bool copy_locked = false;
   Fiber fiber;
 };
 
@@ -463,10 +474,16 @@ struct World {
   // and databases they name (A: where values are made; B: a server the plot made or chose).
   std::vector<uint8_t> plot;
   size_t plot_at = 0;
-  int plot_left = 0;  // calls still to start for the goal at plot_at
+  int plot_left = 0;  // calls still to start for the goal at plot_at (-1: started, not all ended)
+  // A focused schedule keeps to its plot: its goals come twice as often, a goal of calls ends once
+  // they did, and no random standby, clone, promotion or upgrade ends the plot before its end.
+  bool focused = false;
   int role_a = 0, db_a = 0, role_b = -1, db_b = -1;
   ZeroRandom zero;
   RandomPool pool{zero};
+  // The parts (KinPart) a reload gave a server while another primary had them: the operator's rule
+  // (every server its own node id, digit and shards) broken for them from then on.
+  std::unordered_set<uint64_t> shared_parts;
 };
 World* W = nullptr;
 
@@ -545,6 +562,8 @@ enum class End : uint8_t { kRefused, kError, kCanceled };
   if (s.lock == 2) sv.shm->lock_exclusive = -1;
   if (s.lock == 1) --sv.shm->lock_shared;
   s.lock = s.wants_lock = 0;
+  s.copy_locked = false;  // (the transaction aborted: its locks released)
+  if (sv.shm->drop_by[s.db] == IndexOf(s)) sv.shm->drop_by[s.db] = -1;
   s.engine.fresh = false;
   s.engine.hot.ready = 0;
   s.waiting = s.cancel = false;
@@ -588,6 +607,15 @@ void WaitingPoint(Session& s) {
   s.waiting = false;
   if (W->stop) Fiber::Abandon();
   if (s.cancel) EndCall(s, End::kCanceled, "canceled in a wait");
+}
+
+// A statement that reads or writes the copy's sequences locks them until its transaction ends; one
+// that did not hold them yet waits behind a DROP EXTENSION that holds or waits for them.
+void LockCopy(Session& s) {
+  if (s.copy_locked) return;
+  const int me = IndexOf(s);
+  while (ServerOf(s).shm->drop_by[s.db] >= 0 && ServerOf(s).shm->drop_by[s.db] != me) WaitingPoint(s);
+  s.copy_locked = true;
 }
 
 void NotUnderLock(Session& s, const char* what) {
@@ -915,6 +943,7 @@ class SimEffects final : public engine::Effects {
 
   CopyRead ReadCopy() override {
     Point(s_, "ReadCopy");
+    LockCopy(s_);
     CopyRead read;
     const Copy* copy = Visible();
     if (copy == nullptr) return read;
@@ -928,6 +957,7 @@ class SimEffects final : public engine::Effects {
   }
   uint64_t WriteCopy(const CopyWrite& write) override {
     Point(s_, "WriteCopy");
+    LockCopy(s_);
     const Copy* visible = Visible();
     if (visible == nullptr) EndCall(s_, End::kError, "the durable mark idgen.mark does not exist in this database");
     WritesWal(s_);
@@ -987,6 +1017,7 @@ class SimEffects final : public engine::Effects {
   }
   int64_t ReadDecimalCopy() override {
     Point(s_, "ReadDecimalCopy");
+    LockCopy(s_);
     const Copy* copy = Visible();
     if (copy == nullptr) {
       EndCall(s_, End::kError, "the durable mark idgen.decimal_id_generator does not exist in this database");
@@ -999,6 +1030,7 @@ class SimEffects final : public engine::Effects {
   }
   uint64_t WriteDecimalCopy(int64_t value) override {
     Point(s_, "WriteDecimalCopy");
+    LockCopy(s_);
     const Copy* visible = Visible();
     if (visible == nullptr) {
       EndCall(s_, End::kError, "the durable mark idgen.decimal_id_generator does not exist in this database");
@@ -1246,6 +1278,9 @@ void RecordValue(Session& s, int fam, U128 key, U128 order, int64_t part, uint64
   }
   Count("value: returned");
   Server& sv = ServerOf(s);
+  // (the value's row lives on only once its transaction's commit is flushed, which flushes every
+  // record written before it: the copy writes of other sessions it relied on included)
+  FlushTo(sv, sv.wal.size());
   const int kin = fam == kDecimalId ? engine::kDecimal : KinOf(kWordOf[fam]);
   const std::string what = Describe(fam, part);
   // Never under a setting the operator did not set: a node id a misspelt line left at its default.
@@ -1311,8 +1346,11 @@ void RecordValue(Session& s, int fam, U128 key, U128 order, int64_t part, uint64
     // (a DecimalId's copy holds apart only the launch id it records, as operating.md says: one of
     // another launch id, the database held too, repeated by a server under that launch id, is two
     // deployments under one launch id)
+    // (a copy this server's run wrote records its own launch id, not the one of the other writer's
+    // values it replaced: those it holds apart no more)
     const int64_t copy_launch = s.decimal_copy_read % kDecimalRunUnit / kDecimalUnit;
-    const bool held = Holds(content, old) && (kin != engine::kDecimal || copy_launch == part);
+    const bool copy_own = s.decimal_copy_read / kDecimalRunUnit == s.engine.decimal_run;
+    const bool held = Holds(content, old) && (kin != engine::kDecimal || (copy_launch == part && !copy_own));
     const char* why = held                                    ? "in a database that holds it"
                       : old.lineage == sv.lineage             ? "on the same server's lineage"
                       : MadeBeforeClone(sv.lineage, old.lineage, old.step) ? "by a clone, of a value made before the clone"
@@ -1363,7 +1401,12 @@ void RecordValue(Session& s, int fam, U128 key, U128 order, int64_t part, uint64
     return;
   }
   U128 held = 0;
-  if (!without_copy && HeldMax(content, k, ~uint64_t{0}, sv.run, &held) && order <= held) {
+  if (!without_copy && HeldMax(content, k, ~uint64_t{0}, sv.run, &held) && order <= held &&
+      W->shared_parts.count(KinPart(kin, part)) != 0) {
+    // (below another server's value of the part the operator gave both: the rule broken, reported)
+    ++W->out.excused;
+    Count("order: below a value of a server given the same part (the operator's rule broken)");
+  } else if (!without_copy && HeldMax(content, k, ~uint64_t{0}, sv.run, &held) && order <= held) {
     Violation("a %s value at or below one its database holds (s%d on server %d, database %d)", what.c_str(),
               IndexOf(s), s.server, s.db);
     return;
@@ -1645,6 +1688,7 @@ void CreateExtensionBody(Session& s) {
   done.database.copy.creating = 0;
   Append(sv, done);
   CommitFlush(s);
+  s.copy_locked = false;
   InvalidateCopy(s.server, s.db);
   Count("extension created");
   Note("s%d: CREATE EXTENSION idgen committed", IndexOf(s));
@@ -1658,6 +1702,22 @@ void DropExtensionBody(Session& s) {
   const Database& db = sv.cur.db[s.db];
   if (!db.exists || !db.copy.ext || db.copy.creating != 0) EndCall(s, End::kError, "extension does not exist");
   WritesWal(s);
+  // (the objects locked before the drop guard reads them: after every transaction that read or
+  // wrote the copy ended, and before any other reads it)
+  const int me = IndexOf(s);
+  while (sv.shm->drop_by[s.db] >= 0 && sv.shm->drop_by[s.db] != me) WaitingPoint(s);
+  sv.shm->drop_by[s.db] = me;
+  const auto others_hold = [&] {
+    for (const Session& o : W->sessions) {
+      if (o.exists && &o != &s && o.server == s.server && o.db == s.db && o.copy_locked) return true;
+    }
+    return false;
+  };
+  while (others_hold()) {
+    Count("DROP EXTENSION: waited for a transaction that holds the copy");
+    WaitingPoint(s);
+  }
+  s.copy_locked = true;
   engine::CheckDrop(fx, s.engine);
   Point(s, "(the extension's objects dropped)");
   Record r{Record::kDatabase, s.db};
@@ -1665,6 +1725,8 @@ void DropExtensionBody(Session& s) {
   r.database.copy = Copy{};
   Append(sv, r);
   CommitFlush(s);
+  sv.shm->drop_by[s.db] = -1;
+  s.copy_locked = false;
   InvalidateCopy(s.server, s.db);
   Count("extension dropped");
   Note("s%d: DROP EXTENSION idgen committed", IndexOf(s));
@@ -1787,6 +1849,7 @@ int NewLineage(int parent) {
     l.max_without_copy = from.max_without_copy;
     l.max_ms = from.max_ms;
     l.max_generator = from.max_generator;
+    l.lossy = from.lossy;
     l.upgrades = from.upgrades;
     l.part_ms = from.part_ms;
     l.reused = from.reused;
@@ -1882,6 +1945,7 @@ bool Exec(const Step& st) {
       if (!s.exists || s.in_call) return false;
       s.engine.fresh = false;  // (ForgetCopyAtXactEnd)
       s.engine.hot.ready = 0;
+      s.copy_locked = false;
       Note("s%d: COMMIT", a);
       return true;
     }
@@ -1899,6 +1963,7 @@ bool Exec(const Step& st) {
       s.read_reloads = s.checked_reloads = sv.reloads;
       s.in_call = s.waiting = s.cancel = s.invalidated = false;
       s.lock = s.wants_lock = 0;
+      s.copy_locked = false;
       s.last.clear();
       s.favorite[0] = static_cast<int>(st.x % kDecimalId);
       s.favorite[1] = static_cast<int>(st.x / 256 % kDecimalId);
@@ -1964,6 +2029,16 @@ bool Exec(const Step& st) {
           static constexpr uint64_t kLimits[] = {1000, 5000, 60000};
           cf.max_regression_ms = kLimits[c % 3];
           break;
+        }
+      }
+      for (int j = 0; j < kMaxServers; ++j) {
+        const Server& other = w.servers[j];
+        if (j == a || !other.exists || other.recovery) continue;
+        if (other.config.node == cf.node) w.shared_parts.insert(KinPart(kNode, cf.node));
+        if (other.config.digit == cf.digit) w.shared_parts.insert(KinPart(kDigit, cf.digit));
+        const identity::Ranges mine = ShardsOf(cf.shards), theirs = ShardsOf(other.config.shards);
+        for (uint32_t x = 0; x < kSimShards; ++x) {
+          if (mine.Contains(x) && theirs.Contains(x)) w.shared_parts.insert(KinPart(kShard, x));
         }
       }
       ++sv.reloads;
@@ -2033,6 +2108,7 @@ bool Exec(const Step& st) {
           break;
         }
       }
+      if (sv.wal.size() < w.servers[p].wal.size()) w.lineages[sv.lineage].lossy = true;
       for (int i = 0; i < kMaxServers; ++i) {
         if (i != a && w.servers[i].exists && w.servers[i].recovery && w.servers[i].primary == p) Kill(i);
       }
@@ -2111,7 +2187,10 @@ bool Exec(const Step& st) {
         const bool rebuilds = copies_ms > 0 || copies_generator >= 0;
         const uint64_t margin = rebuilds ? src.config.margin_ms : 0;
         const auto skip = rebuilds ? static_cast<int64_t>(DecimalFailoverSkip(margin)) : 0;
-        if ((!l.max.empty() && l.max_ms >= copies_ms + margin) || l.max_generator >= copies_generator + 1 + skip) {
+        // (only where a promotion lost records: copies that lag for any other reason are the
+        // product's to answer for)
+        if (l.lossy &&
+            ((!l.max.empty() && l.max_ms >= copies_ms + margin) || l.max_generator >= copies_generator + 1 + skip)) {
           return false;  // (open finding B)
         }
       }
@@ -2303,6 +2382,7 @@ enum Goal : uint8_t {
   kGDropExtB,      // DROP EXTENSION in B's database
   kGCreateExtB,    // CREATE EXTENSION there
   kGQuietA,        // A's calls end (before a crash)
+  kGFlushMidCallA, // A's WAL writer flushes while a call of A has written WAL it has not flushed
 };
 constexpr uint8_t kPlots[][32] = {
     {kGCallsA, kGDumpA, kGCloneB, kGRestoreB, kGJumpBackB, kGCallsB},
@@ -2330,6 +2410,18 @@ constexpr uint8_t kPlots[][32] = {
     {kGCallsA, kGDropExtA, kGCreateExtA, kGCallsA, kGUpgradeA, kGCallsA},
     {kGStandbyB, kGReplicateB, kGCallsA, kGPromoteB, kGUpgradeA, kGCallsA},
     {kGCallsA, kGJumpBackA, kGCallsA, kGDropExtA, kGCallsA, kGJumpBackA, kGCreateExtA, kGCallsA},
+    // (a copy ahead of B's clock, written by A after B parted from it: dropped and made again in B)
+    {kGCloneB, kGCallsA, kGDumpA, kGRestoreB, kGDropExtB, kGCreateExtB, kGCallsB},
+    {kGCloneB, kGCallsA, kGDumpA, kGRestoreB, kGTick, kGDropExtB, kGCreateExtB, kGJumpBackB, kGCallsB},
+    {kGCloneB, kGCallsA, kGDropExtA, kGCreateExtA, kGDumpA, kGRestoreB, kGCallsB},
+    {kGCloneB, kGCallsA, kGDumpA, kGRestoreB, kGCallsB, kGJumpBackB, kGCallsB, kGJumpBackB, kGCallsB},
+    // (a copy B raised, given back to A)
+    {kGCloneBAhead, kGCallsA, kGDumpA, kGRestoreB, kGCallsB, kGDumpB, kGRestoreA, kGCallsA},
+    // (DecimalIds across pg_upgrade, crashes in the start from the copies)
+    {kGLaunchA, kGDecimalA, kGDropExtA, kGCreateExtA, kGDecimalA, kGUpgradeA, kGDecimalA},
+    {kGMarginA, kGLaunchA, kGDecimalA, kGUpgradeA, kGDecimalA, kGFlushMidCallA, kGCrashA, kGDecimalA, kGCrashA,
+     kGDecimalA},
+    {kGCallsA, kGLaunchA, kGDecimalA, kGUpgradeA, kGCallsA, kGFlushMidCallA, kGCrashA, kGJumpBackA, kGCallsA},
 };
 constexpr int kPlotCount = static_cast<int>(std::size(kPlots));
 
@@ -2357,11 +2449,24 @@ bool PlotStep(World& w, Rng& rng, Step* out) {
       done();
       return false;
     }
-    int idle = -1, free_slot = -1;
+    int idle = -1, free_slot = -1, idle_elsewhere = -1;
+    bool busy = false;
     for (int i = 0; i < kMaxSessions; ++i) {
       const Session& s = w.sessions[i];
       if (!s.exists && free_slot < 0) free_slot = i;
       if (s.exists && !s.in_call && s.server == server && s.db == db) idle = i;
+      if (s.exists && !s.in_call && (s.server != server || s.db != db)) idle_elsewhere = i;
+      busy = busy || (s.exists && s.in_call && s.server == server && s.db == db);
+    }
+    if (w.plot_left < 0) {
+      // (the calls started: the goal is reached once they ended, so that the next goal, a dump or
+      // a clone, finds their values made)
+      if (!busy) done();
+      return false;
+    }
+    if (idle < 0 && free_slot < 0 && idle_elsewhere >= 0) {
+      *out = Step{kDisconnect, static_cast<uint8_t>(idle_elsewhere)};
+      return true;
     }
     if (idle < 0 && free_slot < 0) return false;
     if (idle < 0) {
@@ -2374,7 +2479,13 @@ bool PlotStep(World& w, Rng& rng, Step* out) {
     *out = Step{kCall, static_cast<uint8_t>(idle), static_cast<uint8_t>(op),
                 static_cast<uint8_t>(rng.Chance(60) ? w.sessions[idle].favorite[rng.Below(2)] : rng.Below(kDecimalId)),
                 rng.Below(kSimShards)};
-    if (--w.plot_left == 0) done();
+    if (--w.plot_left == 0) {
+      if (w.focused) {
+        w.plot_left = -1;
+      } else {
+        done();
+      }
+    }
     return true;
   };
   const auto fresh_db = [&](int server) -> int {
@@ -2539,6 +2650,15 @@ bool PlotStep(World& w, Rng& rng, Step* out) {
       }
       return calls_in(w.role_b, w.db_b, false);
     }
+    case kGFlushMidCallA:
+      for (const Session& sn : w.sessions) {
+        if (sn.exists && sn.in_call && sn.server == w.role_a && a.flushed < a.wal.size()) {
+          done();
+          *out = Step{kFlushWal, static_cast<uint8_t>(w.role_a)};
+          return true;
+        }
+      }
+      return false;
     case kGQuietA:
       for (const Session& sn : w.sessions) {
         if (sn.exists && sn.in_call && sn.server == w.role_a) return false;
@@ -2552,7 +2672,10 @@ bool PlotStep(World& w, Rng& rng, Step* out) {
 }
 
 Step Pick(World& w, Rng& rng) {
-  if (w.plot_at < w.plot.size() && rng.Chance(10)) {
+  // (while a plot runs, its servers are the plot's to make, promote or upgrade: random ones would
+  // end it before its last goal)
+  const bool plotting = w.focused && w.plot_at < w.plot.size();
+  if (w.plot_at < w.plot.size() && rng.Chance(plotting ? 20 : 10)) {
     Step st;
     if (PlotStep(w, rng, &st)) return st;
   }
@@ -2606,6 +2729,7 @@ Step Pick(World& w, Rng& rng) {
   // dumps and restores, identities and clocks, upgrades and clones, or none.
   enum Theme { kBalanced, kFailovers, kRestores, kIdentities, kUpgrades, kThemeCount };
   const auto lean = [&](Kind kind) {
+    if (plotting && (kind == kUpgrade || kind == kPromote || kind == kClone || kind == kStandby)) return 0;
     switch (w.theme) {
       case kFailovers:
         return kind == kStandby || kind == kPromote ? 4 : kind == kCrash || kind == kRestore ? 0 : 1;
@@ -2823,8 +2947,12 @@ Outcome Explore(uint64_t seed, size_t length, std::vector<Step>* taken) {
   InitWorld(w);
   Rng rng{seed * 0x2545F4914F6CDD1Dull + 1};
   w.theme = static_cast<int>(rng.Below(5));
-  if (rng.Chance(70)) {
-    for (const uint8_t goal : kPlots[rng.Below(kPlotCount)]) {
+  // (SIM_PLOT=n: every schedule follows plot n, to see what one kind of history reaches)
+  static const int forced_plot = getenv("SIM_PLOT") != nullptr ? atoi(getenv("SIM_PLOT")) : -1;
+  w.focused = rng.Chance(50);
+  if (rng.Chance(70) || forced_plot >= 0) {
+    const uint32_t drawn = rng.Below(kPlotCount);
+    for (const uint8_t goal : kPlots[forced_plot >= 0 ? forced_plot % kPlotCount : drawn]) {
       if (goal != kGEnd) w.plot.push_back(goal);
     }
   }
