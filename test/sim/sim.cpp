@@ -43,6 +43,9 @@ namespace idgen::sim {
 //   B: pg_upgrade of a server whose copies do not record every value its lineage made (a promoted
 //      standby's, whose last copy writes were lost with what it never received): the start from
 //      the copies cannot see them, and only the origins, which pg_upgrade does not carry, knew.
+//   C: pg_upgrade of a server that made DecimalIds and created the extension again while no launch
+//      id was set: CREATE EXTENSION cannot record the database's DecimalIds without one, and the
+//      start from the copies takes their generator ids again.
 bool open_findings = false;
 
 namespace {
@@ -403,6 +406,8 @@ struct Lineage {
   // A promotion lost records its old primary wrote (an asynchronous standby's): copy writes among
   // them, the copies may lack values the lineage made (open finding B).
   bool lossy = false;
+  // A CREATE EXTENSION under no launch id, on a lineage that made DecimalIds (open finding C).
+  bool decimal_forgotten = false;
 };
 inline uint64_t KinPart(int kin, int64_t part) { return uint64_t(kin) << 32 | uint64_t(part & 0xFFFFFFFF); }
 
@@ -1682,6 +1687,9 @@ void CreateExtensionBody(Session& s) {
   Append(sv, r);
   Point(s, "(the extension's objects made)");
   engine::StartCopy(fx, s.engine, true);
+  if (s.engine.config.launch_id < 0 && W->lineages[sv.lineage].max_generator >= 0) {
+    W->lineages[sv.lineage].decimal_forgotten = true;  // (open finding C)
+  }
   Point(s, "(commit)");
   Record done{Record::kDatabase, s.db};
   done.database = sv.cur.db[s.db];
@@ -1850,6 +1858,7 @@ int NewLineage(int parent) {
     l.max_ms = from.max_ms;
     l.max_generator = from.max_generator;
     l.lossy = from.lossy;
+    l.decimal_forgotten = from.decimal_forgotten;
     l.upgrades = from.upgrades;
     l.part_ms = from.part_ms;
     l.reused = from.reused;
@@ -2193,6 +2202,7 @@ bool Exec(const Step& st) {
             ((!l.max.empty() && l.max_ms >= copies_ms + margin) || l.max_generator >= copies_generator + 1 + skip)) {
           return false;  // (open finding B)
         }
+        if (l.decimal_forgotten && l.max_generator >= copies_generator + 1 + skip) return false;  // (open finding C)
       }
       FlushTo(src, src.wal.size());
       Server& sv = w.servers[a];
@@ -2383,6 +2393,7 @@ enum Goal : uint8_t {
   kGCreateExtB,    // CREATE EXTENSION there
   kGQuietA,        // A's calls end (before a crash)
   kGFlushMidCallA, // A's WAL writer flushes while a call of A has written WAL it has not flushed
+  kGLaunchBAsA,    // B's launch id set to A's (a deployment's launch id given to another server)
 };
 constexpr uint8_t kPlots[][32] = {
     {kGCallsA, kGDumpA, kGCloneB, kGRestoreB, kGJumpBackB, kGCallsB},
@@ -2422,7 +2433,18 @@ constexpr uint8_t kPlots[][32] = {
     {kGMarginA, kGLaunchA, kGDecimalA, kGUpgradeA, kGDecimalA, kGFlushMidCallA, kGCrashA, kGDecimalA, kGCrashA,
      kGDecimalA},
     {kGCallsA, kGLaunchA, kGDecimalA, kGUpgradeA, kGCallsA, kGFlushMidCallA, kGCrashA, kGJumpBackA, kGCallsA},
+    // (a promoted start under an identity lease, with a reload or a restart_at_clock() meanwhile)
+    {kGJumpAheadA, kGCallsA, kGReloadA, kGJumpRightA, kGRestartAtClockA, kGCallsA, kGStandbyB, kGReplicateB,
+     kGPromoteB, kGCallsA, kGReloadA, kGCallsA},
+    {kGStandbyB, kGReplicateB, kGCallsA, kGPromoteB, kGReloadA, kGCallsA, kGRestartAtClockA, kGCallsA},
+    // (a copy B raised, given back to A, whose clock went back)
+    {kGCloneB, kGCallsA, kGDumpA, kGRestoreB, kGCallsB, kGDumpB, kGRestoreA, kGJumpBackA, kGCallsA},
+    // (A's DecimalIds restored into B, which takes A's launch id in the middle of its calls)
+    {kGLaunchA, kGCloneB, kGDecimalA, kGDumpA, kGRestoreB, kGDecimalB, kGLaunchBAsA, kGDecimalB},
 };
+// (the plots from here on are drawn as often as all the others together: they reach the rarer
+// histories, each a few goals that must meet)
+constexpr int kFirstLatePlot = 20;
 constexpr int kPlotCount = static_cast<int>(std::size(kPlots));
 
 // The step toward the plot's next goal, where one can be made now (false: not now).
@@ -2450,19 +2472,23 @@ bool PlotStep(World& w, Rng& rng, Step* out) {
       return false;
     }
     int idle = -1, free_slot = -1, idle_elsewhere = -1;
-    bool busy = false;
+    bool busy = false, waiting = false;
     for (int i = 0; i < kMaxSessions; ++i) {
       const Session& s = w.sessions[i];
       if (!s.exists && free_slot < 0) free_slot = i;
       if (s.exists && !s.in_call && s.server == server && s.db == db) idle = i;
       if (s.exists && !s.in_call && (s.server != server || s.db != db)) idle_elsewhere = i;
       busy = busy || (s.exists && s.in_call && s.server == server && s.db == db);
+      waiting = waiting || (s.exists && s.in_call && s.waiting && s.server == server && s.db == db);
     }
     if (w.plot_left < 0) {
       // (the calls started: the goal is reached once they ended, so that the next goal, a dump or
       // a clone, finds their values made)
       if (!busy) done();
-      return false;
+      if (!busy || !waiting) return false;
+      // (a call that waits for the clock, a copy's or the next DecimalId take's: time passes)
+      *out = Step{kTick, 0, 0, 0, 1000 * (100 + rng.Below(1000))};
+      return true;
     }
     if (idle < 0 && free_slot < 0 && idle_elsewhere >= 0) {
       *out = Step{kDisconnect, static_cast<uint8_t>(idle_elsewhere)};
@@ -2659,6 +2685,11 @@ bool PlotStep(World& w, Rng& rng, Step* out) {
         }
       }
       return false;
+    case kGLaunchBAsA:
+      done();
+      if (w.role_b < 0 || !w.servers[w.role_b].exists) return false;
+      *out = Step{kReload, static_cast<uint8_t>(w.role_b), 3, static_cast<uint8_t>(a.config.launch > 0 ? a.config.launch : 1)};
+      return true;
     case kGQuietA:
       for (const Session& sn : w.sessions) {
         if (sn.exists && sn.in_call && sn.server == w.role_a) return false;
@@ -2951,7 +2982,7 @@ Outcome Explore(uint64_t seed, size_t length, std::vector<Step>* taken) {
   static const int forced_plot = getenv("SIM_PLOT") != nullptr ? atoi(getenv("SIM_PLOT")) : -1;
   w.focused = rng.Chance(50);
   if (rng.Chance(70) || forced_plot >= 0) {
-    const uint32_t drawn = rng.Below(kPlotCount);
+    const uint32_t drawn = rng.Chance(50) ? rng.Below(kPlotCount) : kFirstLatePlot + rng.Below(kPlotCount - kFirstLatePlot);
     for (const uint8_t goal : kPlots[forced_plot >= 0 ? forced_plot % kPlotCount : drawn]) {
       if (goal != kGEnd) w.plot.push_back(goal);
     }
