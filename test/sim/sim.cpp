@@ -1346,6 +1346,12 @@ void RecordValue(Session& s, int fam, U128 key, U128 order, int64_t part, uint64
     Count("repeat: of a value no copy recorded, across pg_upgrade (its random bits keep it apart)");
     return;
   }
+  if (!inserted && it->second.without_copy && it->second.lineage != sv.lineage &&
+      !MadeBeforeClone(sv.lineage, it->second.lineage, it->second.step)) {
+    // (no copy recorded it, and the origins that hold it are another server's: its random bits' job)
+    Count("repeat: of a value no copy recorded, on another server (its random bits keep it apart)");
+    return;
+  }
   if (!inserted) {
     const Made& old = it->second;
     // (a DecimalId's copy holds apart only the launch id it records, as operating.md says: one of
