@@ -101,14 +101,14 @@ build/sim/sim: $(SIM_CORE_OBJS) $(SIM_OBJS)
 # SIM_STEPS steps (test/sim/main.cpp); make sim-selftest: every route of test/sim/routes, each
 # applied to a copy of the source, built and run, must be found (test/sim/selftest.sh); make
 # sim-mutants: mutations of the engine, each of which the simulator or the unit tests must kill
-# (test/sim/mutants.sh; slow, not part of make test).
+# (test/sim/mutants.py; slow, not part of make test).
 sim: build/sim/sim
 	$(SRC)scripts/protocol-doc-check.sh
 	build/sim/sim
 sim-selftest: build/sim/sim
 	test/sim/selftest.sh
-sim-mutants: build/sim/sim
-	test/sim/mutants.sh
+sim-mutants: build/sim/sim build/unit_tests
+	test/sim/mutants.py
 
 # ---- fuzzing: libFuzzer harnesses of every parser and decoder of src/core (clang) ---------------
 

@@ -7,7 +7,7 @@ cd "$(dirname "$0")/.."
 section=$(awk '/^## The protocol as a state machine/{on=1; next} /^## /{on=0} on' docs/design.md)
 declared=$(grep -oE '^[A-Za-z][A-Za-z0-9_:<>& ]* ([A-Z][A-Za-z0-9]*)\(' src/core/protocol.hpp |
   sed -E 's/.* ([A-Z][A-Za-z0-9]*)\($/\1/' | sort -u)
-encodings='^(Pack|LeaseMsOf|IdentityOf|EveryPartDiffers|OwnTag|PackDecimalOrigin|DecimalNextOf|TimelineOf|Reopened)$'
+encodings='^(Pack|LeaseMsOf|IsFormat14|PartsHandleOf|LegacyHashOf|PackDecimalOrigin|DecimalNextOf|TimelineOf|Tag|LegacyTag|WithIdentity|PartOf|GroupOf|DecimalCopyValue|DecimalOriginValue)$'
 status=0
 for name in $(grep -oE '\b[A-Z][A-Za-z0-9]*\(\)' <<<"$section" | tr -d '()' | sort -u); do
   if ! grep -qx "$name" <<<"$declared"; then

@@ -15,7 +15,8 @@ namespace {
 // or 1.2 wrote it, else the registry's (resolved once per handle: a registration never changes).
 // The callers keep what it returns where it caches: a value of no handle leaves no handle cached.
 Parts PartsOfRaw(Effects& fx, uint64_t raw, uint16_t* cached_handle, Parts* cached) {
-  const uint16_t handle = IsFormat14(raw) ? PartsHandleOf(raw) : 0;
+  // (kNoLease, all ones, reads as a lease of 1.4's format: it names no handle)
+  const uint16_t handle = raw != 0 && raw != kNoLease && IsFormat14(raw) ? PartsHandleOf(raw) : 0;
   if (handle == 0) *cached_handle = 0;
   if (raw == 0 || raw == kNoLease) return identity::NoParts();
   if (!IsFormat14(raw)) return Parts{};
@@ -137,9 +138,10 @@ void LoadServerMark(Effects& fx, Session& s) {
     Rebuilt rebuilt;
     uint16_t rebuilt_handle = 0;
     // (origins this server never wrote: a server that made DecimalIds alone has none of idgen_mark,
-    // but its own generator ids, and is not new)
-    const bool never_written = seen_mark == 0 && seen_identity == 0 && fx.ReadOrigin(Origin::kDecimalId) == 0 &&
-                               fx.ReadOrigin(Origin::kDecimalTake) == 0;
+    // but it took generator ids, and is not new. idgen_decimal_id alone does not say so: the start
+    // from the copies writes it before the lease, and the WAL writer may flush it alone before a
+    // crash, after which the copies must be read again)
+    const bool never_written = seen_mark == 0 && seen_identity == 0 && fx.ReadOrigin(Origin::kDecimalTake) == 0;
     if (never_written) {
       rebuilt = fx.RebuildFromCopies(s.config.launch_id);
       if (rebuilt.any) {
@@ -182,19 +184,28 @@ void LoadServerMark(Effects& fx, Session& s) {
     // wrote that it never received, and pg_upgrade drops the origins that would tell the start)
     Load load = DecideLoad(mark_raw, identity_raw, decimal_raw, parts, self, fx.PromoteTriggered() || from_copies,
                            fx.Timeline(), s.config.failover_margin_ms);
+    // From the copies: their lease (with the margin) is this server's, written with the first flush,
+    // before anything is published: what the start publishes (the floors a DROP EXTENSION trusts to
+    // let a copy go) is durable then, and a crash before it finds the copies again.
+    uint64_t written_mark = mark_raw;
     if (from_copies) {
-      // (the copies' leases, written as this server's before any value)
-      load.renew = true;
+      load.renew = false;
       load.write_decimal = true;
+      written_mark = Pack(load.floor_ms, rebuilt_handle);
     }
     fx.RaiseWords(kTimeKins, load.floor_ms, load.self_made_ms, true);
     fx.RaiseWords(kIdentityKins, load.identity_floor_ms, load.self_made_ms, true);
-    ApplyLoad(m, load, from_copies ? 0 : mark_raw, identity_raw, take_ms);
+    ApplyLoad(m, load, written_mark, identity_raw, take_ms);
     if (load.retire_identity) (void)fx.AdvanceOrigin(Origin::kIdentityMark, 0, true);
-    // From the copies: the DecimalId generator ids they hold are passed on disk with the first flush,
-    // before the lease makes idgen_mark other than 0 (after which no start reads the copies again),
-    // under the timeline the origin had (a failover is still found by the next start).
-    if (from_copies && decimal_raw != decimal_read) (void)fx.AdvanceOrigin(Origin::kDecimalId, decimal_raw, false);
+    // From the copies: the DecimalId generator ids they hold, and the skip past those the copies may
+    // lack, are passed on disk with the first flush, before the lease makes idgen_mark other than 0
+    // (after which no start, this server's next or a session's that loads meanwhile, reads the
+    // copies again), under the timeline the origin had (a failover is still found by the next start).
+    const uint64_t decimal_passed = PackDecimalOrigin(TimelineOf(decimal_read), load.decimal_next);
+    if (from_copies && decimal_passed != decimal_read)
+      (void)fx.AdvanceOrigin(Origin::kDecimalId, decimal_passed, false);
+    // (the lease last: once idgen_mark is other than 0, no start reads the copies again)
+    if (from_copies) (void)fx.AdvanceOrigin(Origin::kMark, written_mark, false);
     const uint64_t position = fx.WrittenUpTo();
     fx.UnlockMark();
     // Published once durable: a retired identity lease is retired on disk before anything reads
@@ -206,7 +217,7 @@ void LoadServerMark(Effects& fx, Session& s) {
     // (another session's load may have written the origins meanwhile, under a configuration read
     // after a reload: it retired the identity lease this one found valid; what is published is only
     // what the origins hold, so this load is made again)
-    if (!now.loaded && (fx.ReadOrigin(Origin::kMark) != (from_copies ? 0 : mark_raw) ||
+    if (!now.loaded && (fx.ReadOrigin(Origin::kMark) != written_mark ||
                         fx.ReadOrigin(Origin::kIdentityMark) != (load.retire_identity ? 0 : identity_raw))) {
       fx.UnlockMark();
       continue;
@@ -217,17 +228,27 @@ void LoadServerMark(Effects& fx, Session& s) {
       now.loaded = true;
       fx.WriteMark(now, kFieldLoaded);
     }
+    const uint64_t generation = now.generation;  // (the words as published, under the lock)
     fx.UnlockMark();
     if (load.renew) {
-      // After a failover, or from the copies: the floors written as the leases, flushed, before any
-      // value (a crash before the first lease must not forget the margin).
+      // After a failover: the floors written as the leases, flushed, before any value (a crash
+      // before the first lease must not forget the margin).
       CoverDecision renew;
       renew.renew_lease_ms = load.floor_ms;
-      renew.lease_parts = from_copies ? rebuilt.parts : parts.server;
+      renew.lease_parts = parts.server;
       renew.renew_identity_ms = load.renew_identity_ms;
       renew.identity_parts = parts.identity;
-      const ServerMark loaded = fx.ReadMark();
-      (void)RenewLeasesImpl(fx, renew, loaded.generation);
+      // The margin reaches the disk before idgen_decimal_id names this timeline (after which no
+      // start adds it again). A restart_at_clock() or a retirement that moved the words meanwhile
+      // made the identity lease its own (or none): the server lease alone is renewed then, under the
+      // generation read again. Never renewed: the timeline stays unrecorded, and the next start adds
+      // the margin again.
+      bool renewed = RenewLeasesImpl(fx, renew, generation);
+      renew.renew_identity_ms = 0;
+      for (int read = 0; read < kMaxRenewalReads && !renewed; ++read) {
+        renewed = RenewLeasesImpl(fx, renew, fx.ReadMark().generation);
+      }
+      if (!renewed) return;
     }
     if (load.write_decimal) {
       // After the leases: until idgen_decimal_id names this timeline, a start finds the failover again.
@@ -303,6 +324,7 @@ void ReadDatabaseCopy(Effects& fx, Session& s) {
   Theirs theirs;
   const bool known = read.has_parts && fx.RecallTheirs(read, &theirs);
   s.copy = DecideCopy(m, self, read, known ? &theirs : nullptr);
+  s.copy_identity = self.identity;
 }
 
 // Writes this database's copy as the protocol decides (DecideCopyWrite), flushed.
@@ -359,6 +381,8 @@ bool PrepareImpl(Effects& fx, Session& s, int kin, uint32_t family_bit) {
   if ((s.config.refused_families & family_bit) != 0) fx.Refuse(Refusal{Refusal::kSettingRejected, family_bit, 0});
   if (!MayGenerate(fx.Recovery(), fx.Shared())) return false;
   ServerMark m = fx.ReadMark();
+  // (a copy is judged for an identity, kin by kin: one a reload changed since is judged again)
+  if (!(s.copy_identity == s.config.identity)) s.fresh = false;
   if (MustReadCopy(s.placed && s.place == fx.Place(), s.copy.has_copy, s.fresh, s.generation, m.generation)) {
     if (!m.loaded) LoadServerMark(fx, s);
     ReadDatabaseCopy(fx, s);
@@ -473,8 +497,12 @@ void StartCopy(Effects& fx, Session& s, bool created_now) {
   // before its parts could be recorded), or one nothing set: one an update keeps, or a restore set,
   // stays as it is.
   if (!created_now && !fx.ReadCopy().mark_never_set) return;
-  // (a server that never made a value, whose origins may not even exist: the first value writes it)
-  if (!(fx.Shared() && fx.ReadMark().loaded) && fx.ReadOrigin(Origin::kMark) == 0) return;
+  // (a server that never made a value, whose origins may not even exist: the first value writes it;
+  // one that made DecimalIds alone has no lease, but its generator ids go into the copy)
+  if (!(fx.Shared() && fx.ReadMark().loaded) && fx.ReadOrigin(Origin::kMark) == 0 &&
+      fx.ReadOrigin(Origin::kDecimalId) == 0) {
+    return;
+  }
   ServerMark m;
   if (fx.Shared() && !fx.Recovery()) {
     if (!fx.ReadMark().loaded) LoadServerMark(fx, s);

@@ -168,7 +168,11 @@ struct Session {
   // The copy was read in this transaction, and its sequences have not changed since (the caller
   // clears it at the end of each transaction and when a sequence of the copy is invalidated).
   bool fresh = false;
+  identity::Identity copy_identity;  // the identity the copy was judged under (DecideCopy's self)
   bool decimal_checked = false;
+  // (the launch id it was checked under: a reload within the transaction that changes it checks the
+  // copy again, for DecimalIds the copy records under the new one)
+  int decimal_checked_launch = -1;
   int64_t decimal_copy = -1;
   int64_t decimal_run = 0;  // this server's DecimalId run (protocol::Self)
   Config config;            // as last read (Cover compares the identity with it)
@@ -223,9 +227,11 @@ inline void CoverDecimalId(Effects& fx, Session& session, int launch_id, int64_t
   CoverDecimalIdSlow(fx, session, launch_id, id);
 }
 inline void CheckDecimalIdCopy(Effects& fx, Session& session, int launch_id) {
-  if (__builtin_expect(!session.decimal_checked && session.copy.has_copy, 0))
+  if (__builtin_expect(
+          (!session.decimal_checked || session.decimal_checked_launch != launch_id) && session.copy.has_copy, 0))
     CheckDecimalIdCopySlow(fx, session, launch_id);
   session.decimal_checked = true;
+  session.decimal_checked_launch = launch_id;
 }
 
 }  // namespace idgen::engine

@@ -47,8 +47,13 @@ Load DecideLoad(uint64_t mark_raw, uint64_t identity_raw, uint64_t decimal_raw, 
   load.identity_floor_ms = identity_ms == 0 ? 0 : identity_ms + margin;
   load.self_made_ms = kLeaseMs + margin;
   // The generator ids the primary may have taken that never reached this server: one a take
-  // interval of the margin, and one more.
-  load.decimal_next = DecimalNextOf(decimal_raw) + (load.after_failover ? DecimalFailoverSkip(margin_ms) : 0);
+  // interval of the margin, and one more; and as many for each promotion since the timeline
+  // idgen_decimal_id names, whose own skip did not reach this server either (a promoted server's
+  // standby, promoted before its primary wrote the skip it started from).
+  const uint32_t recorded = std::max<uint32_t>(TimelineOf(decimal_raw), 1);
+  const uint64_t promotions = timeline > recorded ? timeline - recorded : 1;
+  load.decimal_next =
+      DecimalNextOf(decimal_raw) + (load.after_failover ? DecimalFailoverSkip(margin_ms) * promotions : 0);
   load.renew = load.after_failover && stored_ms != 0;
   load.renew_identity_ms = load.renew && load.identity_valid ? load.identity_floor_ms : 0;
   // (timeline 1 writes no timeline: a server never promoted keeps idgen_decimal_id as it was)
@@ -74,7 +79,7 @@ void FinishLoad(ServerMark& mark, const Load& load) { mark.decimal_timeline = lo
 
 // ---- the first start of the origins -------------------------------------------------------------------
 
-Rebuilt RebuiltOf(const CopyRead& read, int64_t decimal_copy, int launch_id) {
+Rebuilt RebuiltOf(const CopyRead& read, int64_t decimal_copy, int /*launch_id*/) {
   Rebuilt one;
   one.parts = identity::NoParts();
   if (read.has_mark && read.has_server) {
@@ -88,8 +93,11 @@ Rebuilt RebuiltOf(const CopyRead& read, int64_t decimal_copy, int launch_id) {
     }
     one.any = one.mark_ms != 0 || one.identity_ms != 0;
   }
-  if (decimal_copy > 0 && launch_id >= 0 && decimal_copy % kDecimalRunUnit / kDecimalUnit == launch_id &&
-      decimal_copy % kDecimalUnit < kDecimalSharedLimit) {
+  // Every launch id's generator ids count, not only the one this start runs under: the server's
+  // generator ids are one sequence whatever the launch id, and a reload may set it to a launch id a
+  // copy records (or set it at all, where this start had none). But for a copy in the upper half
+  // (kDecimalSharedLimit), which counts in its own database alone.
+  if (decimal_copy > 0 && decimal_copy % kDecimalUnit < kDecimalSharedLimit) {
     one.decimal_next = static_cast<uint64_t>(decimal_copy % kDecimalUnit) + 1;
     one.any = true;
   }

@@ -204,7 +204,7 @@ struct Rebuilt {
 };
 // One database's copy as it counts in the rebuilt leases (has_mark false: nothing; decimal_copy:
 // idgen.decimal_id_generator, 0 or less when it holds none).
-// (launch_id: DecimalIds of another launch id cannot be repeated by this server's)
+// (launch_id: the launch id of this start; the DecimalIds of every launch id count all the same)
 Rebuilt RebuiltOf(const CopyRead& read, int64_t decimal_copy, int launch_id);
 void Merge(Rebuilt& into, const Rebuilt& one);
 

@@ -1,12 +1,14 @@
 // make sim: schedules drawn from SIM_SEED (1) on, SIM_LENGTH steps each (3000), until SIM_STEPS steps
-// (4 million) have run; every invariant checked at every value and every effect. A violation is
+// (250 million) have run; every invariant checked at every value and every effect. A violation is
 // shrunk and printed as the numbered steps that make it, with the line that replays it. Then the
 // "sometimes" counters: how often each event, effect and decision branch was reached.
 //
 //   build/sim/sim                     explore (the environment above)
 //   build/sim/sim --replay HEX        replay a printed schedule, step by step
 //   build/sim/sim --find FILE         explore quietly; a violation: its schedule into FILE, exit 1
-//                                     (test/sim/selftest.sh and mutants.sh use it)
+//                                     (test/sim/selftest.sh and mutants.py use it)
+//   SIM_SHOW=n build/sim/sim          print schedule n of the run, step by step, and stop
+//   SIM_PLOT=n build/sim/sim          every schedule follows plot n (what one kind of history reaches)
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
@@ -51,7 +53,8 @@ int main(int argc, char** argv) {
   idgen::sim::open_findings = EnvOr("SIM_OPEN", 0) != 0;
   const uint64_t seed = EnvOr("SIM_SEED", 1);
   const uint64_t length = EnvOr("SIM_LENGTH", 3000);
-  const uint64_t budget = EnvOr("SIM_STEPS", 4000000);
+  const uint64_t budget = EnvOr("SIM_STEPS", 250000000);
+  const auto show = static_cast<int64_t>(EnvOr("SIM_SHOW", ~uint64_t{0}));
   const auto start = std::chrono::steady_clock::now();
   idgen::sim::Outcome total;
   uint64_t schedules = 0;
@@ -59,6 +62,10 @@ int main(int argc, char** argv) {
   for (uint64_t i = 0; total.steps < budget; ++i) {
     const uint64_t schedule_seed = seed * 1000003 + i;
     const idgen::sim::Outcome out = idgen::sim::Explore(schedule_seed, length, &steps);
+    if (show >= 0 && static_cast<uint64_t>(show) == i) {
+      idgen::sim::Run(steps, true);  // (SIM_SHOW=n: schedule n, step by step)
+      return 0;
+    }
     ++schedules;
     total.steps += out.steps;
     total.calls += out.calls;

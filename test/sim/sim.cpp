@@ -8,11 +8,14 @@
 #include "sim/sim.hpp"
 
 #include <algorithm>
+#include <array>
 #include <cstdarg>
+#include <cstdlib>
 #include <cstring>
 #include <map>
 #include <memory>
 #include <unordered_map>
+#include <unordered_set>
 
 #include "core/decimal_id.hpp"
 #include "core/engine.hpp"
@@ -40,6 +43,9 @@ namespace idgen::sim {
 //   B: pg_upgrade of a server whose copies do not record every value its lineage made (a promoted
 //      standby's, whose last copy writes were lost with what it never received): the start from
 //      the copies cannot see them, and only the origins, which pg_upgrade does not carry, knew.
+//   C: pg_upgrade of a server that made DecimalIds and created the extension again while no launch
+//      id was set: CREATE EXTENSION cannot record the database's DecimalIds without one, and the
+//      start from the copies takes their generator ids again.
 bool open_findings = false;
 
 namespace {
@@ -233,15 +239,22 @@ struct Config {
   // settings::LegacyIdentityHash, as idgen 1.3 hashed the identity.
   uint32_t LegacyHash() const {
     const uint32_t n = (static_cast<uint32_t>(node) ^ (static_cast<uint32_t>(node) >> 12)) & 0xFFF;
-    uint8_t bits[identity::kShards / 8] = {};
-    const identity::Ranges r = ShardsOf(shards);
-    for (int i = 0; i < r.count; ++i) {
-      for (uint32_t x = r.lo[i]; x <= r.hi[i]; ++x) bits[x / 8] |= static_cast<uint8_t>(1u << (x % 8));
-    }
-    uint32_t hash = 2166136261u;
-    for (const uint8_t b : bits) hash = (hash ^ b) * 16777619u;
-    const uint32_t s = (hash ^ hash >> 8 ^ hash >> 16 ^ hash >> 24) & 0xFF;
-    return n << 12 | static_cast<uint32_t>(digit & 0xF) << 8 | s;
+    // (the shards' part: FNV-1a over the set's bitmap, once per choice)
+    static const auto kShardHashes = [] {
+      std::array<uint32_t, kShardChoices> out{};
+      for (int choice = 0; choice < kShardChoices; ++choice) {
+        uint8_t bits[identity::kShards / 8] = {};
+        const identity::Ranges r = ShardsOf(choice);
+        for (int i = 0; i < r.count; ++i) {
+          for (uint32_t x = r.lo[i]; x <= r.hi[i]; ++x) bits[x / 8] |= static_cast<uint8_t>(1u << (x % 8));
+        }
+        uint32_t hash = 2166136261u;
+        for (const uint8_t b : bits) hash = (hash ^ b) * 16777619u;
+        out[static_cast<size_t>(choice)] = (hash ^ hash >> 8 ^ hash >> 16 ^ hash >> 24) & 0xFF;
+      }
+      return out;
+    }();
+    return n << 12 | static_cast<uint32_t>(digit & 0xF) << 8 | kShardHashes[static_cast<size_t>(shards)];
   }
 };
 
@@ -278,6 +291,7 @@ struct Record {
   bool backward = false;
   Database database;
   std::string text;
+  uint64_t step = 0;  // when it was written (the rows made from then on are lost with it)
 };
 void Apply(Durable& d, const Record& r) {
   switch (r.kind) {
@@ -312,6 +326,9 @@ struct Shm {
     protocol::Theirs theirs;
   };
   std::vector<Theirs> theirs;
+  // The session whose DROP EXTENSION holds, or waits for, the lock on a database's copy (its
+  // sequences' AccessExclusiveLock, taken before the drop guard reads them; -1: none).
+  int drop_by[kMaxDatabases] = {-1, -1, -1};
 };
 
 using MaxMap = std::unordered_map<uint64_t, U128>;  // (family, part) -> the largest value
@@ -339,6 +356,7 @@ struct Server {
   Durable cur;              // as of every record written
   Durable disk;             // as of the flushed records
   std::unique_ptr<Shm> shm;
+  uint64_t run = 0;  // this run's name in the simulation (the rows it makes carry it)
   // The largest value of each (family, part) that its lineage made before this run started: every
   // value of this run lies above (the durable mark's promise).
   MaxMap floor;
@@ -346,22 +364,26 @@ struct Server {
 
 // ---- rows ----------------------------------------------------------------------------------------
 
-// What a database holds: the values made in it and those a restore brought (another database's,
-// dumped at a step). closed: the largest value of each (family, part) held from before the run of
-// its server that makes its values now (restored, or made in an earlier run); open: this run's.
+// What a database holds: the rows made in it, and those of the database it was restored or copied
+// from (a dump, a clone, or a promoted standby's, whose primary's last rows it never received),
+// made before a step.
+struct Row {
+  uint64_t step;
+  uint64_t key;  // FamPart
+  U128 order;
+  uint64_t run;  // the run of the server that made it (Server::run)
+};
 struct Content {
   int parent = -1;
   uint64_t parent_step = 0;
-  MaxMap closed, open;
-  uint64_t rows = 0;  // values made in it (DecimalIds too)
-  bool Empty() const { return parent < 0 && rows == 0; }
+  std::vector<Row> rows;
+  bool Empty() const { return parent < 0 && rows.empty(); }
 };
 
 struct Dump {
   Copy copy;
   int content = -1;
   uint64_t step = 0;
-  MaxMap held;  // every value the database held, as closed and open together
 };
 
 struct Lineage {
@@ -381,6 +403,11 @@ struct Lineage {
   uint32_t upgrades = 0;
   uint64_t max_ms = 0;          // the latest instant of a value some copy should record
   int64_t max_generator = -1;   // the largest DecimalId generator id of a value
+  // A promotion lost records its old primary wrote (an asynchronous standby's): copy writes among
+  // them, the copies may lack values the lineage made (open finding B).
+  bool lossy = false;
+  // A CREATE EXTENSION under no launch id, on a lineage that made DecimalIds (open finding C).
+  bool decimal_forgotten = false;
 };
 inline uint64_t KinPart(int kin, int64_t part) { return uint64_t(kin) << 32 | uint64_t(part & 0xFFFFFFFF); }
 
@@ -411,6 +438,10 @@ struct Session {
   const char* next_effect = "";  // what it does when it is resumed
   MaxMap last;                   // the last value of each (family, part) this session returned
   int favorite[2] = {0, 0};      // the families its application calls most (the scheduler's choice)
+  int64_t decimal_copy_read = 0;  // DecimalId's copy as this session last read it (its check)
+  // Its transaction read or wrote the copy's sequences: it holds a lock on them until it ends, which
+  // a DROP EXTENSION waits for.
+  bool copy_locked = false;
   Fiber fiber;
 };
 
@@ -443,8 +474,21 @@ struct World {
   bool stop = false;
   bool trace = false;
   std::string note;  // what the step did, for the trace
+  int theme = 0;     // what the schedule's steps lean to (Pick)
+  // The schedule's plot (Plot): the goals it works toward between its random steps, and the servers
+  // and databases they name (A: where values are made; B: a server the plot made or chose).
+  std::vector<uint8_t> plot;
+  size_t plot_at = 0;
+  int plot_left = 0;  // calls still to start for the goal at plot_at (-1: started, not all ended)
+  // A focused schedule keeps to its plot: its goals come twice as often, a goal of calls ends once
+  // they did, and no random standby, clone, promotion or upgrade ends the plot before its end.
+  bool focused = false;
+  int role_a = 0, db_a = 0, role_b = -1, db_b = -1;
   ZeroRandom zero;
   RandomPool pool{zero};
+  // The parts (KinPart) a reload gave a server while another primary had them: the operator's rule
+  // (every server its own node id, digit and shards) broken for them from then on.
+  std::unordered_set<uint64_t> shared_parts;
 };
 World* W = nullptr;
 
@@ -496,6 +540,7 @@ void FlushTo(Server& sv, size_t pos) {
   sv.flushed = std::max(sv.flushed, pos);
 }
 size_t Append(Server& sv, Record r) {
+  if (r.step == 0) r.step = W->step;
   Apply(sv.cur, r);
   sv.wal.push_back(std::move(r));
   return sv.wal.size();
@@ -522,6 +567,8 @@ enum class End : uint8_t { kRefused, kError, kCanceled };
   if (s.lock == 2) sv.shm->lock_exclusive = -1;
   if (s.lock == 1) --sv.shm->lock_shared;
   s.lock = s.wants_lock = 0;
+  s.copy_locked = false;  // (the transaction aborted: its locks released)
+  if (sv.shm->drop_by[s.db] == IndexOf(s)) sv.shm->drop_by[s.db] = -1;
   s.engine.fresh = false;
   s.engine.hot.ready = 0;
   s.waiting = s.cancel = false;
@@ -565,6 +612,15 @@ void WaitingPoint(Session& s) {
   s.waiting = false;
   if (W->stop) Fiber::Abandon();
   if (s.cancel) EndCall(s, End::kCanceled, "canceled in a wait");
+}
+
+// A statement that reads or writes the copy's sequences locks them until its transaction ends; one
+// that did not hold them yet waits behind a DROP EXTENSION that holds or waits for them.
+void LockCopy(Session& s) {
+  if (s.copy_locked) return;
+  const int me = IndexOf(s);
+  while (ServerOf(s).shm->drop_by[s.db] >= 0 && ServerOf(s).shm->drop_by[s.db] != me) WaitingPoint(s);
+  s.copy_locked = true;
 }
 
 void NotUnderLock(Session& s, const char* what) {
@@ -705,6 +761,8 @@ class SimEffects final : public engine::Effects {
   }
   bool PromoteTriggered() override {
     Point(s_, "PromoteTriggered");
+    Note("s%d: promoted %d, timeline %u, idgen_decimal_id %llx", IndexOf(s_), sv().promoted, sv().timeline,
+         static_cast<unsigned long long>(sv().cur.origin[static_cast<int>(Origin::kDecimalId)]));
     return sv().promoted;
   }
   uint32_t Timeline() override {
@@ -855,6 +913,8 @@ class SimEffects final : public engine::Effects {
   void WriteMark(const ServerMark& mark, uint32_t fields) override;
   uint64_t TakeGeneratorId() override {
     Point(s_, "TakeGeneratorId");
+    Note("s%d: takes DecimalId generator id %llu", IndexOf(s_),
+         static_cast<unsigned long long>(sv().shm->mark.decimal_id_next));
     return sv().shm->mark.decimal_id_next++;
   }
   void RaiseWords(uint8_t kins, uint64_t ms, uint64_t self_made_ms, bool floor) override {
@@ -888,6 +948,7 @@ class SimEffects final : public engine::Effects {
 
   CopyRead ReadCopy() override {
     Point(s_, "ReadCopy");
+    LockCopy(s_);
     CopyRead read;
     const Copy* copy = Visible();
     if (copy == nullptr) return read;
@@ -901,6 +962,7 @@ class SimEffects final : public engine::Effects {
   }
   uint64_t WriteCopy(const CopyWrite& write) override {
     Point(s_, "WriteCopy");
+    LockCopy(s_);
     const Copy* visible = Visible();
     if (visible == nullptr) EndCall(s_, End::kError, "the durable mark idgen.mark does not exist in this database");
     WritesWal(s_);
@@ -960,14 +1022,20 @@ class SimEffects final : public engine::Effects {
   }
   int64_t ReadDecimalCopy() override {
     Point(s_, "ReadDecimalCopy");
+    LockCopy(s_);
     const Copy* copy = Visible();
     if (copy == nullptr) {
       EndCall(s_, End::kError, "the durable mark idgen.decimal_id_generator does not exist in this database");
     }
+    s_.decimal_copy_read = copy->decimal;
+    Note("s%d: reads DecimalId's copy %lld (its run %lld, this server's %lld)", IndexOf(s_),
+         static_cast<long long>(copy->decimal), static_cast<long long>(copy->decimal / kDecimalRunUnit),
+         static_cast<long long>(s_.engine.decimal_run));
     return copy->decimal;
   }
   uint64_t WriteDecimalCopy(int64_t value) override {
     Point(s_, "WriteDecimalCopy");
+    LockCopy(s_);
     const Copy* visible = Visible();
     if (visible == nullptr) {
       EndCall(s_, End::kError, "the durable mark idgen.decimal_id_generator does not exist in this database");
@@ -1065,6 +1133,12 @@ void SimEffects::WriteMark(const ServerMark& mark, uint32_t fields) {
                   static_cast<unsigned long long>(DurableOrigin(s_.server, Origin::kIdentityMark)), IndexOf(s_));
         Fiber::Abandon();
       }
+      // (a retired identity lease is retired on disk before anything reads "no lease")
+      if (mark.identity_lease_raw == kNoLease && DurableOrigin(s_.server, Origin::kIdentityMark) != 0) {
+        Violation("\"no identity lease\" published while idgen_mark_identity holds %llx durably (s%d)",
+                  static_cast<unsigned long long>(DurableOrigin(s_.server, Origin::kIdentityMark)), IndexOf(s_));
+        Fiber::Abandon();
+      }
       if (mark.identity_lease_raw == kMoving) sv().shm->moving_from = is_lease(m.identity_lease_raw) ? m.identity_lease_raw : 0;
       m.identity_lease_raw = mark.identity_lease_raw;
     }
@@ -1075,6 +1149,9 @@ void SimEffects::WriteMark(const ServerMark& mark, uint32_t fields) {
   }
   if ((fields & engine::kFieldGeneration) != 0) m.generation = mark.generation;
   if ((fields & engine::kFieldDecimal) != 0) {
+    Note("s%d: publishes DecimalId's next %llu (floor %llu, timeline %u)", IndexOf(s_),
+         static_cast<unsigned long long>(mark.decimal_id_next), static_cast<unsigned long long>(mark.decimal_id_floor),
+         mark.decimal_timeline);
     m.decimal_id_next = mark.decimal_id_next;
     m.decimal_id_floor = mark.decimal_id_floor;
     m.decimal_timeline = mark.decimal_timeline;
@@ -1153,6 +1230,24 @@ bool Holds(int content, const Made& old) {
   }
   return false;
 }
+// The largest value of a (family, part) a database holds, made before a step by another run than
+// except_run; false: none.
+bool HeldMax(int content, uint64_t key, uint64_t before, uint64_t except_run, U128* max) {
+  bool found = false;
+  for (int c = content; c >= 0;) {
+    const Content& ct = W->contents[c];
+    for (const Row& r : ct.rows) {
+      if (r.key == key && r.step < before && r.run != except_run && (!found || r.order > *max)) {
+        *max = r.order;
+        found = true;
+      }
+    }
+    before = std::min(before, ct.parent_step);
+    c = ct.parent;
+  }
+  return found;
+}
+
 // Whether lineage descends from ancestor by clones, the value at step made before the copy.
 bool MadeBeforeClone(int lineage, int ancestor, uint64_t step) {
   uint64_t before = ~uint64_t{0};
@@ -1188,6 +1283,9 @@ void RecordValue(Session& s, int fam, U128 key, U128 order, int64_t part, uint64
   }
   Count("value: returned");
   Server& sv = ServerOf(s);
+  // (the value's row lives on only once its transaction's commit is flushed, which flushes every
+  // record written before it: the copy writes of other sessions it relied on included)
+  FlushTo(sv, sv.wal.size());
   const int kin = fam == kDecimalId ? engine::kDecimal : KinOf(kWordOf[fam]);
   const std::string what = Describe(fam, part);
   // Never under a setting the operator did not set: a node id a misspelt line left at its default.
@@ -1239,19 +1337,32 @@ void RecordValue(Session& s, int fam, U128 key, U128 order, int64_t part, uint64
   }
   // Never twice, on any server.
   const int content = sv.cur.db[s.db].content;
-  ++W->contents[content].rows;
   const bool without_copy = kin == kTime && !s.engine.copy.has_copy;
   const auto [it, inserted] = W->made[fam].try_emplace(
       key, Made{W->step, sv.lineage, s.server, content, IndexOf(s), without_copy, lineage.upgrades});
-  if (!inserted && it->second.without_copy && it->second.lineage == sv.lineage &&
-      it->second.upgrades != lineage.upgrades) {
+  if (!inserted && it->second.without_copy && lineage.upgrades > it->second.upgrades &&
+      (it->second.lineage == sv.lineage || MadeBeforeClone(sv.lineage, it->second.lineage, it->second.step))) {
     // (no copy recorded it, and pg_upgrade dropped the origins: its random bits' job)
     Count("repeat: of a value no copy recorded, across pg_upgrade (its random bits keep it apart)");
     return;
   }
+  if (!inserted && it->second.without_copy && it->second.lineage != sv.lineage &&
+      !MadeBeforeClone(sv.lineage, it->second.lineage, it->second.step)) {
+    // (no copy recorded it, and the origins that hold it are another server's: its random bits' job)
+    Count("repeat: of a value no copy recorded, on another server (its random bits keep it apart)");
+    return;
+  }
   if (!inserted) {
     const Made& old = it->second;
-    const char* why = Holds(content, old)                     ? "in a database that holds it"
+    // (a DecimalId's copy holds apart only the launch id it records, as operating.md says: one of
+    // another launch id, the database held too, repeated by a server under that launch id, is two
+    // deployments under one launch id)
+    // (a copy this server's run wrote records its own launch id, not the one of the other writer's
+    // values it replaced: those it holds apart no more)
+    const int64_t copy_launch = s.decimal_copy_read % kDecimalRunUnit / kDecimalUnit;
+    const bool copy_own = s.decimal_copy_read / kDecimalRunUnit == s.engine.decimal_run;
+    const bool held = Holds(content, old) && (kin != engine::kDecimal || (copy_launch == part && !copy_own));
+    const char* why = held                                    ? "in a database that holds it"
                       : old.lineage == sv.lineage             ? "on the same server's lineage"
                       : MadeBeforeClone(sv.lineage, old.lineage, old.step) ? "by a clone, of a value made before the clone"
                                                                            : nullptr;
@@ -1284,6 +1395,7 @@ void RecordValue(Session& s, int fam, U128 key, U128 order, int64_t part, uint64
     }
     s.last[k] = order;
     lineage.max_generator = std::max(lineage.max_generator, generator);
+    W->contents[content].rows.push_back(Row{W->step, k, order, sv.run});
     return;
   }
   const uint64_t k = FamPart(fam, part);
@@ -1299,9 +1411,13 @@ void RecordValue(Session& s, int fam, U128 key, U128 order, int64_t part, uint64
               IndexOf(s), s.server);
     return;
   }
-  Content& c = W->contents[content];
-  const auto held = c.closed.find(k);
-  if (held != c.closed.end() && order <= held->second) {
+  U128 held = 0;
+  if (!without_copy && HeldMax(content, k, ~uint64_t{0}, sv.run, &held) && order <= held &&
+      W->shared_parts.count(KinPart(kin, part)) != 0) {
+    // (below another server's value of the part the operator gave both: the rule broken, reported)
+    ++W->out.excused;
+    Count("order: below a value of a server given the same part (the operator's rule broken)");
+  } else if (!without_copy && HeldMax(content, k, ~uint64_t{0}, sv.run, &held) && order <= held) {
     Violation("a %s value at or below one its database holds (s%d on server %d, database %d)", what.c_str(),
               IndexOf(s), s.server, s.db);
     return;
@@ -1313,7 +1429,7 @@ void RecordValue(Session& s, int fam, U128 key, U128 order, int64_t part, uint64
   }
   lineage.max_ms = std::max(lineage.max_ms, ms);
   Raise(lineage.max, k, order);
-  Raise(c.open, k, order);
+  W->contents[content].rows.push_back(Row{W->step, k, order, sv.run});
 }
 
 // ==== the glue: what src/pg does around the engine ===================================================
@@ -1577,12 +1693,16 @@ void CreateExtensionBody(Session& s) {
   Append(sv, r);
   Point(s, "(the extension's objects made)");
   engine::StartCopy(fx, s.engine, true);
+  if (s.engine.config.launch_id < 0 && W->lineages[sv.lineage].max_generator >= 0) {
+    W->lineages[sv.lineage].decimal_forgotten = true;  // (open finding C)
+  }
   Point(s, "(commit)");
   Record done{Record::kDatabase, s.db};
   done.database = sv.cur.db[s.db];
   done.database.copy.creating = 0;
   Append(sv, done);
   CommitFlush(s);
+  s.copy_locked = false;
   InvalidateCopy(s.server, s.db);
   Count("extension created");
   Note("s%d: CREATE EXTENSION idgen committed", IndexOf(s));
@@ -1596,6 +1716,22 @@ void DropExtensionBody(Session& s) {
   const Database& db = sv.cur.db[s.db];
   if (!db.exists || !db.copy.ext || db.copy.creating != 0) EndCall(s, End::kError, "extension does not exist");
   WritesWal(s);
+  // (the objects locked before the drop guard reads them: after every transaction that read or
+  // wrote the copy ended, and before any other reads it)
+  const int me = IndexOf(s);
+  while (sv.shm->drop_by[s.db] >= 0 && sv.shm->drop_by[s.db] != me) WaitingPoint(s);
+  sv.shm->drop_by[s.db] = me;
+  const auto others_hold = [&] {
+    for (const Session& o : W->sessions) {
+      if (o.exists && &o != &s && o.server == s.server && o.db == s.db && o.copy_locked) return true;
+    }
+    return false;
+  };
+  while (others_hold()) {
+    Count("DROP EXTENSION: waited for a transaction that holds the copy");
+    WaitingPoint(s);
+  }
+  s.copy_locked = true;
   engine::CheckDrop(fx, s.engine);
   Point(s, "(the extension's objects dropped)");
   Record r{Record::kDatabase, s.db};
@@ -1603,6 +1739,8 @@ void DropExtensionBody(Session& s) {
   r.database.copy = Copy{};
   Append(sv, r);
   CommitFlush(s);
+  sv.shm->drop_by[s.db] = -1;
+  s.copy_locked = false;
   InvalidateCopy(s.server, s.db);
   Count("extension dropped");
   Note("s%d: DROP EXTENSION idgen committed", IndexOf(s));
@@ -1664,12 +1802,6 @@ void NewContent(Database& db) {
   db.content = static_cast<int>(W->contents.size() - 1);
 }
 
-void Fold(int content) {
-  Content& c = W->contents[content];
-  for (const auto& [k, v] : c.open) Raise(c.closed, k, v);
-  c.open.clear();
-}
-
 // A new run of a server: its shared memory new, its name drawn again; from now on its values lie
 // above what its lineage made before (after pg_upgrade: what the copies recorded).
 void StartRun(Server& sv) {
@@ -1679,11 +1811,7 @@ void StartRun(Server& sv) {
   Lineage& l = W->lineages[sv.lineage];
   sv.floor = l.max;
   for (const auto& [k, v] : l.max_without_copy) Raise(sv.floor, k, v);
-  // (a standby's databases are its primary's rows, which the primary's run goes on adding to)
-  if (sv.recovery) return;
-  for (const Database& db : sv.cur.db) {
-    if (db.exists && db.content >= 0) Fold(db.content);
-  }
+  sv.run = Draw();
 }
 
 void KillSessions(int server) {
@@ -1735,6 +1863,8 @@ int NewLineage(int parent) {
     l.max_without_copy = from.max_without_copy;
     l.max_ms = from.max_ms;
     l.max_generator = from.max_generator;
+    l.lossy = from.lossy;
+    l.decimal_forgotten = from.decimal_forgotten;
     l.upgrades = from.upgrades;
     l.part_ms = from.part_ms;
     l.reused = from.reused;
@@ -1830,6 +1960,7 @@ bool Exec(const Step& st) {
       if (!s.exists || s.in_call) return false;
       s.engine.fresh = false;  // (ForgetCopyAtXactEnd)
       s.engine.hot.ready = 0;
+      s.copy_locked = false;
       Note("s%d: COMMIT", a);
       return true;
     }
@@ -1847,6 +1978,7 @@ bool Exec(const Step& st) {
       s.read_reloads = s.checked_reloads = sv.reloads;
       s.in_call = s.waiting = s.cancel = s.invalidated = false;
       s.lock = s.wants_lock = 0;
+      s.copy_locked = false;
       s.last.clear();
       s.favorite[0] = static_cast<int>(st.x % kDecimalId);
       s.favorite[1] = static_cast<int>(st.x / 256 % kDecimalId);
@@ -1912,6 +2044,16 @@ bool Exec(const Step& st) {
           static constexpr uint64_t kLimits[] = {1000, 5000, 60000};
           cf.max_regression_ms = kLimits[c % 3];
           break;
+        }
+      }
+      for (int j = 0; j < kMaxServers; ++j) {
+        const Server& other = w.servers[j];
+        if (j == a || !other.exists || other.recovery) continue;
+        if (other.config.node == cf.node) w.shared_parts.insert(KinPart(kNode, cf.node));
+        if (other.config.digit == cf.digit) w.shared_parts.insert(KinPart(kDigit, cf.digit));
+        const identity::Ranges mine = ShardsOf(cf.shards), theirs = ShardsOf(other.config.shards);
+        for (uint32_t x = 0; x < kSimShards; ++x) {
+          if (mine.Contains(x) && theirs.Contains(x)) w.shared_parts.insert(KinPart(kShard, x));
         }
       }
       ++sv.reloads;
@@ -1981,6 +2123,7 @@ bool Exec(const Step& st) {
           break;
         }
       }
+      if (sv.wal.size() < w.servers[p].wal.size()) w.lineages[sv.lineage].lossy = true;
       for (int i = 0; i < kMaxServers; ++i) {
         if (i != a && w.servers[i].exists && w.servers[i].recovery && w.servers[i].primary == p) Kill(i);
       }
@@ -1989,12 +2132,19 @@ bool Exec(const Step& st) {
       sv.primary = -1;
       sv.sync = false;
       sv.timeline += 1;
+      // (its databases hold the rows its primary made before the first record it did not receive)
+      const Server& old_primary = w.servers[p];
+      const uint64_t lost_from = sv.wal.size() < old_primary.wal.size() ? old_primary.wal[sv.wal.size()].step : w.step;
+      for (Database& db : sv.cur.db) {
+        if (!db.exists || db.content < 0) continue;
+        w.contents.push_back(Content{db.content, lost_from, {}});
+        db.content = static_cast<int>(w.contents.size() - 1);
+      }
+      sv.disk = sv.cur;
       RollBack(sv);
       // (shared memory stays: PostgreSQL does not restart at a promotion)
       sv.floor = w.lineages[sv.lineage].max;
-      for (const Database& db : sv.cur.db) {
-        if (db.exists && db.content >= 0) Fold(db.content);
-      }
+      sv.run = Draw();
       sv.promoted = true;
       Count("standby: promoted");
       Note("server %d is promoted (timeline %u); server %d is gone", a, sv.timeline, p);
@@ -2018,9 +2168,7 @@ bool Exec(const Step& st) {
       // (its databases are copies from now on: their rows part from the source's)
       for (Database& db : sv.cur.db) {
         if (!db.exists || db.content < 0) continue;
-        Content fork{db.content, w.step, w.contents[db.content].closed, {}};
-        for (const auto& [k, v] : w.contents[db.content].open) Raise(fork.closed, k, v);
-        w.contents.push_back(std::move(fork));
+        w.contents.push_back(Content{db.content, w.step, {}});
         db.content = static_cast<int>(w.contents.size() - 1);
       }
       sv.disk = sv.cur;
@@ -2048,10 +2196,19 @@ bool Exec(const Step& st) {
           copies_ms = std::max<uint64_t>(copies_ms, static_cast<uint64_t>(std::max(db.copy.mark, db.copy.identity)));
           if (db.copy.decimal > 0) copies_generator = std::max(copies_generator, db.copy.decimal % kDecimalUnit);
         }
+        // (the start from the copies adds the failover margin, and DecimalId's skip: what lies beyond)
+        // (a start whose copies hold nothing is no start from the copies: nothing added)
         const Lineage& l = w.lineages[src.lineage];
-        if ((!l.max.empty() && l.max_ms >= copies_ms) || l.max_generator > copies_generator) {
+        const bool rebuilds = copies_ms > 0 || copies_generator >= 0;
+        const uint64_t margin = rebuilds ? src.config.margin_ms : 0;
+        const auto skip = rebuilds ? static_cast<int64_t>(DecimalFailoverSkip(margin)) : 0;
+        // (only where a promotion lost records: copies that lag for any other reason are the
+        // product's to answer for)
+        if (l.lossy &&
+            ((!l.max.empty() && l.max_ms >= copies_ms + margin) || l.max_generator >= copies_generator + 1 + skip)) {
           return false;  // (open finding B)
         }
+        if (l.decimal_forgotten && l.max_generator >= copies_generator + 1 + skip) return false;  // (open finding C)
       }
       FlushTo(src, src.wal.size());
       Server& sv = w.servers[a];
@@ -2088,8 +2245,6 @@ bool Exec(const Step& st) {
       d.copy = db.copy;
       d.content = db.content;
       d.step = w.step;
-      d.held = w.contents[db.content].closed;
-      for (const auto& [k, v] : w.contents[db.content].open) Raise(d.held, k, v);
       if (w.dumps.size() >= kMaxDumps) w.dumps.erase(w.dumps.begin());
       w.dumps.push_back(std::move(d));
       Count("database: dumped");
@@ -2116,7 +2271,7 @@ bool Exec(const Step& st) {
       Record r{Record::kDatabase, c};
       r.database.exists = true;
       r.database.copy = d.copy;
-      W->contents.push_back(Content{d.content, d.step, d.held, {}});
+      W->contents.push_back(Content{d.content, d.step, {}});
       r.database.content = static_cast<int>(W->contents.size() - 1);
       Append(sv, r);
       FlushTo(sv, sv.wal.size());
@@ -2205,7 +2360,362 @@ int PickIndex(Rng& rng, int count, Pred pred) {
   return n == 0 ? -1 : found[rng.Below(static_cast<uint32_t>(n))];
 }
 
+// ---- plots ------------------------------------------------------------------------------------------
+
+// A plot is a kind of history, in goals; the scheduler works toward the next goal now and then,
+// its random steps (values, interleavings, crashes, reloads, jumps) in between. Plots know nothing
+// of the routes: they make histories that the durable state must survive, more often than chance
+// alone would.
+enum Goal : uint8_t {
+  kGEnd,           // (a plot's array is padded with it)
+  kGCallsA,        // a few calls in A's database (a generator's, mostly)
+  kGDecimalA,      // a few DecimalId calls there
+  kGCallsB,        // a few calls in B's database
+  kGDecimalB,
+  kGCloneB,        // B: a clone of A, its clock behind
+  kGCloneBSame,    // ... keeping A's identity (the operator's rule broken for what they share)
+  kGStandbyB,      // B: an asynchronous standby of A, its clock behind
+  kGReplicateB,    // B receives all A flushed
+  kGPromoteB,      // B is promoted: A is gone, B is A from now on
+  kGDumpA,         // A's database dumped
+  kGRestoreB,      // ... restored into a new database of B
+  kGRestoreA,      // ... restored into a new database of A (which becomes A's database)
+  kGJumpBackB,     // B's clock a little back
+  kGJumpAheadA,    // A's clock far ahead
+  kGJumpRightA,    // A's clock right again (or a little behind)
+  kGJumpBackA,     // A's clock a little back
+  kGReloadA,       // A's identity (a part of it) changes
+  kGLaunchA,       // A gets a launch id
+  kGRestartAtClockA,
+  kGDropExtA,      // DROP EXTENSION in A's database
+  kGCreateExtA,    // CREATE EXTENSION there
+  kGUpgradeA,      // pg_upgrade of A: the new server is A
+  kGCrashA,
+  kGMarginA,       // A's failover margin raised
+  kGTick,          // a second or a few pass
+  kGCloneBAhead,   // B: a clone of A (its own identity), its clock ahead
+  kGDumpB,         // B's database dumped (restored by kGRestoreA)
+  kGDropExtB,      // DROP EXTENSION in B's database
+  kGCreateExtB,    // CREATE EXTENSION there
+  kGQuietA,        // A's calls end (before a crash)
+  kGFlushMidCallA, // A's WAL writer flushes while a call of A has written WAL it has not flushed
+  kGLaunchBAsA,    // B's launch id set to A's (a deployment's launch id given to another server)
+};
+constexpr uint8_t kPlots[][32] = {
+    {kGCallsA, kGDumpA, kGCloneB, kGRestoreB, kGJumpBackB, kGCallsB},
+    {kGStandbyB, kGReplicateB, kGTick, kGCallsA, kGPromoteB, kGCallsA},
+    {kGStandbyB, kGReplicateB, kGTick, kGCallsA, kGPromoteB, kGQuietA, kGCrashA, kGCallsA},
+    {kGCallsA, kGDumpA, kGCloneBAhead, kGRestoreB, kGTick, kGDropExtB, kGCreateExtB, kGJumpBackB, kGCallsB},
+    {kGCallsA, kGDumpA, kGCloneBAhead, kGRestoreB, kGTick, kGCallsB, kGJumpBackB, kGCallsB},
+    {kGCallsA, kGDumpA, kGCloneBAhead, kGRestoreB, kGCallsB, kGDumpB, kGRestoreA, kGCallsA},
+    {kGLaunchA, kGDecimalA, kGDropExtA, kGCreateExtA, kGUpgradeA, kGDecimalA},
+    {kGMarginA, kGLaunchA, kGDecimalA, kGStandbyB, kGReplicateB, kGPromoteB, kGStandbyB, kGDecimalA, kGPromoteB,
+     kGDecimalA},
+    {kGMarginA, kGLaunchA, kGDecimalA, kGStandbyB, kGReplicateB, kGQuietA, kGCrashA, kGTick, kGDecimalA, kGQuietA,
+     kGCrashA, kGTick, kGDecimalA, kGQuietA, kGCrashA, kGTick, kGDecimalA, kGQuietA, kGCrashA, kGTick, kGDecimalA,
+     kGQuietA, kGCrashA, kGTick, kGDecimalA, kGQuietA, kGCrashA, kGTick, kGDecimalA, kGPromoteB, kGDecimalB},
+    {kGStandbyB, kGReplicateB, kGTick, kGCallsA, kGPromoteB, kGUpgradeA, kGCallsA},
+    {kGCallsA, kGDropExtA, kGCreateExtA, kGDumpA, kGCloneBSame, kGRestoreB, kGJumpBackB, kGCallsB},
+    {kGCloneB, kGCallsA, kGDumpA, kGRestoreB, kGCallsB, kGJumpBackB, kGCallsB},
+    {kGCallsA, kGDumpA, kGCallsA, kGRestoreA, kGJumpBackA, kGCallsA},
+    {kGStandbyB, kGReplicateB, kGCallsA, kGPromoteB, kGCallsB},
+    {kGStandbyB, kGReplicateB, kGCallsA, kGPromoteB, kGCrashA, kGCallsA, kGStandbyB, kGCallsA, kGPromoteB,
+     kGCallsB},
+    {kGMarginA, kGLaunchA, kGDecimalA, kGStandbyB, kGReplicateB, kGCrashA, kGDecimalA, kGCrashA, kGDecimalA,
+     kGPromoteB, kGDecimalB},
+    {kGJumpAheadA, kGCallsA, kGReloadA, kGJumpRightA, kGRestartAtClockA, kGCallsA, kGReloadA, kGCallsA},
+    {kGCallsA, kGDropExtA, kGCreateExtA, kGCallsA, kGUpgradeA, kGCallsA},
+    {kGStandbyB, kGReplicateB, kGCallsA, kGPromoteB, kGUpgradeA, kGCallsA},
+    {kGCallsA, kGJumpBackA, kGCallsA, kGDropExtA, kGCallsA, kGJumpBackA, kGCreateExtA, kGCallsA},
+    // (a copy ahead of B's clock, written by A after B parted from it: dropped and made again in B)
+    {kGCloneB, kGCallsA, kGDumpA, kGRestoreB, kGDropExtB, kGCreateExtB, kGCallsB},
+    {kGCloneB, kGCallsA, kGDumpA, kGRestoreB, kGTick, kGDropExtB, kGCreateExtB, kGJumpBackB, kGCallsB},
+    {kGCloneB, kGCallsA, kGDropExtA, kGCreateExtA, kGDumpA, kGRestoreB, kGCallsB},
+    {kGCloneB, kGCallsA, kGDumpA, kGRestoreB, kGCallsB, kGJumpBackB, kGCallsB, kGJumpBackB, kGCallsB},
+    // (a copy B raised, given back to A)
+    {kGCloneBAhead, kGCallsA, kGDumpA, kGRestoreB, kGCallsB, kGDumpB, kGRestoreA, kGCallsA},
+    // (DecimalIds across pg_upgrade, crashes in the start from the copies)
+    {kGLaunchA, kGDecimalA, kGDropExtA, kGCreateExtA, kGDecimalA, kGUpgradeA, kGDecimalA},
+    {kGMarginA, kGLaunchA, kGDecimalA, kGUpgradeA, kGDecimalA, kGFlushMidCallA, kGCrashA, kGDecimalA, kGCrashA,
+     kGDecimalA},
+    {kGCallsA, kGLaunchA, kGDecimalA, kGUpgradeA, kGCallsA, kGFlushMidCallA, kGCrashA, kGJumpBackA, kGCallsA},
+    // (a promoted start under an identity lease, with a reload or a restart_at_clock() meanwhile)
+    {kGJumpAheadA, kGCallsA, kGReloadA, kGJumpRightA, kGRestartAtClockA, kGCallsA, kGStandbyB, kGReplicateB,
+     kGPromoteB, kGCallsA, kGReloadA, kGCallsA},
+    {kGStandbyB, kGReplicateB, kGCallsA, kGPromoteB, kGReloadA, kGCallsA, kGRestartAtClockA, kGCallsA},
+    // (a copy B raised, given back to A, whose clock went back)
+    {kGCloneB, kGCallsA, kGDumpA, kGRestoreB, kGCallsB, kGDumpB, kGRestoreA, kGJumpBackA, kGCallsA},
+    // (A's DecimalIds restored into B, which takes A's launch id in the middle of its calls)
+    {kGLaunchA, kGCloneB, kGDecimalA, kGDumpA, kGRestoreB, kGDecimalB, kGLaunchBAsA, kGDecimalB},
+};
+// (the plots from here on are drawn as often as all the others together: they reach the rarer
+// histories, each a few goals that must meet)
+constexpr int kFirstLatePlot = 20;
+constexpr int kPlotCount = static_cast<int>(std::size(kPlots));
+
+// The step toward the plot's next goal, where one can be made now (false: not now).
+bool PlotStep(World& w, Rng& rng, Step* out) {
+  if (w.plot_at >= w.plot.size()) return false;
+  const auto done = [&] {
+    ++w.plot_at;
+    w.plot_left = 0;
+  };
+  Server& a = w.servers[w.role_a];
+  if (!a.exists || a.recovery) {
+    w.plot.clear();  // (A is gone: the plot ends)
+    return false;
+  }
+  const auto free_server = [&]() -> int {
+    for (int i = 0; i < kMaxServers; ++i) {
+      if (!w.servers[i].exists) return i;
+    }
+    return -1;
+  };
+  const auto calls_in = [&](int server, int db, bool decimal) -> bool {
+    if (w.plot_left == 0) w.plot_left = 3 + static_cast<int>(rng.Below(5));
+    if (server < 0 || db < 0 || !w.servers[server].exists || !w.servers[server].cur.db[db].exists) {
+      done();
+      return false;
+    }
+    int idle = -1, free_slot = -1, idle_elsewhere = -1;
+    bool busy = false, waiting = false;
+    for (int i = 0; i < kMaxSessions; ++i) {
+      const Session& s = w.sessions[i];
+      if (!s.exists && free_slot < 0) free_slot = i;
+      if (s.exists && !s.in_call && s.server == server && s.db == db) idle = i;
+      if (s.exists && !s.in_call && (s.server != server || s.db != db)) idle_elsewhere = i;
+      busy = busy || (s.exists && s.in_call && s.server == server && s.db == db);
+      waiting = waiting || (s.exists && s.in_call && s.waiting && s.server == server && s.db == db);
+    }
+    if (w.plot_left < 0) {
+      // (the calls started: the goal is reached once they ended, so that the next goal, a dump or
+      // a clone, finds their values made)
+      if (!busy) done();
+      if (!busy || !waiting) return false;
+      // (a call that waits for the clock, a copy's or the next DecimalId take's: time passes)
+      *out = Step{kTick, 0, 0, 0, 1000 * (100 + rng.Below(1000))};
+      return true;
+    }
+    if (idle < 0 && free_slot < 0 && idle_elsewhere >= 0) {
+      *out = Step{kDisconnect, static_cast<uint8_t>(idle_elsewhere)};
+      return true;
+    }
+    if (idle < 0 && free_slot < 0) return false;
+    if (idle < 0) {
+      *out = Step{kConnect, static_cast<uint8_t>(free_slot), static_cast<uint8_t>(server), static_cast<uint8_t>(db),
+                  rng.Below(1 << 16)};
+      return true;
+    }
+    const Database& d = w.servers[server].cur.db[db];
+    const Op op = !d.copy.ext ? Op::kCreateExtension : decimal ? Op::kDecimalId : Op::kGenerate;
+    *out = Step{kCall, static_cast<uint8_t>(idle), static_cast<uint8_t>(op),
+                static_cast<uint8_t>(rng.Chance(60) ? w.sessions[idle].favorite[rng.Below(2)] : rng.Below(kDecimalId)),
+                rng.Below(kSimShards)};
+    if (--w.plot_left == 0) {
+      if (w.focused) {
+        w.plot_left = -1;
+      } else {
+        done();
+      }
+    }
+    return true;
+  };
+  const auto fresh_db = [&](int server) -> int {
+    for (int d = 0; d < kMaxDatabases; ++d) {
+      if (!w.servers[server].cur.db[d].exists) return d;
+    }
+    return -1;
+  };
+  const auto op_in_a = [&](Op op) -> bool {
+    for (int i = 0; i < kMaxSessions; ++i) {
+      const Session& s = w.sessions[i];
+      if (s.exists && !s.in_call && s.server == w.role_a && s.db == w.db_a) {
+        *out = Step{kCall, static_cast<uint8_t>(i), static_cast<uint8_t>(op)};
+        done();
+        return true;
+      }
+    }
+    return calls_in(w.role_a, w.db_a, false);  // (a session there first)
+  };
+  const int skew = -static_cast<int>(200 + rng.Below(3000));
+  switch (w.plot[w.plot_at]) {
+    case kGCallsA:
+      return calls_in(w.role_a, w.db_a, false);
+    case kGDecimalA:
+      return calls_in(w.role_a, w.db_a, true);
+    case kGCallsB:
+      return calls_in(w.role_b, w.db_b, false);
+    case kGDecimalB:
+      return calls_in(w.role_b, w.db_b, true);
+    case kGCloneB:
+    case kGCloneBSame:
+    case kGStandbyB: {
+      const int to = free_server();
+      if (to < 0) return false;
+      const bool standby = w.plot[w.plot_at] == kGStandbyB;
+      *out = Step{standby ? kStandby : kClone, static_cast<uint8_t>(to), static_cast<uint8_t>(w.role_a),
+                  static_cast<uint8_t>(standby ? 0 : w.plot[w.plot_at] == kGCloneBSame ? 0 : 1 + rng.Below(3)),
+                  static_cast<uint32_t>(skew)};
+      w.role_b = to;
+      w.db_b = w.db_a;
+      done();
+      return true;
+    }
+    case kGReplicateB:
+      done();
+      if (w.role_b < 0 || !w.servers[w.role_b].exists || !w.servers[w.role_b].recovery) return false;
+      *out = Step{kReplicate, static_cast<uint8_t>(w.role_b), 0, 0, 1000};
+      return true;
+    case kGPromoteB:
+      if (w.role_b < 0 || !w.servers[w.role_b].exists || !w.servers[w.role_b].recovery) {
+        done();
+        return false;
+      }
+      *out = Step{kPromote, static_cast<uint8_t>(w.role_b)};
+      if (!WithinMargin(w.servers[w.role_b], a)) *out = Step{kReplicate, static_cast<uint8_t>(w.role_b), 0, 0, 1};
+      if (out->kind == kPromote) {
+        done();
+        w.role_a = w.role_b;
+        w.role_b = -1;
+      }
+      return true;
+    case kGDumpA:
+      done();
+      *out = Step{kDump, static_cast<uint8_t>(w.role_a), static_cast<uint8_t>(w.db_a)};
+      return true;
+    case kGRestoreB:
+    case kGRestoreA: {
+      const int server = w.plot[w.plot_at] == kGRestoreB ? w.role_b : w.role_a;
+      done();
+      if (server < 0 || !w.servers[server].exists || w.servers[server].recovery || w.dumps.empty()) return false;
+      const int db = fresh_db(server);
+      if (db < 0) return false;
+      *out = Step{kRestore, static_cast<uint8_t>(w.dumps.size() - 1), static_cast<uint8_t>(server),
+                  static_cast<uint8_t>(db)};
+      if (server == w.role_b) w.db_b = db;
+      if (server == w.role_a) w.db_a = db;
+      return true;
+    }
+    case kGJumpBackB:
+      done();
+      if (w.role_b < 0 || !w.servers[w.role_b].exists) return false;
+      *out = Step{kJump, static_cast<uint8_t>(w.role_b), 0, 0, static_cast<uint32_t>(skew)};
+      return true;
+    case kGJumpBackA:
+      done();
+      *out = Step{kJump, static_cast<uint8_t>(w.role_a), 0, 0, static_cast<uint32_t>(skew)};
+      return true;
+    case kGJumpAheadA:
+      done();
+      *out = Step{kJump, static_cast<uint8_t>(w.role_a), 0, 0, 60000 + rng.Below(2 * 86400) * 1000};
+      return true;
+    case kGJumpRightA: {
+      done();
+      const int64_t back = -a.clock_offset_us / 1000 - static_cast<int64_t>(rng.Below(3000));
+      *out = Step{kJump, static_cast<uint8_t>(w.role_a), 0, 0, static_cast<uint32_t>(static_cast<int32_t>(back))};
+      return true;
+    }
+    case kGReloadA:
+      done();
+      *out = Step{kReload, static_cast<uint8_t>(w.role_a), static_cast<uint8_t>(rng.Below(3)),
+                  static_cast<uint8_t>(rng.Below(256))};
+      return true;
+    case kGLaunchA:
+      done();
+      *out = Step{kReload, static_cast<uint8_t>(w.role_a), 3, static_cast<uint8_t>(1 + rng.Below(3))};
+      return true;
+    case kGMarginA:
+      done();
+      *out = Step{kReload, static_cast<uint8_t>(w.role_a), 4, 3};
+      return true;
+    case kGRestartAtClockA:
+      return op_in_a(Op::kRestartAtClock);
+    case kGDropExtA:
+      return op_in_a(Op::kDropExtension);
+    case kGCreateExtA:
+      return op_in_a(Op::kCreateExtension);
+    case kGUpgradeA: {
+      const int to = free_server();
+      if (to < 0) return false;
+      *out = Step{kUpgrade, static_cast<uint8_t>(to), static_cast<uint8_t>(w.role_a)};
+      done();
+      w.role_a = to;
+      return true;
+    }
+    case kGCrashA:
+      done();
+      *out = Step{rng.Chance(50) ? kCrash : kRestart, static_cast<uint8_t>(w.role_a)};
+      return true;
+    case kGTick:
+      done();
+      *out = Step{kTick, 0, 0, 0, 1000 * (1100 + rng.Below(3000))};
+      return true;
+    case kGCloneBAhead: {
+      const int to = free_server();
+      if (to < 0) return false;
+      *out = Step{kClone, static_cast<uint8_t>(to), static_cast<uint8_t>(w.role_a), static_cast<uint8_t>(1 + rng.Below(3)),
+                  500 + rng.Below(3000)};
+      w.role_b = to;
+      w.db_b = w.db_a;
+      done();
+      return true;
+    }
+    case kGDumpB:
+      done();
+      if (w.role_b < 0 || w.db_b < 0 || !w.servers[w.role_b].exists) return false;
+      *out = Step{kDump, static_cast<uint8_t>(w.role_b), static_cast<uint8_t>(w.db_b)};
+      return true;
+    case kGDropExtB:
+    case kGCreateExtB: {
+      if (w.role_b < 0 || w.db_b < 0 || !w.servers[w.role_b].exists) {
+        done();
+        return false;
+      }
+      for (int i = 0; i < kMaxSessions; ++i) {
+        const Session& sn = w.sessions[i];
+        if (sn.exists && !sn.in_call && sn.server == w.role_b && sn.db == w.db_b) {
+          *out = Step{kCall, static_cast<uint8_t>(i),
+                      static_cast<uint8_t>(w.plot[w.plot_at] == kGDropExtB ? Op::kDropExtension : Op::kCreateExtension)};
+          done();
+          return true;
+        }
+      }
+      return calls_in(w.role_b, w.db_b, false);
+    }
+    case kGFlushMidCallA:
+      for (const Session& sn : w.sessions) {
+        if (sn.exists && sn.in_call && sn.server == w.role_a && a.flushed < a.wal.size()) {
+          done();
+          *out = Step{kFlushWal, static_cast<uint8_t>(w.role_a)};
+          return true;
+        }
+      }
+      return false;
+    case kGLaunchBAsA:
+      done();
+      if (w.role_b < 0 || !w.servers[w.role_b].exists) return false;
+      *out = Step{kReload, static_cast<uint8_t>(w.role_b), 3, static_cast<uint8_t>(a.config.launch > 0 ? a.config.launch : 1)};
+      return true;
+    case kGQuietA:
+      for (const Session& sn : w.sessions) {
+        if (sn.exists && sn.in_call && sn.server == w.role_a) return false;
+      }
+      done();
+      return false;
+    default:
+      done();
+      return false;
+  }
+}
+
 Step Pick(World& w, Rng& rng) {
+  // (while a plot runs, its servers are the plot's to make, promote or upgrade: random ones would
+  // end it before its last goal)
+  const bool plotting = w.focused && w.plot_at < w.plot.size();
+  if (w.plot_at < w.plot.size() && rng.Chance(plotting ? 20 : 10)) {
+    Step st;
+    if (PlotStep(w, rng, &st)) return st;
+  }
   const auto session_running = [&](int i) {
     const Session& s = w.sessions[i];
     return s.exists && s.in_call && s.fiber.Running();
@@ -2252,12 +2762,34 @@ Step Pick(World& w, Rng& rng) {
       {kDump, 15},       {kRestore, 15},                         {kOwnerSet, 3},   {kCreateDb, 5},   {kCancel, 150},
       {kDisconnect, 40},
   };
+  // Each schedule leans to one kind of history (its theme), the others still possible: failovers,
+  // dumps and restores, identities and clocks, upgrades and clones, or none.
+  enum Theme { kBalanced, kFailovers, kRestores, kIdentities, kUpgrades, kThemeCount };
+  const auto lean = [&](Kind kind) {
+    if (plotting && (kind == kUpgrade || kind == kPromote || kind == kClone || kind == kStandby)) return 0;
+    switch (w.theme) {
+      case kFailovers:
+        return kind == kStandby || kind == kPromote ? 4 : kind == kCrash || kind == kRestore ? 0 : 1;
+      case kRestores:
+        return kind == kDump || kind == kRestore || kind == kOwnerSet ? 4 : kind == kJump || kind == kClone ? 2 : 1;
+      case kIdentities:
+        return kind == kReload || kind == kJump ? 3 : kind == kStandby || kind == kUpgrade ? 0 : 1;
+      case kUpgrades:
+        return kind == kUpgrade || kind == kClone ? 4 : kind == kCreateDb ? 3 : 1;
+      default:
+        return 1;
+    }
+  };
+  Weight leaned[std::size(weights)];
   int total = 0;
-  for (const Weight& x : weights) total += x.weight;
+  for (size_t i = 0; i < std::size(weights); ++i) {
+    leaned[i] = Weight{weights[i].kind, weights[i].weight * lean(weights[i].kind)};
+    total += leaned[i].weight;
+  }
   for (int attempt = 0; attempt < 8; ++attempt) {
     int pick = static_cast<int>(rng.Below(static_cast<uint32_t>(total)));
     Kind kind = kTick;
-    for (const Weight& x : weights) {
+    for (const Weight& x : leaned) {
       if (pick < x.weight) {
         kind = x.kind;
         break;
@@ -2279,12 +2811,15 @@ Step Pick(World& w, Rng& rng) {
         const Server& server = w.servers[w.sessions[s].server];
         const Database& db = server.cur.db[w.sessions[s].db];
         const uint32_t op = rng.Below(100);
+        const uint32_t decimal = w.theme == kFailovers || w.theme == kUpgrades ? 78 : 86;
+        const uint32_t restart = w.theme == kIdentities ? 87 : 93;
+        const uint32_t drop = w.theme == kRestores || w.theme == kUpgrades ? 94 : 97;
         st.b = static_cast<uint8_t>(!db.copy.ext && rng.Chance(60) ? Op::kCreateExtension
-                                    : op < 86                      ? Op::kGenerate
-                                    : op < 93                      ? Op::kDecimalId
-                                    : op < 97                      ? Op::kRestartAtClock
-                                    : !db.copy.ext                 ? Op::kCreateExtension
-                                                                   : Op::kDropExtension);
+                                    : op < std::min(decimal, restart) ? Op::kGenerate
+                                    : op < 93 && op < restart        ? Op::kDecimalId
+                                    : op < drop                      ? Op::kRestartAtClock
+                                    : !db.copy.ext                   ? Op::kCreateExtension
+                                                                     : Op::kDropExtension);
         if (st.b == static_cast<uint8_t>(Op::kDecimalId) && server.config.launch < 0 && rng.Chance(80)) {
           st.b = static_cast<uint8_t>(Op::kGenerate);
         }
@@ -2371,7 +2906,10 @@ Step Pick(World& w, Rng& rng) {
       }
       case kReplicate:
       case kPromote: {
-        const int sv = PickIndex(rng, kMaxServers, standby);
+        // (a standby the plot will promote lags until then: what it never receives is the point)
+        bool lags = false;
+        for (size_t g = w.plot_at; g < w.plot.size(); ++g) lags = lags || w.plot[g] == kGPromoteB;
+        const int sv = PickIndex(rng, kMaxServers, [&](int i) { return standby(i) && !(lags && i == w.role_b); });
         if (sv < 0) continue;
         st.a = static_cast<uint8_t>(sv);
         st.x = rng.Chance(30) ? 1000 : 1 + rng.Below(12);
@@ -2445,6 +2983,16 @@ Outcome Explore(uint64_t seed, size_t length, std::vector<Step>* taken) {
   World w;
   InitWorld(w);
   Rng rng{seed * 0x2545F4914F6CDD1Dull + 1};
+  w.theme = static_cast<int>(rng.Below(5));
+  // (SIM_PLOT=n: every schedule follows plot n, to see what one kind of history reaches)
+  static const int forced_plot = getenv("SIM_PLOT") != nullptr ? atoi(getenv("SIM_PLOT")) : -1;
+  w.focused = rng.Chance(50);
+  if (rng.Chance(70) || forced_plot >= 0) {
+    const uint32_t drawn = rng.Chance(50) ? rng.Below(kPlotCount) : kFirstLatePlot + rng.Below(kPlotCount - kFirstLatePlot);
+    for (const uint8_t goal : kPlots[forced_plot >= 0 ? forced_plot % kPlotCount : drawn]) {
+      if (goal != kGEnd) w.plot.push_back(goal);
+    }
+  }
   taken->clear();
   // The first server's identity and launch id, as its operator set them (or left them).
   const Step first[] = {{kReload, 0, 0, static_cast<uint8_t>(rng.Below(256))},

@@ -135,8 +135,12 @@ inline void CoverDecimalId(const StateRef& state, int launch_id, int64_t id) {
 // id this server has not passed. C zone.
 void CheckDecimalIdCopySlow(const StateRef& state, int launch_id);
 inline void CheckDecimalIdCopy(const StateRef& state, int launch_id) {
-  if (__builtin_expect(!session.decimal_checked && session.copy.has_copy, 0)) CheckDecimalIdCopySlow(state, launch_id);
+  if (__builtin_expect(
+          (!session.decimal_checked || session.decimal_checked_launch != launch_id) && session.copy.has_copy, 0)) {
+    CheckDecimalIdCopySlow(state, launch_id);
+  }
   session.decimal_checked = true;
+  session.decimal_checked_launch = launch_id;
 }
 // DROP EXTENSION idgen (and DROP OWNED BY its owner), from the event trigger idgen_drop_guard:
 // refuses (55000) while this database holds a copy that the server has not passed. C zone.
