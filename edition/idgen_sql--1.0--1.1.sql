@@ -363,6 +363,11 @@ COMMENT ON SEQUENCE idgen_sql_state.identity_of IS 'the OID of the database whos
 CREATE SEQUENCE idgen_sql_state.identity_checked AS pg_catalog.int8 MINVALUE 0 START 0 CACHE 1;
 REVOKE ALL ON SEQUENCE idgen_sql_state.identity_checked FROM PUBLIC;
 COMMENT ON SEQUENCE idgen_sql_state.identity_checked IS 'when the identity was last checked in this database (ms since 1970)';
+-- And the transaction that last stopped the generators to change the identity (edition_fence): a
+-- transaction whose snapshot does not see it reads the catalogs as they were before the change.
+CREATE SEQUENCE idgen_sql_state.identity_changed AS pg_catalog.int8 MINVALUE 0 START 0 CACHE 1;
+REVOKE ALL ON SEQUENCE idgen_sql_state.identity_changed FROM PUBLIC;
+COMMENT ON SEQUENCE idgen_sql_state.identity_changed IS 'the transaction (xid8) that last stopped the generators to change the identity';
 
 -- This database's OID, from the path of one of its relations (base/<database>/<file>, or under a
 -- tablespace .../<database>/<file>): the server's memory, not pg_database, whose lock any role can
@@ -413,18 +418,22 @@ BEGIN
     RETURN idgen.edition_offset_identity(o, family);
   END IF;
   -- A transaction that reads under one snapshot (REPEATABLE READ, SERIALIZABLE) sees the catalogs
-  -- as they were when it began: an identity given up since could be read as this database's. It
-  -- never checks: it makes IDs under the identity the offsets hold, where they hold one of this
-  -- database (a change of the identity makes them negative, at once, for every transaction).
-  IF pg_catalog.current_setting('transaction_isolation') OPERATOR(pg_catalog.<>) 'read committed' THEN
+  -- as they were when it began: where that was before the last change of the identity, it could
+  -- read an identity given up since as this database's. Such a transaction never checks: it makes
+  -- IDs under the identity the offsets hold, where they hold one of this database (a change of
+  -- the identity makes them negative, at once, for every transaction), or none.
+  IF pg_catalog.current_setting('transaction_isolation') OPERATOR(pg_catalog.<>) 'read committed'
+     AND NOT pg_catalog.pg_visible_in_snapshot(
+           CAST(CAST(COALESCE(pg_catalog.pg_sequence_last_value('idgen_sql_state.identity_changed'), 0) AS pg_catalog.text) AS pg_catalog.xid8),
+           pg_catalog.pg_current_snapshot()) THEN
     IF checked THEN
       RETURN idgen.edition_offset_identity(o, family);
     END IF;
     RAISE EXCEPTION 'this database''s identity cannot be checked in this transaction'
       USING ERRCODE = 'object_not_in_prerequisite_state',
-            DETAIL = pg_catalog.format('The identity is checked from the catalogs as they are now, which a %s transaction does not see.',
+            DETAIL = pg_catalog.format('Its identity changed after this %s transaction took its snapshot, which does not see the change.',
                                        pg_catalog.upper(pg_catalog.current_setting('transaction_isolation'))),
-            HINT = 'Make one ID in a READ COMMITTED transaction (SELECT idgen.snowflake_id()), then retry.';
+            HINT = 'Retry in a new transaction.';
   END IF;
   -- The catalogs are read with a lock any role can make others wait for (a role's PREPARE of a
   -- query on them, and a CREATE RULE queued behind it): never waited for. Where they cannot be read
@@ -681,6 +690,7 @@ BEGIN
             DETAIL = 'Only the owner of the database and the owner of the edition stop its generators.';
   END IF;
   LOCK TABLE idgen_sql_state.gate IN SHARE UPDATE EXCLUSIVE MODE;
+  PERFORM pg_catalog.setval('idgen_sql_state.identity_changed', CAST(CAST(pg_catalog.pg_current_xact_id() AS pg_catalog.text) AS pg_catalog.int8), true);
   FOR k IN 1 .. 5 LOOP
     l := idgen.edition_generator(k);
     o := pg_catalog.pg_sequence_last_value(l.offsets);
