@@ -398,8 +398,9 @@ COMMENT ON FUNCTION idgen.edition_identity_at_once() IS 'internal: idgen.edition
 -- This database's identity for a family: {node, first block, last block} (-1 where there is none,
 -- or it is not usable): from the offset's top bits, where the offset holds a checked one, the
 -- offsets are this database's, the identity was checked in this database within a second and this
--- session has checked it once; else checked now, from the catalogs. Called with the gate's lock held, so that no change of the
--- identity (which takes the lock) falls between the check and the offset it writes.
+-- session has checked it once; else checked now, from the catalogs. Called with the gate's lock
+-- held, so that no change of the identity (which takes the lock) falls between the check and the
+-- offset it writes.
 CREATE FUNCTION idgen.edition_checked_identity(o bigint, family int) RETURNS int[]
 LANGUAGE plpgsql VOLATILE PARALLEL UNSAFE SET search_path = pg_catalog, pg_temp AS $$
 DECLARE
