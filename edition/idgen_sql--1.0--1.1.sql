@@ -139,7 +139,10 @@ $$;
 -- shards come in blocks of 128 (0-127, 0-8191, 1024-2047): a database owns one range of them.
 ---------------------------------------------------------------------------------------------------
 
--- Every database's tag: its node, and its Instagram shard blocks (NULL when it has none).
+-- Every database's tag: its node, and its Instagram shard blocks (NULL when it has none). A tag
+-- counts in the first 1024 characters of a comment only: any database's owner may write a comment
+-- of any size, and every check on the server reads them all (a slice of a long value is read
+-- without the rest of it).
 CREATE FUNCTION idgen.edition_identities(OUT datid oid, OUT datname name, OUT node int, OUT lo_block int, OUT hi_block int)
 RETURNS SETOF record
 LANGUAGE sql STABLE PARALLEL SAFE
@@ -147,8 +150,10 @@ BEGIN ATOMIC
   SELECT d.oid, d.datname, CAST(m[1] AS pg_catalog.int4),
          CAST(CAST(m[2] AS pg_catalog.int4) OPERATOR(pg_catalog./) 128 AS pg_catalog.int4),
          CAST(CAST(m[3] AS pg_catalog.int4) OPERATOR(pg_catalog./) 128 AS pg_catalog.int4)
-    FROM pg_catalog.pg_database d,
-         LATERAL pg_catalog.regexp_match(pg_catalog.shobj_description(d.oid, 'pg_database'),
+    FROM pg_catalog.pg_database d
+    JOIN pg_catalog.pg_shdescription s
+      ON s.objoid OPERATOR(pg_catalog.=) d.oid AND s.classoid OPERATOR(pg_catalog.=) 'pg_catalog.pg_database'::pg_catalog.regclass,
+         LATERAL pg_catalog.regexp_match(pg_catalog.substr(s.description, 1, 1024),
                                          '\[idgen_sql node=([0-9]{1,4})(?: instagram=([0-9]{1,4})-([0-9]{1,4}))?\]') m
    WHERE m IS NOT NULL;
 END;
@@ -291,9 +296,10 @@ BEGIN
   FOREACH f IN ARRAY ARRAY['instagram', 'snowflake', 'sonyflake', 'trace', 'js'] LOOP
     EXECUTE pg_catalog.format('CREATE SEQUENCE idgen_sql_state.%I AS pg_catalog.int8 MINVALUE 1 CACHE 1', f || '_counter');
     EXECUTE pg_catalog.format('CREATE SEQUENCE idgen_sql_state.%I AS pg_catalog.int8 MINVALUE -9223372036854775808 START 0 CACHE 1', f || '_offset');
+    -- (no privilege for any other role: a closed schema hides only the names, and nextval() of a
+    -- sequence by its OID would run the words ahead of the clock; the generators reach them as
+    -- their owner, through functions that take no sequence from the caller)
     EXECUTE pg_catalog.format('REVOKE ALL ON SEQUENCE idgen_sql_state.%I, idgen_sql_state.%I FROM PUBLIC', f || '_counter', f || '_offset');
-    EXECUTE pg_catalog.format('GRANT USAGE ON SEQUENCE idgen_sql_state.%I TO PUBLIC', f || '_counter');
-    EXECUTE pg_catalog.format('GRANT SELECT ON SEQUENCE idgen_sql_state.%I TO PUBLIC', f || '_offset');
     EXECUTE pg_catalog.format('COMMENT ON SEQUENCE idgen_sql_state.%I IS %L', f || '_counter',
                               pg_catalog.format('the counter of %s IDs: one value per ID made, never twice', f));
     EXECUTE pg_catalog.format('COMMENT ON SEQUENCE idgen_sql_state.%I IS %L', f || '_offset',
@@ -346,16 +352,29 @@ RETURN CASE family
 COMMENT ON FUNCTION idgen.edition_generator(int) IS 'internal: the state and layout of a 64-bit family, as its generator uses them';
 
 -- The database whose identity the offsets' top bits hold: a copy of the database (CREATE DATABASE
--- ... TEMPLATE) has the original's offsets, and checks its own identity before it uses them.
+-- ... TEMPLATE, a dump restored beside it) has the original's offsets, and checks its own identity
+-- before it uses them. And the instant (ms) of the last check of the identity in this database, by
+-- any session: the generators look at the catalogs again a second after it. Both are kept where no
+-- session can write them but through the edition's functions (a session's own settings would let
+-- it skip the check).
 CREATE SEQUENCE idgen_sql_state.identity_of AS pg_catalog.int8 MINVALUE 0 START 0 CACHE 1;
 REVOKE ALL ON SEQUENCE idgen_sql_state.identity_of FROM PUBLIC;
 COMMENT ON SEQUENCE idgen_sql_state.identity_of IS 'the OID of the database whose identity the offsets hold';
+CREATE SEQUENCE idgen_sql_state.identity_checked AS pg_catalog.int8 MINVALUE 0 START 0 CACHE 1;
+REVOKE ALL ON SEQUENCE idgen_sql_state.identity_checked FROM PUBLIC;
+COMMENT ON SEQUENCE idgen_sql_state.identity_checked IS 'when the identity was last checked in this database (ms since 1970)';
+-- And the transaction that last stopped the generators to change the identity (edition_fence): a
+-- transaction whose snapshot does not see it reads the catalogs as they were before the change.
+CREATE SEQUENCE idgen_sql_state.identity_changed AS pg_catalog.int8 MINVALUE 0 START 0 CACHE 1;
+REVOKE ALL ON SEQUENCE idgen_sql_state.identity_changed FROM PUBLIC;
+COMMENT ON SEQUENCE idgen_sql_state.identity_changed IS 'the transaction (xid8) that last stopped the generators to change the identity';
 
--- This database's OID, from the server's memory (pg_stat_get_activity of this backend), not from
--- pg_database, whose lock any role can make others wait for.
+-- This database's OID, from the path of one of its relations (base/<database>/<file>, or under a
+-- tablespace .../<database>/<file>): the server's memory, not pg_database, whose lock any role can
+-- make others wait for, and cheap enough for every call of a generator.
 CREATE FUNCTION idgen.edition_database() RETURNS oid
 LANGUAGE sql STABLE PARALLEL SAFE
-RETURN (SELECT a.datid FROM pg_catalog.pg_stat_get_activity(pg_catalog.pg_backend_pid()) a);
+RETURN CAST(pg_catalog.split_part(pg_catalog.pg_relation_filepath('idgen_sql_state.gate'::pg_catalog.regclass), '/', -2) AS pg_catalog.oid);
 COMMENT ON FUNCTION idgen.edition_database() IS 'internal: the OID of this database';
 
 -- The identity an offset's top bits hold, for a family: {node, first block, last block}.
@@ -377,36 +396,57 @@ $$;
 COMMENT ON FUNCTION idgen.edition_identity_at_once() IS 'internal: idgen.edition_identity(), or an error (55P03) where a lock on the catalogs keeps it waiting';
 
 -- This database's identity for a family: {node, first block, last block} (-1 where there is none,
--- or it is not usable): from the offset's top bits, where the offset holds a checked one, this
--- session checked within a second and the offsets are this database's; else checked now, from the
--- catalogs. (The session's setting idgen_sql.identity holds only when it checked: a session that
--- sets it itself changes only how often it checks.)
+-- or it is not usable): from the offset's top bits, where the offset holds a checked one, the
+-- offsets are this database's, the identity was checked in this database within a second and this
+-- session has checked it once; else checked now, from the catalogs. Called with the gate's lock
+-- held, so that no change of the identity (which takes the lock) falls between the check and the
+-- offset it writes.
 CREATE FUNCTION idgen.edition_checked_identity(o bigint, family int) RETURNS int[]
 LANGUAGE plpgsql VOLATILE PARALLEL UNSAFE SET search_path = pg_catalog, pg_temp AS $$
 DECLARE
-  cached pg_catalog.text := pg_catalog.current_setting('idgen_sql.identity', true);
   now_ms pg_catalog.int8 := CAST(pg_catalog.floor(pg_catalog.date_part('epoch', pg_catalog.clock_timestamp()) OPERATOR(pg_catalog.*) 1000) AS pg_catalog.int8);
   mine pg_catalog.oid := idgen.edition_database();
   checked boolean := o OPERATOR(pg_catalog.>=) 0
     AND pg_catalog.pg_sequence_last_value('idgen_sql_state.identity_of') OPERATOR(pg_catalog.=) CAST(mine AS pg_catalog.int8);
+  since pg_catalog.int8 := now_ms OPERATOR(pg_catalog.-) COALESCE(pg_catalog.pg_sequence_last_value('idgen_sql_state.identity_checked'), 0);
   found record;
   node pg_catalog.int4;
   lo_block pg_catalog.int4;
   hi_block pg_catalog.int4;
 BEGIN
-  IF checked AND cached OPERATOR(pg_catalog.~) '^[0-9]{1,15}$'
-     AND CAST(cached AS pg_catalog.int8) OPERATOR(pg_catalog.<=) now_ms AND CAST(cached AS pg_catalog.int8) OPERATOR(pg_catalog.>) (now_ms OPERATOR(pg_catalog.-) 1000) THEN
+  IF checked AND since OPERATOR(pg_catalog.>=) 0 AND since OPERATOR(pg_catalog.<) 1000
+     AND COALESCE(pg_catalog.current_setting('idgen_sql.identity', true), '') OPERATOR(pg_catalog.<>) '' THEN
     RETURN idgen.edition_offset_identity(o, family);
+  END IF;
+  -- A transaction that reads under one snapshot (REPEATABLE READ, SERIALIZABLE) sees the catalogs
+  -- as they were when it began: where that was before the last change of the identity, it could
+  -- read an identity given up since as this database's. Such a transaction never checks: it makes
+  -- IDs under the identity the offsets hold, where they hold one of this database (a change of
+  -- the identity makes them negative, at once, for every transaction), or none.
+  IF pg_catalog.current_setting('transaction_isolation') OPERATOR(pg_catalog.<>) 'read committed'
+     AND NOT pg_catalog.pg_visible_in_snapshot(
+           CAST(CAST(COALESCE(pg_catalog.pg_sequence_last_value('idgen_sql_state.identity_changed'), 0) AS pg_catalog.text) AS pg_catalog.xid8),
+           pg_catalog.pg_current_snapshot()) THEN
+    IF checked THEN
+      RETURN idgen.edition_offset_identity(o, family);
+    END IF;
+    RAISE EXCEPTION 'this database''s identity cannot be checked in this transaction'
+      USING ERRCODE = 'object_not_in_prerequisite_state',
+            DETAIL = pg_catalog.format('Its identity changed after this %s transaction took its snapshot, which does not see the change.',
+                                       pg_catalog.upper(pg_catalog.current_setting('transaction_isolation'))),
+            HINT = 'Retry in a new transaction.';
   END IF;
   -- The catalogs are read with a lock any role can make others wait for (a role's PREPARE of a
   -- query on them, and a CREATE RULE queued behind it): never waited for. Where they cannot be read
   -- at once, the identity checked before goes on (another database can take it only by checking
-  -- theirs, which sees this one's), and it is looked at again in a second; with none, no ID.
+  -- theirs, which sees this one's); with none, no ID.
   BEGIN
     SELECT * INTO found FROM idgen.edition_identity_at_once();
   EXCEPTION WHEN lock_not_available THEN
-    PERFORM pg_catalog.set_config('idgen_sql.identity', CAST(now_ms AS pg_catalog.text), false);
     IF checked THEN
+      -- (looked at again in a second, not at every call: each look may wait its lock_timeout)
+      PERFORM pg_catalog.setval('idgen_sql_state.identity_checked', pg_catalog.int8larger(now_ms, 0), true);
+      PERFORM pg_catalog.set_config('idgen_sql.identity', CAST(now_ms AS pg_catalog.text), false);
       RETURN idgen.edition_offset_identity(o, family);
     END IF;
     RAISE EXCEPTION 'the identities of the databases cannot be read now'
@@ -418,6 +458,7 @@ BEGIN
   lo_block := CASE WHEN found.shards_problem IS NULL THEN CAST(pg_catalog.split_part(found.instagram_shards, '-', 1) AS pg_catalog.int4) OPERATOR(pg_catalog./) 128 ELSE -1 END;
   hi_block := CASE WHEN found.shards_problem IS NULL THEN CAST(pg_catalog.split_part(found.instagram_shards, '-', 2) AS pg_catalog.int4) OPERATOR(pg_catalog./) 128 ELSE -1 END;
   PERFORM pg_catalog.setval('idgen_sql_state.identity_of', CAST(mine AS pg_catalog.int8), true);
+  PERFORM pg_catalog.setval('idgen_sql_state.identity_checked', pg_catalog.int8larger(now_ms, 0), true);
   PERFORM pg_catalog.set_config('idgen_sql.identity', CAST(now_ms AS pg_catalog.text), false);
   RETURN ARRAY[node, lo_block, hi_block];
 END
@@ -440,14 +481,21 @@ DECLARE
   node pg_catalog.int8;
   now_tick pg_catalog.int8;
   problem pg_catalog.text;
+  setting pg_catalog.text;
+  checked_at pg_catalog.text;
 BEGIN
   l := idgen.edition_generator(family);
   IF l.name IS NULL THEN
     RAISE EXCEPTION 'no 64-bit family %', family USING ERRCODE = 'invalid_parameter_value';
   END IF;
-  IF COALESCE(NULLIF(pg_catalog.current_setting((('idgen.' OPERATOR(pg_catalog.||) l.name) OPERATOR(pg_catalog.||) '_epoch_ms'), true), ''),
-              CAST(l.published_epoch_ms AS pg_catalog.text)) OPERATOR(pg_catalog.<>) CAST(l.published_epoch_ms AS pg_catalog.text)
-     AND idgen.edition_epoch(l.name) OPERATOR(pg_catalog.<>) l.published_epoch_ms THEN
+  -- An epoch setting of this session, database or role (any but the server's configuration's),
+  -- even the published epoch, refused as idgen refuses it; one that is no epoch, 22023.
+  setting := pg_catalog.current_setting((('idgen.' OPERATOR(pg_catalog.||) l.name) OPERATOR(pg_catalog.||) '_epoch_ms'), true);
+  IF COALESCE(setting, '') OPERATOR(pg_catalog.<>) ''
+     AND (idgen.edition_epoch(l.name) OPERATOR(pg_catalog.<>) l.published_epoch_ms
+          OR NOT EXISTS (SELECT FROM pg_catalog.pg_settings g
+                          WHERE g.name OPERATOR(pg_catalog.=) (('idgen.' OPERATOR(pg_catalog.||) l.name) OPERATOR(pg_catalog.||) '_epoch_ms')
+                            AND g.source OPERATOR(pg_catalog.=) ANY (ARRAY['default', 'configuration file', 'command line', 'environment variable']))) THEN
     RAISE EXCEPTION 'idgen.%_epoch_ms is set for this session, database or role', l.name
       USING ERRCODE = 'object_not_in_prerequisite_state',
             DETAIL = 'The SQL edition makes IDs under the published epochs only; the setting changes how IDs decode.',
@@ -457,33 +505,37 @@ BEGIN
     RAISE EXCEPTION 'shard % is out of range for Instagram IDs', shard
       USING ERRCODE = 'invalid_parameter_value', DETAIL = 'Instagram shards are between 0 and 8191.';
   END IF;
-  o := pg_catalog.pg_sequence_last_value(l.offsets);
-  id := idgen.edition_checked_identity(o, family);
-  IF family OPERATOR(pg_catalog.=) 1 THEN
-    node := shard;
-    IF id[2] OPERATOR(pg_catalog.<) 0 THEN
-      problem := (idgen.edition_identity()).shards_problem;
-    ELSIF (shard OPERATOR(pg_catalog.>>) 7) OPERATOR(pg_catalog.<) id[2] OR (shard OPERATOR(pg_catalog.>>) 7) OPERATOR(pg_catalog.>) id[3] THEN
-      RAISE EXCEPTION 'Instagram shard % is not one of this database''s', shard
-        USING ERRCODE = 'invalid_parameter_value',
-              DETAIL = pg_catalog.format('This database makes Instagram IDs of shards %s to %s (its identity, idgen.edition_identity()).',
-                                         id[2] OPERATOR(pg_catalog.*) 128, (id[3] OPERATOR(pg_catalog.*) 128) OPERATOR(pg_catalog.+) 127);
-    END IF;
-    bits := (CAST(id[2] AS pg_catalog.int8) OPERATOR(pg_catalog.<<) 57) OPERATOR(pg_catalog.|) (CAST(id[3] AS pg_catalog.int8) OPERATOR(pg_catalog.<<) 51);
-  ELSE
-    node := id[1];
-    IF node OPERATOR(pg_catalog.<) 0 THEN
-      problem := (idgen.edition_identity()).node_problem;
-    ELSIF node OPERATOR(pg_catalog.>) l.node_max THEN
-      RAISE EXCEPTION 'node id % is out of range for % IDs', node, l.title
-        USING ERRCODE = 'object_not_in_prerequisite_state',
-              DETAIL = pg_catalog.format('%s IDs hold node ids 0 to %s.', l.title, l.node_max),
-              HINT = 'Give this database a node id they hold (idgen.edition_set_identity).';
-    END IF;
-    bits := node OPERATOR(pg_catalog.<<) 53;
-  END IF;
+  -- (the identity is checked under the gate's lock: a change of it, which takes the lock, falls
+  -- wholly before the check or wholly after the offset is written, never between)
   BEGIN
     LOCK TABLE idgen_sql_state.gate IN SHARE UPDATE EXCLUSIVE MODE;
+    o := pg_catalog.pg_sequence_last_value(l.offsets);
+    id := idgen.edition_checked_identity(o, family);
+    -- (the session's record of its check, which the block's end would undo: set again after it)
+    checked_at := pg_catalog.current_setting('idgen_sql.identity', true);
+    IF family OPERATOR(pg_catalog.=) 1 THEN
+      node := shard;
+      IF id[2] OPERATOR(pg_catalog.<) 0 THEN
+        problem := (idgen.edition_identity()).shards_problem;
+      ELSIF (shard OPERATOR(pg_catalog.>>) 7) OPERATOR(pg_catalog.<) id[2] OR (shard OPERATOR(pg_catalog.>>) 7) OPERATOR(pg_catalog.>) id[3] THEN
+        RAISE EXCEPTION 'Instagram shard % is not one of this database''s', shard
+          USING ERRCODE = 'invalid_parameter_value',
+                DETAIL = pg_catalog.format('This database makes Instagram IDs of shards %s to %s (its identity, idgen.edition_identity()).',
+                                           id[2] OPERATOR(pg_catalog.*) 128, (id[3] OPERATOR(pg_catalog.*) 128) OPERATOR(pg_catalog.+) 127);
+      END IF;
+      bits := (CAST(id[2] AS pg_catalog.int8) OPERATOR(pg_catalog.<<) 57) OPERATOR(pg_catalog.|) (CAST(id[3] AS pg_catalog.int8) OPERATOR(pg_catalog.<<) 51);
+    ELSE
+      node := id[1];
+      IF node OPERATOR(pg_catalog.<) 0 THEN
+        problem := (idgen.edition_identity()).node_problem;
+      ELSIF node OPERATOR(pg_catalog.>) l.node_max THEN
+        RAISE EXCEPTION 'node id % is out of range for % IDs', node, l.title
+          USING ERRCODE = 'object_not_in_prerequisite_state',
+                DETAIL = pg_catalog.format('%s IDs hold node ids 0 to %s.', l.title, l.node_max),
+                HINT = 'Give this database a node id they hold (idgen.edition_set_identity).';
+      END IF;
+      bits := node OPERATOR(pg_catalog.<<) 53;
+    END IF;
     o := pg_catalog.pg_sequence_last_value(l.offsets);
     off := CASE WHEN o OPERATOR(pg_catalog.<) 0 THEN OPERATOR(pg_catalog.~) o ELSE o END OPERATOR(pg_catalog.&) l.offset_mask;
     IF problem IS NOT NULL THEN
@@ -515,6 +567,9 @@ BEGIN
     RAISE SQLSTATE 'IDGJ0';
   EXCEPTION WHEN SQLSTATE 'IDGJ0' THEN NULL;
   END;
+  IF checked_at OPERATOR(pg_catalog.<>) '' THEN
+    PERFORM pg_catalog.set_config('idgen_sql.identity', checked_at, false);
+  END IF;
   RETURN ((((w OPERATOR(pg_catalog.>>) l.seq_bits) OPERATOR(pg_catalog.+) l.tick_base) OPERATOR(pg_catalog.&) l.time_mask) OPERATOR(pg_catalog.<<) l.time_shift)
     OPERATOR(pg_catalog.|) (node OPERATOR(pg_catalog.<<) l.node_shift)
     OPERATOR(pg_catalog.|) ((w OPERATOR(pg_catalog.&) ((1::pg_catalog.int8 OPERATOR(pg_catalog.<<) l.seq_bits) OPERATOR(pg_catalog.-) 1)) OPERATOR(pg_catalog.<<) l.seq_shift);
@@ -524,11 +579,14 @@ COMMENT ON FUNCTION idgen.edition_next(int, bigint) IS
 'internal: a new 64-bit ID, checking the identity and the epoch setting and moving the offset to the clock under the gate''s lock';
 
 -- A new ID, the fast way: counter + offset, when the offset held across the nextval, the identity
--- is checked (this session has looked at it, and the offset is not negative), the epoch setting is
--- the published one, the word is not behind the clock, and nothing else needs a look (one counter
--- value in 4096 goes the careful way, so that a change of the identity is seen during a burst
--- too). One function a family, made from one text here, with the family's layout as constants:
--- the generator's one frame (the SQL wrappers below are inlined into the calling query).
+-- is checked (the offset is not negative, it is this database's, the identity was checked in this
+-- database within a second, and this session has checked it once: a setting of the session, which
+-- it may set itself, only ever adds a check), no epoch setting is set, the word is not behind the clock, and
+-- nothing else needs a look (one counter value in 4096 goes the careful way, so that a change of
+-- the identity is seen during a burst too). One function a family, made from one text here, with
+-- the family's layout and state as constants: the generator's one frame (the SQL wrappers below
+-- are inlined into the calling query). Security definer: the state sequences are the owner's
+-- alone, and it takes no relation from its caller.
 DO $fast$
 DECLARE
   g record;
@@ -544,20 +602,24 @@ BEGIN
     v(name, family, seq_bits, word_epoch, unit, max_tick, time_shift, node_shift, seq_shift, tick_base, time_mask, offset_mask, epoch_text)
   LOOP
     EXECUTE pg_catalog.format($f$
-CREATE FUNCTION idgen.%1$I(counter pg_catalog.regclass, offsets pg_catalog.regclass%2$s) RETURNS pg_catalog.int8
-LANGUAGE plpgsql VOLATILE STRICT PARALLEL UNSAFE SET search_path = pg_catalog, pg_temp AS $$
+CREATE FUNCTION idgen.%1$I(%2$s) RETURNS pg_catalog.int8
+LANGUAGE plpgsql VOLATILE STRICT PARALLEL UNSAFE SECURITY DEFINER SET search_path = pg_catalog, pg_temp AS $$
 DECLARE
-  o pg_catalog.int8 := pg_catalog.pg_sequence_last_value(offsets);
-  c pg_catalog.int8 := pg_catalog.nextval(counter);
+  o pg_catalog.int8 := pg_catalog.pg_sequence_last_value(%22$L::pg_catalog.regclass);
+  c pg_catalog.int8 := pg_catalog.nextval(%23$L::pg_catalog.regclass);
   w pg_catalog.int8 := c OPERATOR(pg_catalog.+) (o OPERATOR(pg_catalog.&) %3$s);
+  ms pg_catalog.float8 := pg_catalog.date_part('epoch', pg_catalog.clock_timestamp()) OPERATOR(pg_catalog.*) 1000;
+  since pg_catalog.float8 := ms OPERATOR(pg_catalog.-) CAST(pg_catalog.pg_sequence_last_value('idgen_sql_state.identity_checked'::pg_catalog.regclass) AS pg_catalog.float8);
 BEGIN
-  IF o OPERATOR(pg_catalog.=) pg_catalog.pg_sequence_last_value(offsets) AND o OPERATOR(pg_catalog.>=) 0
+  IF o OPERATOR(pg_catalog.=) pg_catalog.pg_sequence_last_value(%22$L::pg_catalog.regclass) AND o OPERATOR(pg_catalog.>=) 0
      AND (c OPERATOR(pg_catalog.&) 4095) OPERATOR(pg_catalog.<>) 0
      AND (w OPERATOR(pg_catalog.>>) %4$s) OPERATOR(pg_catalog.<=) %5$s
-     AND CAST((w OPERATOR(pg_catalog.>>) %4$s) OPERATOR(pg_catalog.+) 1 AS pg_catalog.float8) OPERATOR(pg_catalog.>)
-         (((pg_catalog.date_part('epoch', pg_catalog.clock_timestamp()) OPERATOR(pg_catalog.*) 1000) OPERATOR(pg_catalog.-) %6$s) OPERATOR(pg_catalog./) %7$s)
+     AND CAST((w OPERATOR(pg_catalog.>>) %4$s) OPERATOR(pg_catalog.+) 1 AS pg_catalog.float8) OPERATOR(pg_catalog.>) ((ms OPERATOR(pg_catalog.-) %6$s) OPERATOR(pg_catalog./) %7$s)
+     AND pg_catalog.pg_sequence_last_value('idgen_sql_state.identity_of'::pg_catalog.regclass) OPERATOR(pg_catalog.=)
+         CAST(pg_catalog.split_part(pg_catalog.pg_relation_filepath('idgen_sql_state.gate'::pg_catalog.regclass), '/', -2) AS pg_catalog.int8)
+     AND since OPERATOR(pg_catalog.>=) 0 AND since OPERATOR(pg_catalog.<) 1000
      AND pg_catalog.current_setting('idgen_sql.identity', true) OPERATOR(pg_catalog.<>) ''
-     AND COALESCE(NULLIF(pg_catalog.current_setting(%8$L, true), ''), %9$L) OPERATOR(pg_catalog.=) %9$L%10$s THEN
+     AND COALESCE(pg_catalog.current_setting(%8$L, true), '') OPERATOR(pg_catalog.=) ''%10$s THEN
     RETURN ((((w OPERATOR(pg_catalog.>>) %4$s) OPERATOR(pg_catalog.+) %11$s) OPERATOR(pg_catalog.&) %12$s) OPERATOR(pg_catalog.<<) %13$s)
       OPERATOR(pg_catalog.|) (%14$s OPERATOR(pg_catalog.<<) %15$s)
       OPERATOR(pg_catalog.|) ((w OPERATOR(pg_catalog.&) %16$s) OPERATOR(pg_catalog.<<) %17$s);
@@ -565,9 +627,9 @@ BEGIN
   RETURN idgen.edition_next(%18$s, %19$s);
 END
 $$;
-COMMENT ON FUNCTION idgen.%1$I(pg_catalog.regclass, pg_catalog.regclass%20$s) IS %21$L;$f$,
+COMMENT ON FUNCTION idgen.%1$I(%20$s) IS %21$L;$f$,
       'edition_' || g.name || '_id',
-      CASE g.family WHEN 1 THEN ', shard pg_catalog.int8' ELSE '' END,
+      CASE g.family WHEN 1 THEN 'shard pg_catalog.int8' ELSE '' END,
       g.offset_mask, g.seq_bits, g.max_tick, g.word_epoch, g.unit,
       'idgen.' || g.name || '_epoch_ms', g.epoch_text,
       CASE g.family WHEN 1 THEN $c$
@@ -577,8 +639,9 @@ COMMENT ON FUNCTION idgen.%1$I(pg_catalog.regclass, pg_catalog.regclass%20$s) IS
       CASE g.family WHEN 1 THEN 'shard' ELSE '(o OPERATOR(pg_catalog.>>) 53)' END, g.node_shift,
       (1::pg_catalog.int8 OPERATOR(pg_catalog.<<) g.seq_bits) OPERATOR(pg_catalog.-) 1, g.seq_shift,
       g.family, CASE g.family WHEN 1 THEN 'shard' ELSE '-1' END,
-      CASE g.family WHEN 1 THEN ', pg_catalog.int8' ELSE '' END,
-      pg_catalog.format('internal: a new %s ID from its counter and offset (the careful way, idgen.edition_next, where one is needed)', g.name));
+      CASE g.family WHEN 1 THEN 'pg_catalog.int8' ELSE '' END,
+      pg_catalog.format('internal: a new %s ID from its counter and offset (the careful way, idgen.edition_next, where one is needed)', g.name),
+      'idgen_sql_state.' || g.name || '_offset', 'idgen_sql_state.' || g.name || '_counter');
   END LOOP;
 END
 $fast$;
@@ -586,19 +649,19 @@ $fast$;
 -- The generators: one expression each, which a query inlines, calling their family's fast way.
 CREATE OR REPLACE FUNCTION idgen.instagram_id(shard bigint) RETURNS bigint
 LANGUAGE sql VOLATILE STRICT PARALLEL UNSAFE
-RETURN idgen.edition_instagram_id('idgen_sql_state.instagram_counter'::pg_catalog.regclass, 'idgen_sql_state.instagram_offset'::pg_catalog.regclass, shard);
+RETURN idgen.edition_instagram_id(shard);
 CREATE OR REPLACE FUNCTION idgen.snowflake_id() RETURNS bigint
 LANGUAGE sql VOLATILE STRICT PARALLEL UNSAFE
-RETURN idgen.edition_snowflake_id('idgen_sql_state.snowflake_counter'::pg_catalog.regclass, 'idgen_sql_state.snowflake_offset'::pg_catalog.regclass);
+RETURN idgen.edition_snowflake_id();
 CREATE OR REPLACE FUNCTION idgen.sonyflake_id() RETURNS bigint
 LANGUAGE sql VOLATILE STRICT PARALLEL UNSAFE
-RETURN idgen.edition_sonyflake_id('idgen_sql_state.sonyflake_counter'::pg_catalog.regclass, 'idgen_sql_state.sonyflake_offset'::pg_catalog.regclass);
+RETURN idgen.edition_sonyflake_id();
 CREATE OR REPLACE FUNCTION idgen.trace_id() RETURNS bigint
 LANGUAGE sql VOLATILE STRICT PARALLEL UNSAFE
-RETURN idgen.edition_trace_id('idgen_sql_state.trace_counter'::pg_catalog.regclass, 'idgen_sql_state.trace_offset'::pg_catalog.regclass);
+RETURN idgen.edition_trace_id();
 CREATE OR REPLACE FUNCTION idgen.js_id() RETURNS bigint
 LANGUAGE sql VOLATILE STRICT PARALLEL UNSAFE
-RETURN idgen.edition_js_id('idgen_sql_state.js_counter'::pg_catalog.regclass, 'idgen_sql_state.js_offset'::pg_catalog.regclass);
+RETURN idgen.edition_js_id();
 
 -- 1.0's generators, state words and advisory-lock protocol, gone.
 DROP FUNCTION idgen.edition_next_id(text, bigint);
@@ -610,7 +673,9 @@ DROP SEQUENCE idgen.edition_instagram_seq, idgen.edition_snowflake_seq, idgen.ed
 -- Stops every 64-bit generator of this database until the caller's transaction ends (the gate's
 -- lock, and every offset negative: calls go the careful way and wait for the lock), and says the
 -- highest word each family has reached. For the owner's operations only (moving the database,
--- changing its identity): EXECUTE is the database owner's and the edition owner's.
+-- changing its identity): the role that logged in must be a member of the database's owner as it
+-- is at the call (ALTER DATABASE ... OWNER TO gives it to the new owner and takes it from the old
+-- one), or of the edition's owner.
 CREATE FUNCTION idgen.edition_fence(OUT family text, OUT word bigint) RETURNS SETOF record
 LANGUAGE plpgsql VOLATILE PARALLEL UNSAFE SECURITY DEFINER SET search_path = pg_catalog, pg_temp AS $$
 DECLARE
@@ -618,7 +683,15 @@ DECLARE
   o pg_catalog.int8;
   off pg_catalog.int8;
 BEGIN
+  -- (a security definer sees its owner as current_user: the caller is who logged in)
+  IF NOT pg_catalog.pg_has_role(SESSION_USER, CURRENT_USER, 'MEMBER')
+     AND NOT pg_catalog.pg_has_role(SESSION_USER, (SELECT d.datdba FROM pg_catalog.pg_database d WHERE d.oid OPERATOR(pg_catalog.=) idgen.edition_database()), 'MEMBER') THEN
+    RAISE EXCEPTION 'permission denied for function edition_fence'
+      USING ERRCODE = 'insufficient_privilege',
+            DETAIL = 'Only the owner of the database and the owner of the edition stop its generators.';
+  END IF;
   LOCK TABLE idgen_sql_state.gate IN SHARE UPDATE EXCLUSIVE MODE;
+  PERFORM pg_catalog.setval('idgen_sql_state.identity_changed', CAST(CAST(pg_catalog.pg_current_xact_id() AS pg_catalog.text) AS pg_catalog.int8), true);
   FOR k IN 1 .. 5 LOOP
     l := idgen.edition_generator(k);
     o := pg_catalog.pg_sequence_last_value(l.offsets);
@@ -632,17 +705,9 @@ BEGIN
   END LOOP;
 END
 $$;
-REVOKE ALL ON FUNCTION idgen.edition_fence() FROM PUBLIC;
 COMMENT ON FUNCTION idgen.edition_fence() IS
 'stops the 64-bit generators until this transaction ends and returns the highest word of each family (for moving the database, and changing its identity)';
-
-DO $grant$
-BEGIN
-  -- (the database owner moves the database and gives it its identity)
-  EXECUTE pg_catalog.format('GRANT EXECUTE ON FUNCTION idgen.edition_fence() TO %I',
-    (SELECT pg_catalog.pg_get_userbyid(d.datdba) FROM pg_catalog.pg_database d WHERE d.datname OPERATOR(pg_catalog.=) pg_catalog.current_database()));
-END
-$grant$;
+-- (EXECUTE for every role: whether the caller may is checked at each call, against the owner then)
 
 -- Gives this database its identity (its owner only: COMMENT ON DATABASE is hers): a node id no other
 -- database of the server and no idgen here has, and the Instagram shards it makes IDs of (a range
@@ -726,10 +791,11 @@ BEGIN
     END LOOP;
   END IF;
   tag := pg_catalog.concat('[idgen_sql node=', node, CASE WHEN lo IS NOT NULL THEN pg_catalog.format(' instagram=%s-%s', lo, hi) END, ']');
-  comment := pg_catalog.btrim(pg_catalog.concat(
-    pg_catalog.regexp_replace(COALESCE(comment, ''), '\s*\[idgen_sql node=[^]]*\]', '', 'g'), ' ', tag));
+  comment := pg_catalog.btrim(pg_catalog.regexp_replace(COALESCE(comment, ''), '\s*\[idgen_sql node=[^]]*\]', '', 'g'));
+  -- (after the rest, where it stays in the first 1024 characters, where a tag counts; else first)
+  comment := pg_catalog.btrim(CASE WHEN pg_catalog.length(comment) OPERATOR(pg_catalog.<) 960 THEN pg_catalog.concat(comment, ' ', tag)
+                                   ELSE pg_catalog.concat(tag, ' ', comment) END);
   EXECUTE pg_catalog.format('COMMENT ON DATABASE %I IS %L', pg_catalog.current_database(), comment);
-  PERFORM pg_catalog.set_config('idgen_sql.identity', '', false);
   RETURN tag;
 END
 $$;
@@ -793,8 +859,9 @@ BEGIN
     RETURN;
   END IF;
   EXECUTE pg_catalog.format('COMMENT ON DATABASE %I IS %L', pg_catalog.current_database(),
-    pg_catalog.btrim(pg_catalog.concat(COALESCE(pg_catalog.shobj_description(mine, 'pg_database'), ''), ' [idgen_sql node=', node,
-      CASE WHEN lo IS NOT NULL THEN pg_catalog.format(' instagram=%s-%s', lo OPERATOR(pg_catalog.*) 128, (hi OPERATOR(pg_catalog.*) 128) OPERATOR(pg_catalog.+) 127) END, ']')));
+    pg_catalog.btrim(pg_catalog.concat('[idgen_sql node=', node,
+      CASE WHEN lo IS NOT NULL THEN pg_catalog.format(' instagram=%s-%s', lo OPERATOR(pg_catalog.*) 128, (hi OPERATOR(pg_catalog.*) 128) OPERATOR(pg_catalog.+) 127) END, '] ',
+      COALESCE(pg_catalog.shobj_description(mine, 'pg_database'), ''))));
 END
 $identity$;
 
@@ -1033,6 +1100,8 @@ DROP FUNCTION idgen.edition_typeid_encoding(text);
 
 ALTER SEQUENCE idgen.edition_objectid_seq SET SCHEMA idgen_sql_state;
 ALTER SEQUENCE idgen_sql_state.edition_objectid_seq RENAME TO objectid_counter;
+-- (the owner's alone, as the other state sequences: ObjectIds reach it through a security definer)
+REVOKE ALL ON SEQUENCE idgen_sql_state.objectid_counter FROM PUBLIC;
 
 CREATE FUNCTION idgen.edition_not_objectid(value text) RETURNS text
 LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE
@@ -1049,8 +1118,8 @@ ALTER DOMAIN idgen.objectid DROP CONSTRAINT objectid_format;
 -- (NOT VALID: every value the old check let in, this one does too)
 ALTER DOMAIN idgen.objectid ADD CONSTRAINT objectid_format CHECK (idgen.edition_objectid_valid(VALUE)) NOT VALID;
 
-CREATE FUNCTION idgen.edition_objectid(seconds bigint, counter regclass) RETURNS idgen.objectid
-LANGUAGE plpgsql VOLATILE STRICT PARALLEL UNSAFE SET search_path = pg_catalog, pg_temp AS $$
+CREATE FUNCTION idgen.edition_objectid(seconds bigint) RETURNS idgen.objectid
+LANGUAGE plpgsql VOLATILE STRICT PARALLEL UNSAFE SECURITY DEFINER SET search_path = pg_catalog, pg_temp AS $$
 DECLARE
   process pg_catalog.text := pg_catalog.current_setting('idgen_sql.objectid_process', true);
 BEGIN
@@ -1064,18 +1133,17 @@ BEGIN
     PERFORM pg_catalog.set_config('idgen_sql.objectid_process', process, false);
   END IF;
   RETURN pg_catalog.concat(pg_catalog.lpad(pg_catalog.to_hex(seconds), 8, '0'), process,
-    pg_catalog.lpad(pg_catalog.to_hex(pg_catalog.nextval(counter) OPERATOR(pg_catalog.&) 16777215), 6, '0'));
+    pg_catalog.lpad(pg_catalog.to_hex(pg_catalog.nextval('idgen_sql_state.objectid_counter'::pg_catalog.regclass) OPERATOR(pg_catalog.&) 16777215), 6, '0'));
 END
 $$;
-COMMENT ON FUNCTION idgen.edition_objectid(bigint, regclass) IS 'internal: a new ObjectId of a second';
+COMMENT ON FUNCTION idgen.edition_objectid(bigint) IS 'internal: a new ObjectId of a second';
 
 CREATE OR REPLACE FUNCTION idgen.objectid() RETURNS idgen.objectid
 LANGUAGE sql VOLATILE STRICT PARALLEL UNSAFE
-RETURN idgen.edition_objectid(CAST(pg_catalog.floor(pg_catalog.date_part('epoch', pg_catalog.clock_timestamp())) AS pg_catalog.int8),
-                              'idgen_sql_state.objectid_counter'::pg_catalog.regclass);
+RETURN idgen.edition_objectid(CAST(pg_catalog.floor(pg_catalog.date_part('epoch', pg_catalog.clock_timestamp())) AS pg_catalog.int8));
 CREATE OR REPLACE FUNCTION idgen.objectid("at" timestamptz) RETURNS idgen.objectid
 LANGUAGE sql VOLATILE STRICT PARALLEL UNSAFE
-RETURN idgen.edition_objectid(idgen.edition_floordiv(idgen.edition_us("at", 'ObjectId'), 1000000), 'idgen_sql_state.objectid_counter'::pg_catalog.regclass);
+RETURN idgen.edition_objectid(idgen.edition_floordiv(idgen.edition_us("at", 'ObjectId'), 1000000));
 DROP FUNCTION idgen.edition_objectid_at(bigint);
 
 ---------------------------------------------------------------------------------------------------

@@ -198,7 +198,7 @@ for m in $MAJORS; do
         pg_upgrade:"${MAJORS##* }")
           if [ ${#installed[@]} -lt 2 ]; then not_run "PostgreSQL $m: TAP pg_upgrade: not run: needs 17 and 18 in this run"; continue; fi ;;
         pg_upgrade:*) not_run "PostgreSQL $m: TAP pg_upgrade: not run: the chain 17 -> 18 -> 19 runs with the newest major"; continue ;;
-        sql_edition:* | sql_edition_move:* | sql_edition_forms:* | sql_edition_identity:*) ;;  # (the SQL edition installs, updates, compares, moves and keeps its identity on every major)
+        sql_edition:* | sql_edition_move:* | sql_edition_forms:* | sql_edition_identity:* | sql_edition_guard:*) ;;  # (the SQL edition installs, updates, compares, moves and keeps its identity on every major)
         *:18) [[ " $FULL " == *" 18 "* ]] || { not_run "PostgreSQL 18: TAP $name: not run: the whole TAP suite runs on $FULL"; continue; } ;;
         *) [[ " $FULL " == *" $m "* ]] || { not_run "PostgreSQL $m: TAP $name: not run: the whole TAP suite runs on $FULL"; continue; } ;;
       esac
