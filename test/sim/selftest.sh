@@ -2,7 +2,8 @@
 # make sim-selftest: every route of an earlier release (test/sim/routes/*.patch), each applied alone
 # to a copy of the source, built and run with make sim's seed and budget, must be found; and the
 # schedule that found it, replayed by the unpatched simulator, must keep every invariant (the
-# violation is the route's, not the schedule's). Exits 1 when any route is missed.
+# violation is the route's, not the schedule's). Exits 1 when any route is missed, but for one
+# whose file says "# known-missed: why" (reported as such, with why).
 #
 # A patched copy compiles only the files of src/core its patch changes and links them with the
 # simulator's other objects (build/sim); the routes run SIM_JOBS (2) at a time.
@@ -81,6 +82,7 @@ export SIM_CXXFLAGS SIM WORK
 start=$SECONDS
 printf '%s\n' "${PATCHES[@]}" | xargs -P "$JOBS" -I{} bash -c 'one "$@"' _ {}
 missed=0
+known=0
 printf '%-34s %12s %7s  %s\n' route steps shrunk "invariant broken"
 for patch in "${PATCHES[@]}"; do
   name=$(basename "$patch" .patch)
@@ -90,10 +92,14 @@ for patch in "${PATCHES[@]}"; do
     if [ -n "${SIM_VERBOSE:-}" ]; then
       "$WORK/$name/sim" --replay "$(cat "$WORK/$name/found.hex")" | sed 's/^/    /'
     fi
+  elif [ "$status" = MISSED ] && grep -q '^# known-missed:' "$patch"; then
+    # (a route the simulator does not reach yet, said so in its file: reported, never silenced)
+    printf '%-34s %12s %7s  %s\n' "$name" "-" "-" "missed, known: $(sed -n 's/^# known-missed: //p' "$patch")"
+    known=$((known + 1))
   else
     printf '%-34s %12s %7s  %s\n' "$name" "-" "-" "$status: $what"
     missed=$((missed + 1))
   fi
 done
-echo "self-test: $((${#PATCHES[@]} - missed)) of ${#PATCHES[@]} routes found in $((SECONDS - start)) s"
+echo "self-test: $((${#PATCHES[@]} - missed - known)) of ${#PATCHES[@]} routes found in $((SECONDS - start)) s ($known known to be missed)"
 [ $missed -eq 0 ]
