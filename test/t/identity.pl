@@ -246,29 +246,41 @@ reload_until($clocked, q{ALTER SYSTEM SET idgen.instagram_shards = '2048-4095'},
 my ($shard_state) = sqlstate_of($clocked, 'INSERT INTO made (i) SELECT idgen.instagram_id(2048) FROM generate_series(1, 1000)');
 is($shard_state, '55000', 'shards that meet those made ahead, given back: Instagram refuses until the clock passes them');
 $clocked->stop;
-# A second episode ahead under node 18: then the identity flips to one that shares no part with
-# it, makes (or is refused) IDs, and flips back. The IDs of node 18 made ahead still lie ahead of
-# the clock: restart_at_clock() under node 18 refuses, and a database whose copy holds none of
-# them makes no ID at or below them.
-$clocked->start;
-reload_until($clocked, q{ALTER SYSTEM SET idgen.instagram_shards = ''}, 'idgen.instagram_shards', '');
-$clocked->stop;
-with_clock_offset(40, sub { $clocked->start });
-$clocked->safe_psql('postgres', 'INSERT INTO made (s) SELECT idgen.snowflake_id() FROM generate_series(1, 2000)');
-$clocked->stop;
-$clocked->start;
-reload_until($clocked, q{ALTER SYSTEM SET idgen.node_id = 7; ALTER SYSTEM SET idgen.uid20_server = 7}, 'idgen.node_id', '7');
-$clocked->psql('postgres', "SELECT idgen.$_()", on_error_stop => 0) for qw(snowflake_id js_id sonyflake_id trace_id uid20);
-reload_until($clocked, q{ALTER SYSTEM SET idgen.node_id = 18; ALTER SYSTEM SET idgen.uid20_server = 3}, 'idgen.node_id', '18');
-($clocked_state, $clocked_message) = sqlstate_of($clocked, 'SELECT idgen.restart_at_clock()');
-is($clocked_state, '55000', "node 18 again, its IDs made ahead still ahead: restart_at_clock() refuses ($clocked_message)");
-$clocked->safe_psql('postgres', 'CREATE DATABASE fresh');
-$clocked->safe_psql('fresh', 'CREATE EXTENSION idgen');
-my $latest = $clocked->safe_psql('postgres', 'SELECT max(s) FROM made');
-my ($fresh_state) = sqlstate_of($clocked, "SELECT count(*) FILTER (WHERE s <= $latest) FROM (SELECT idgen.snowflake_id() s FROM generate_series(1, 2000)) x", db => 'fresh');
-my $fresh_below = $fresh_state eq '' ? $clocked->safe_psql('fresh', "SELECT count(*) FILTER (WHERE s <= $latest) FROM (SELECT idgen.snowflake_id() s FROM generate_series(1, 2000)) x") : 0;
-is($fresh_below, '0', 'a database that holds none of them makes no Snowflake ID at or below them (or refuses)');
-$clocked->stop;
+
+# ---- an identity lease retired while it lies ahead ------------------------------------------------
+
+# The docs' recovery (node 18, digit 3, no shard; restart_at_clock()), then a second episode with
+# the clock 40 s ahead under node 18, under its identity lease. The server then starts under node 7
+# (its first IDs retire node 18's identity lease) and is given node 18 back: node 18's IDs still lie
+# ahead of the clock, so restart_at_clock() must refuse, and a database whose copy holds none of
+# them must make no ID at or below them (before: the retired lease took its parts with it,
+# restart_at_clock() moved node 18 back to the clock, and that database repeated them).
+my $flip = idgen_node('flip');
+with_clock_offset(20, sub { $flip->start });
+$flip->safe_psql('postgres', 'CREATE EXTENSION idgen; CREATE TABLE made (s bigint UNIQUE)');
+$flip->safe_psql('postgres', 'INSERT INTO made SELECT idgen.snowflake_id() FROM generate_series(1, 2000)');
+$flip->stop;
+$flip->start;
+reload_until($flip, q{ALTER SYSTEM SET idgen.node_id = 18; ALTER SYSTEM SET idgen.uid20_server = 3; ALTER SYSTEM SET idgen.instagram_shards = ''},
+	'idgen.node_id', '18');
+like($flip->safe_psql('postgres', 'SELECT idgen.restart_at_clock()'), qr/carry on from the clock/, 'the docs\' recovery moves');
+$flip->safe_psql('postgres', 'INSERT INTO made SELECT idgen.snowflake_id() FROM generate_series(1, 2000)');
+$flip->stop;
+with_clock_offset(40, sub { $flip->start });
+$flip->safe_psql('postgres', 'INSERT INTO made SELECT idgen.snowflake_id() FROM generate_series(1, 2000)');
+$flip->stop;
+$flip->append_conf('postgresql.auto.conf', "idgen.node_id = 7\nidgen.uid20_server = 7");
+$flip->start;
+$flip->psql('postgres', "SELECT idgen.$_()", on_error_stop => 0) for qw(snowflake_id js_id sonyflake_id trace_id uid20);
+reload_until($flip, q{ALTER SYSTEM SET idgen.node_id = 18; ALTER SYSTEM SET idgen.uid20_server = 3}, 'idgen.node_id', '18');
+my ($flip_state, $flip_message) = sqlstate_of($flip, 'SELECT idgen.restart_at_clock()');
+is($flip_state, '55000', "node 18 again, its IDs made ahead still ahead: restart_at_clock() refuses ($flip_message)");
+$flip->safe_psql('postgres', 'CREATE DATABASE fresh');
+$flip->safe_psql('fresh', 'CREATE EXTENSION idgen');
+my $latest = $flip->safe_psql('postgres', 'SELECT max(s) FROM made');
+my ($rc, $below) = $flip->psql('fresh', "SELECT count(*) FILTER (WHERE s <= $latest) FROM (SELECT idgen.snowflake_id() s FROM generate_series(1, 2000)) x");
+is($rc == 0 ? $below : '0', '0', 'a database that holds none of them makes no Snowflake ID at or below them (or refuses)');
+$flip->stop;
 
 # ---- a session connected before a restore ---------------------------------------------------------
 
