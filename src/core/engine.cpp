@@ -80,7 +80,11 @@ bool RenewLeasesImpl(Effects& fx, const CoverDecision& d, uint64_t generation) {
     const uint16_t lease_handle = d.renew_lease_ms != 0 ? fx.Register(lease_parts) : 0;
     const uint16_t identity_handle = d.renew_identity_ms != 0 ? fx.Register(identity_parts) : 0;
     fx.LockMark(true);
-    if (fx.ReadMark().generation != generation) {
+    // An identity lease is renewed only while the one published is in force: a retirement or a
+    // restart_at_clock() that began before this renewal read the generation (a start's renewal
+    // reads it after its own load) has made it moving, and what it writes must not be undone.
+    const ServerMark seen = fx.ReadMark();
+    if (seen.generation != generation || (d.renew_identity_ms != 0 && !seen.IdentityLeaseInForce())) {
       fx.UnlockMark();
       return false;
     }

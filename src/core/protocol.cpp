@@ -193,8 +193,7 @@ bool CoveredBy(const ServerMark& mark, const LeaseParts& parts, Kin kin, const I
 // ---- the identity lease that counts no more ----------------------------------------------------
 
 bool MustDropIdentityLease(const ServerMark& mark, const LeaseParts& parts, const Self& self) {
-  return mark.HasIdentityLease() && mark.identity_lease_raw != kMoving &&
-         !IdentityLeaseCounts(mark.identity_lease_raw, parts, self);
+  return mark.IdentityLeaseInForce() && !IdentityLeaseCounts(mark.identity_lease_raw, parts, self);
 }
 
 DropIdentity BeginDropIdentityLease(ServerMark& mark) {
@@ -490,7 +489,7 @@ Restart DecideRestart(const ServerMark& mark, const LeaseParts& parts, const Res
   Restart restart;
   restart.kind = RestartPrecondition(in);
   if (restart.kind != Restart::kMove) return restart;
-  const bool active = mark.HasIdentityLease() && mark.identity_lease_raw != kMoving;
+  const bool active = mark.IdentityLeaseInForce();
   const uint64_t server_ms = mark.LeaseMs();
   const uint64_t identity_ms = active ? mark.IdentityLeaseMs() : 0;
   restart.old_ms = active ? identity_ms : server_ms;

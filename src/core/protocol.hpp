@@ -132,6 +132,8 @@ struct ServerMark {
 
   uint64_t LeaseMs() const { return LeaseMsOf(lease_raw); }
   bool HasIdentityLease() const { return identity_lease_raw != kNoLease; }
+  // A lease, neither none nor moving: only such a lease is renewed, retired or moved back.
+  bool IdentityLeaseInForce() const { return identity_lease_raw != kNoLease && identity_lease_raw != kMoving; }
   // The identity lease's end: kNoLease when there is none, 0 while it moves.
   uint64_t IdentityLeaseMs() const {
     return identity_lease_raw == kNoLease  ? kNoLease
