@@ -163,6 +163,13 @@ void LoadServerMark(Effects& fx, Session& s) {
     }
     const LeaseParts parts = PartsOfOrigins(fx, s, seen_mark, seen_identity);
     const Self self = fx.Me(s.config);
+    // An identity lease this start retires (its identity is no longer this server's) may cover
+    // values ahead of the clock: the server lease takes its parts before it goes (below), under a
+    // handle registered here, outside the lock.
+    uint16_t kept_handle = 0;
+    if (seen_identity != 0 && seen_mark != 0 && !IdentityLeaseCounts(seen_identity, parts, self)) {
+      kept_handle = fx.Register(identity::Union(parts.server, parts.identity));
+    }
     fx.LockMark(true);
     ServerMark m = fx.ReadMark();
     if (m.loaded) {
@@ -200,6 +207,16 @@ void LoadServerMark(Effects& fx, Session& s) {
     fx.RaiseWords(kTimeKins, load.floor_ms, load.self_made_ms, true);
     fx.RaiseWords(kIdentityKins, load.identity_floor_ms, load.self_made_ms, true);
     ApplyLoad(m, load, written_mark, identity_raw, take_ms);
+    if (load.retire_identity && kept_handle != 0 && !from_copies && LeaseMsOf(identity_raw) > fx.NowMs()) {
+      // The parts of values that lie ahead of the clock are never forgotten: retired alone, the
+      // identity lease's parts would be lost, and restart_at_clock() under an identity that meets
+      // them, finding every lease disjoint, would move that identity back below its own values. The
+      // server lease takes them first, in the same flush, one unit beyond both.
+      written_mark = Pack(std::max(LeaseMsOf(written_mark), LeaseMsOf(identity_raw)) + 10, kept_handle);
+      (void)fx.AdvanceOrigin(Origin::kMark, written_mark, false);
+      written_mark = fx.ReadOrigin(Origin::kMark);
+      m.lease_raw = written_mark;
+    }
     if (load.retire_identity) (void)fx.AdvanceOrigin(Origin::kIdentityMark, 0, true);
     // From the copies: the DecimalId generator ids they hold, and the skip past those the copies may
     // lack, are passed on disk with the first flush, before the lease makes idgen_mark other than 0
@@ -276,6 +293,18 @@ void DropIdentityLease(Effects& fx, Session& s, const Self& self) {
   for (;;) {
     const ServerMark seen = fx.ReadMark();
     Resolve(fx, s, seen);
+    // As at a start (LoadServerMark): before the identity lease goes, while it lies ahead of the
+    // clock, the server lease takes its parts, durably.
+    const Parts both = identity::Union(s.parts.server, s.parts.identity);
+    if (MustDropIdentityLease(seen, s.parts, self) && seen.IdentityLeaseMs() > fx.NowMs() &&
+        !(both == s.parts.server)) {
+      CoverDecision renew;
+      renew.now_ms = fx.NowMs();
+      renew.renew_lease_ms = std::max(seen.LeaseMs(), seen.IdentityLeaseMs()) + 10;
+      renew.lease_parts = both;
+      (void)RenewLeasesImpl(fx, renew, seen.generation);
+      continue;  // (read again: the server lease holds them now, or another writer moved it)
+    }
     fx.LockMark(true);
     ServerMark m = fx.ReadMark();
     if (m.lease_raw != seen.lease_raw || m.identity_lease_raw != seen.identity_lease_raw) {

@@ -253,8 +253,8 @@ $clocked->stop;
 # the clock 40 s ahead under node 18, under its identity lease. The server then starts under node 7
 # (its first IDs retire node 18's identity lease) and is given node 18 back: node 18's IDs still lie
 # ahead of the clock, so restart_at_clock() must refuse, and a database whose copy holds none of
-# them must make no ID at or below them. Open today (TODO): the retired lease takes its parts with
-# it, restart_at_clock() moves node 18 back to the clock, and that database repeats them.
+# them must make no ID at or below them (before: the retired lease took its parts with it,
+# restart_at_clock() moved node 18 back to the clock, and that database repeated them).
 my $flip = idgen_node('flip');
 with_clock_offset(20, sub { $flip->start });
 $flip->safe_psql('postgres', 'CREATE EXTENSION idgen; CREATE TABLE made (s bigint UNIQUE)');
@@ -273,19 +273,13 @@ $flip->append_conf('postgresql.auto.conf', "idgen.node_id = 7\nidgen.uid20_serve
 $flip->start;
 $flip->psql('postgres', "SELECT idgen.$_()", on_error_stop => 0) for qw(snowflake_id js_id sonyflake_id trace_id uid20);
 reload_until($flip, q{ALTER SYSTEM SET idgen.node_id = 18; ALTER SYSTEM SET idgen.uid20_server = 3}, 'idgen.node_id', '18');
-TODO: {
-	# (open: the start retires the identity lease with its parts; a fix that gave them to the server
-	# lease first made the simulator find a race between restart_at_clock() and the retirement)
-	local $TODO = 'a retired identity lease forgets the parts of values ahead of the clock';
-	my ($flip_state, $flip_message) = sqlstate_of($flip, 'SELECT idgen.restart_at_clock()');
-	is($flip_state, '55000', "node 18 again, its IDs made ahead still ahead: restart_at_clock() refuses ($flip_message)");
-	$flip->safe_psql('postgres', 'CREATE DATABASE fresh');
-	$flip->safe_psql('fresh', 'CREATE EXTENSION idgen');
-	my $latest = $flip->safe_psql('postgres', 'SELECT max(s) FROM made');
-	my ($rc, $below) = $flip->psql('fresh',
-		"SELECT count(*) FILTER (WHERE s <= $latest) FROM (SELECT idgen.snowflake_id() s FROM generate_series(1, 2000)) x");
-	is($rc == 0 ? $below : '0', '0', 'a database that holds none of them makes no Snowflake ID at or below them (or refuses)');
-}
+my ($flip_state, $flip_message) = sqlstate_of($flip, 'SELECT idgen.restart_at_clock()');
+is($flip_state, '55000', "node 18 again, its IDs made ahead still ahead: restart_at_clock() refuses ($flip_message)");
+$flip->safe_psql('postgres', 'CREATE DATABASE fresh');
+$flip->safe_psql('fresh', 'CREATE EXTENSION idgen');
+my $latest = $flip->safe_psql('postgres', 'SELECT max(s) FROM made');
+my ($rc, $below) = $flip->psql('fresh', "SELECT count(*) FILTER (WHERE s <= $latest) FROM (SELECT idgen.snowflake_id() s FROM generate_series(1, 2000)) x");
+is($rc == 0 ? $below : '0', '0', 'a database that holds none of them makes no Snowflake ID at or below them (or refuses)');
 $flip->stop;
 
 # ---- a session connected before a restore ---------------------------------------------------------
