@@ -153,15 +153,31 @@ regress() {  # regress <major> <pg_config>: make installcheck, preloaded, then n
 }
 
 tap() {  # tap <major> <pg_config> <tests...>: make prove_check of those tests
-  local m=$1 pg_config=$2 log=$R/tap-$1.log
+  local m=$1 pg_config=$2 log=$R/tap-$1.log t
   shift 2
   [ $# -gt 0 ] || return 0
-  step "PostgreSQL $m: make prove_check: $*"
-  make -s prove_check PG_CONFIG="$pg_config" IDGEN_DEBUG=1 PROVE_TESTS="$*" PROVE_FLAGS="--timer ${PROVE_FLAGS:-}" 2>&1 | tee "$log"
-  [ "${PIPESTATUS[0]}" -eq 0 ] || failed "PostgreSQL $m: TAP tests (logs: build/pg$m-debug-idgen/tmp_check/log)"
+  # The tests wait far more than they compute: they run IDGEN_TAP_JOBS (3) at a time; but those
+  # that move files of the install every test shares (the SQL edition's installs set idgen's or
+  # the edition's files aside, and install pg_tle), after them, alone.
+  local together=() alone=()
+  for t in "$@"; do
+    case $t in */sql_edition.pl | */sql_edition_forms.pl) alone+=("$t") ;; *) together+=("$t") ;; esac
+  done
+  : >"$log"
+  tap_batch "$m" "$pg_config" "$log" "-j${IDGEN_TAP_JOBS:-3}" "${together[@]}"
+  IDGEN_TAP_MORE=${together[0]:+1} tap_batch "$m" "$pg_config" "$log" "" "${alone[@]}"
   # A test that skips itself here was chosen to run: that is no pass.
   grep -E '\.pl \.+ skipped' "$log" | sed "s/^/PostgreSQL $m: a TAP test skipped itself: /" >>"$R/failures"
-  echo "PostgreSQL $m: TAP $(sed -nE 's/^Files=([0-9]+), Tests=([0-9]+).*/\2 assertions in \1 files/p' "$log")" >>"$R/counts"
+  echo "PostgreSQL $m: TAP $(sed -nE 's/^Files=([0-9]+), Tests=([0-9]+).*/\1 \2/p' "$log" |
+    awk '{f += $1; t += $2} END {printf "%d assertions in %d files", t, f}')" >>"$R/counts"
+}
+tap_batch() {  # tap_batch <major> <pg_config> <log> <prove flags> <tests...>
+  local m=$1 pg_config=$2 log=$3 flags=$4
+  shift 4
+  [ $# -gt 0 ] || return 0
+  step "PostgreSQL $m: make prove_check ${flags:+($flags)}: $*"
+  make -s prove_check PG_CONFIG="$pg_config" IDGEN_DEBUG=1 PROVE_TESTS="$*" PROVE_FLAGS="--timer $flags ${PROVE_FLAGS:-}" 2>&1 | tee -a "$log"
+  [ "${PIPESTATUS[0]}" -eq 0 ] || failed "PostgreSQL $m: TAP tests (logs: build/pg$m-debug-idgen/tmp_check/log)"
 }
 
 installed=()  # the bin directories where idgen is installed (the upgrade chain's old servers)

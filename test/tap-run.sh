@@ -10,7 +10,9 @@ pg_config=${1:?usage: test/tap-run.sh <pg_config> <dir>}
 dir=$(mkdir -p "${2:?usage: test/tap-run.sh <pg_config> <dir>}" && cd "$2" && pwd)
 cd "$(dirname "$0")/.."
 pgxs=$(dirname "$("$pg_config" --pgxs)")/..  # (its src/)
-rm -rf "$dir/tmp_check" && mkdir -p "$dir/tmp_check/log"
+# (IDGEN_TAP_MORE=1: a later batch of the same run, which keeps the logs of the one before)
+[ -n "${IDGEN_TAP_MORE:-}" ] || rm -rf "$dir/tmp_check"
+mkdir -p "$dir/tmp_check/log"
 as=()
 if [ "$(id -u)" -eq 0 ]; then
   id postgres >/dev/null 2>&1 || useradd --system --no-create-home --shell /usr/sbin/nologin postgres
