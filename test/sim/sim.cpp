@@ -483,6 +483,7 @@ struct World {
   // A focused schedule keeps to its plot: its goals come twice as often, a goal of calls ends once
   // they did, and no random standby, clone, promotion or upgrade ends the plot before its end.
   bool focused = false;
+  bool quiet = false;  // (kGQuiet: no random reload or clock jump while the plot runs)
   int role_a = 0, db_a = 0, role_b = -1, db_b = -1;
   ZeroRandom zero;
   RandomPool pool{zero};
@@ -1917,8 +1918,9 @@ bool WithinMargin(const Server& st, const Server& p) {
 }
 
 const char* kReloadNames[] = {"idgen.node_id", "idgen.uid20_server", "idgen.instagram_shards", "idgen.launch_id",
-                              "idgen.failover_margin", "a misspelt line (idgen.nodeid)", "idgen.max_clock_regression"};
-constexpr int kReloadKinds = 7;
+                              "idgen.failover_margin", "a misspelt line (idgen.nodeid)", "idgen.max_clock_regression",
+                              "the whole identity (node id, digit and shards)"};
+constexpr int kReloadKinds = 8;
 
 bool Exec(const Step& st) {
   World& w = *W;
@@ -2044,7 +2046,11 @@ bool Exec(const Step& st) {
           static constexpr uint64_t kLimits[] = {1000, 5000, 60000};
           cf.max_regression_ms = kLimits[c % 3];
           break;
-        }
+        }        case 7:  // (two identities disjoint in every part: c = 1 or 2)
+          cf.node = c % 4;
+          cf.digit = c % 3;
+          cf.shards = c % 2 == 1 ? 1 : 3;
+          break;
       }
       for (int j = 0; j < kMaxServers; ++j) {
         const Server& other = w.servers[j];
@@ -2400,6 +2406,10 @@ enum Goal : uint8_t {
   kGQuietA,        // A's calls end (before a crash)
   kGFlushMidCallA, // A's WAL writer flushes while a call of A has written WAL it has not flushed
   kGLaunchBAsA,    // B's launch id set to A's (a deployment's launch id given to another server)
+  kGNode1A,        // A's identity set to node 1, digit 1, shards 0-3
+  kGNode2A,        // ... to node 2, digit 2, shards 4-7 (disjoint in every part)
+  kGNewDbA,        // a new database of A (no extension yet) becomes A's database
+  kGQuiet,         // (first goal) a focused schedule makes no random reload or clock jump meanwhile
 };
 constexpr uint8_t kPlots[][32] = {
     {kGCallsA, kGDumpA, kGCloneB, kGRestoreB, kGJumpBackB, kGCallsB},
@@ -2447,6 +2457,10 @@ constexpr uint8_t kPlots[][32] = {
     {kGCloneB, kGCallsA, kGDumpA, kGRestoreB, kGCallsB, kGDumpB, kGRestoreA, kGJumpBackA, kGCallsA},
     // (A's DecimalIds restored into B, which takes A's launch id in the middle of its calls)
     {kGLaunchA, kGCloneB, kGDecimalA, kGDumpA, kGRestoreB, kGDecimalB, kGLaunchBAsA, kGDecimalB},
+    // (a second episode ahead under the identity restart_at_clock() gave, a start under the first
+    // identity, then the second given back and moved again: a new database makes its values)
+    {kGQuiet, kGCreateExtA, kGNode1A, kGJumpAheadA, kGCallsA, kGNode2A, kGJumpRightA, kGRestartAtClockA, kGCallsA, kGJumpAheadA, kGCallsA,
+     kGJumpRightA, kGNode1A, kGCrashA, kGCallsA, kGNode2A, kGRestartAtClockA, kGNewDbA, kGCreateExtA, kGCallsA},
 };
 // (the plots from here on are drawn as often as all the others together: they reach the rarer
 // histories, each a few goals that must meet)
@@ -2624,6 +2638,23 @@ bool PlotStep(World& w, Rng& rng, Step* out) {
       done();
       *out = Step{kReload, static_cast<uint8_t>(w.role_a), 3, static_cast<uint8_t>(1 + rng.Below(3))};
       return true;
+    case kGQuiet:
+      done();
+      w.quiet = true;
+      return false;
+    case kGNode1A:
+    case kGNode2A:
+      done();
+      *out = Step{kReload, static_cast<uint8_t>(w.role_a), 7, static_cast<uint8_t>(w.plot[w.plot_at - 1] == kGNode1A ? 1 : 2)};
+      return true;
+    case kGNewDbA: {
+      done();
+      const int db = fresh_db(w.role_a);
+      if (db < 0) return false;
+      *out = Step{kCreateDb, static_cast<uint8_t>(w.role_a), static_cast<uint8_t>(db)};
+      w.db_a = db;
+      return true;
+    }
     case kGMarginA:
       done();
       *out = Step{kReload, static_cast<uint8_t>(w.role_a), 4, 3};
@@ -2767,6 +2798,7 @@ Step Pick(World& w, Rng& rng) {
   enum Theme { kBalanced, kFailovers, kRestores, kIdentities, kUpgrades, kThemeCount };
   const auto lean = [&](Kind kind) {
     if (plotting && (kind == kUpgrade || kind == kPromote || kind == kClone || kind == kStandby)) return 0;
+    if (plotting && w.quiet && (kind == kReload || kind == kJump)) return 0;
     switch (w.theme) {
       case kFailovers:
         return kind == kStandby || kind == kPromote ? 4 : kind == kCrash || kind == kRestore ? 0 : 1;
