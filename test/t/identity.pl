@@ -278,8 +278,8 @@ is($flip_state, '55000', "node 18 again, its IDs made ahead still ahead: restart
 $flip->safe_psql('postgres', 'CREATE DATABASE fresh');
 $flip->safe_psql('fresh', 'CREATE EXTENSION idgen');
 my $latest = $flip->safe_psql('postgres', 'SELECT max(s) FROM made');
-my ($rc, $below) = $flip->psql('fresh', "SELECT count(*) FILTER (WHERE s <= $latest) FROM (SELECT idgen.snowflake_id() s FROM generate_series(1, 2000)) x");
-is($rc == 0 ? $below : '0', '0', 'a database that holds none of them makes no Snowflake ID at or below them (or refuses)');
+my ($rc, $fresh_below) = $flip->psql('fresh', "SELECT count(*) FILTER (WHERE s <= $latest) FROM (SELECT idgen.snowflake_id() s FROM generate_series(1, 2000)) x");
+is($rc == 0 ? $fresh_below : '0', '0', 'a database that holds none of them makes no Snowflake ID at or below them (or refuses)');
 $flip->stop;
 
 # ---- a session connected before a restore ---------------------------------------------------------
