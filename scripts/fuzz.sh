@@ -24,24 +24,32 @@ for header in src/core/*.hpp; do
   fi
 done
 
-printf '%-18s %12s %8s %8s %8s\n' harness executions cov ft corpus
-for harness in build/fuzz/*_fuzz; do
+# (FUZZ_JOBS harnesses at a time, by default one a core: each is one process on one core)
+jobs=${FUZZ_JOBS:-$(nproc)}
+one() {  # one <harness>: runs it; its line of the table, or FAIL and why, into its .out
+  local harness=$1 name work log execs last cov ft
   name=$(basename "$harness" _fuzz)
   work=build/fuzz/corpus/$name
   mkdir -p "$work" build/fuzz/artifacts
   log=build/fuzz/$name.log
   if ! "$harness" -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 -print_final_stats=1 \
       -artifact_prefix=build/fuzz/artifacts/"$name"- "$work" "test/fuzz/corpus/$name" >"$log" 2>&1; then
-    echo "FAIL: $name"
-    tail -n 30 "$log"
-    ls build/fuzz/artifacts/"$name"-* 2>/dev/null
-    status=1
-    continue
+    { echo "FAIL: $name"; tail -n 30 "$log"; ls build/fuzz/artifacts/"$name"-* 2>/dev/null; } >"build/fuzz/$name.out"
+    return 1
   fi
   execs=$(sed -nE 's/^stat::number_of_executed_units: *([0-9]+)/\1/p' "$log")
   last=$(grep -E '^#[0-9]+' "$log" | tail -n 1)
   cov=$(sed -nE 's/.* cov: ([0-9]+).*/\1/p' <<<"$last")
   ft=$(sed -nE 's/.* ft: ([0-9]+).*/\1/p' <<<"$last")
-  printf '%-18s %12s %8s %8s %8s\n' "$name" "$execs" "$cov" "$ft" "$(ls "$work" | wc -l)"
+  printf '%-18s %12s %8s %8s %8s\n' "$name" "$execs" "$cov" "$ft" "$(ls "$work" | wc -l)" >"build/fuzz/$name.out"
+}
+printf '%-18s %12s %8s %8s %8s\n' harness executions cov ft corpus
+pids=()
+for harness in build/fuzz/*_fuzz; do
+  while [ "$(jobs -rp | wc -l)" -ge "$jobs" ]; do wait -n; done
+  one "$harness" &
+  pids+=($!)
 done
+for pid in "${pids[@]}"; do wait "$pid" || status=1; done
+for harness in build/fuzz/*_fuzz; do cat "build/fuzz/$(basename "$harness" _fuzz).out"; done
 exit $status

@@ -23,7 +23,7 @@ for mode in preload no-preload; do
 done
 cluster_stop
 echo "== the multi-session TAP tests under sanitizers"
-make -s prove_check "${build[@]}" PROVE_TESTS="${PROVE_TESTS:-test/t/sessions.pl test/t/ddl.pl test/t/orm.pl test/t/upgrade.pl}" || failed=1
+make -s prove_check "${build[@]}" PROVE_FLAGS="-j${IDGEN_TAP_JOBS:-3} ${PROVE_FLAGS:-}" PROVE_TESTS="${PROVE_TESTS:-test/t/sessions.pl test/t/ddl.pl test/t/orm.pl test/t/upgrade.pl}" || failed=1
 # A report or a failed assertion in any server process, in the servers' logs.
 logs=("$CLUSTER_DIR/server.log" build/pg18-sanitized-debug-idgen/tmp_check/log/*.log)
 if grep -qE 'runtime error:|ERROR: AddressSanitizer|^TRAP:' "${logs[@]}"; then
