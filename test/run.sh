@@ -159,9 +159,14 @@ tap() {  # tap <major> <pg_config> <tests...>: make prove_check of those tests
   # The tests wait far more than they compute: they run IDGEN_TAP_JOBS (3) at a time; but those
   # that move files of the install every test shares (the SQL edition's installs set idgen's or
   # the edition's files aside, and install pg_tle), after them, alone.
-  local together=() alone=()
+  # (the longest first, so that the batch does not end waiting on one of them)
+  local together=() alone=() slow=" ddl standby sql_edition_identity sessions durable fanin marks sql_edition_promises restore "
   for t in "$@"; do
-    case $t in */sql_edition.pl | */sql_edition_forms.pl) alone+=("$t") ;; *) together+=("$t") ;; esac
+    case $t in */sql_edition.pl | */sql_edition_forms.pl) alone+=("$t") ;; esac
+  done
+  for t in "$@"; do [[ $slow == *" $(basename "$t" .pl) "* ]] && together+=("$t"); done
+  for t in "$@"; do
+    [[ $slow == *" $(basename "$t" .pl) "* || " ${alone[*]} " == *" $t "* ]] || together+=("$t")
   done
   : >"$log"
   tap_batch "$m" "$pg_config" "$log" "-j${IDGEN_TAP_JOBS:-3}" "${together[@]}"
