@@ -170,6 +170,24 @@ TEST(Load, AnIdentityLeaseOf13CountsUnderItsHash) {
   EXPECT_FALSE(DecideLoad(Pack(90000, 1), v13, 0, Under(kDefault), other, false, 1, 0).identity_valid);
 }
 
+// The identity lease counts only where the identity meets the server lease's parts in no part at
+// all, even when it is the very identity the lease was written for: a new node id alone is not
+// enough, since UID20's digit or Instagram's shards in common with values the server lease covers
+// would let those families repeat them from the identity lease's lower floor.
+TEST(Load, AnIdentityLeaseCountsNotWhereADigitOrAShardMeetsTheServerLease) {
+  const Identity old_id = Id(1, 1, "0-2047");
+  const uint64_t mark_raw = Pack(90000, 1), identity_raw = Pack(20000, 2);
+  for (const Identity& id : {Id(18, 1, "2048-4095"), Id(18, 3, "1024-4095")}) {
+    const LeaseParts parts = Under(old_id, &id);
+    EXPECT_FALSE(IdentityLeaseCounts(identity_raw, parts, Server(5, id)));
+    const Load load = DecideLoad(mark_raw, identity_raw, 0, parts, Server(5, id), false, 1, 0);
+    EXPECT_FALSE(load.identity_valid);
+    EXPECT_EQ(load.identity_floor_ms, 90000u);
+  }
+  const Identity fresh = Id(18, 3, "2048-4095");
+  EXPECT_TRUE(IdentityLeaseCounts(identity_raw, Under(old_id, &fresh), Server(5, fresh)));
+}
+
 // ---- renewing the leases ---------------------------------------------------------------------------
 
 TEST(Cover, RenewsAtTheLeaseAndWritesTheCopy) {
@@ -246,6 +264,93 @@ TEST(Cover, BeyondTheMostAnOriginHoldsRefuses) {
   const LeaseParts parts = Under(kDefault);
   const ServerMark mark = Loaded(Pack(10000, 1), 0, parts, Server(5, kDefault));
   EXPECT_TRUE(DecideCover(mark, parts, kTime, 0, false, kDefault, CopyState{}, kMaxLeaseMs, 0).beyond_max);
+}
+
+// A value whose identity the lease's parts lack writes the lease again past its end (an origin
+// advances only to a larger value, whatever the handle of the new parts): under a lease already at
+// the most an origin holds, that cannot be written, and the value is refused rather than returned
+// under parts that never say its identity.
+TEST(Cover, ANewIdentityUnderTheLastLeaseAnOriginHoldsRefuses) {
+  const Identity a = Id(1, 1, "0-99"), b = Id(2, 2, "100-199");
+  const LeaseParts parts = Under(a);
+  const ServerMark mark = Loaded(Pack(kMaxLeaseMs, 1), 0, parts, Server(5, b));
+  ASSERT_EQ(mark.LeaseMs(), kMaxLeaseMs);
+  const CoverDecision d = DecideCover(mark, parts, kNode, 0, false, b, CopyState{}, 500, 600);
+  EXPECT_TRUE(d.beyond_max);
+  EXPECT_EQ(d.renew_lease_ms, 0u);
+  // (values that need no new parts go on under it)
+  EXPECT_FALSE(DecideCover(mark, parts, kTime, 0, false, b, CopyState{}, 500, 600).beyond_max);
+  EXPECT_FALSE(DecideCover(mark, parts, kNode, 0, false, a, CopyState{}, 500, 600).beyond_max);
+}
+
+// A lease's parts forget an identity only once the clock has passed the lease's end: until then the
+// old identity's values may lie anywhere below it, ahead of the clock, and restart_at_clock() must
+// still see their parts.
+TEST(Cover, ALeasesPartsAreKeptUntilTheClockPassesItsEnd) {
+  const Identity a = Id(1, 1, "0-99"), b = Id(2, 2, "100-199");
+  const LeaseParts parts = Under(a);
+  const ServerMark mark = Loaded(Pack(10000, 1), 0, parts, Server(5, b));
+  const Parts both = identity::Union(identity::Of(a), identity::Of(b));
+  for (const uint64_t now : {9000ull, 9500ull, 9990ull, 9999ull}) {
+    const CoverDecision d = DecideCover(mark, parts, kNode, 0, false, b, CopyState{}, now, now);
+    EXPECT_EQ(d.lease_parts, both) << now;
+  }
+  EXPECT_EQ(DecideCover(mark, parts, kNode, 0, false, b, CopyState{}, 10000, 10000).lease_parts, identity::Of(b));
+}
+
+// A value with a part whose identity the database's copy does not hold writes the copy, even below
+// the copy's bound: the copy must name the parts of every value the database holds (a dump, or the
+// start after pg_upgrade, rebuilds the leases' parts from it).
+TEST(Cover, ACopyWithoutTheValuesPartIsWritten) {
+  const Identity a = Id(1, 1, "0-99"), b = Id(2, 2, "100-199");
+  const LeaseParts parts = Under(b);
+  const ServerMark mark = Loaded(Pack(90000, 1), 0, parts, Server(5, b));
+  CopyState copy;
+  copy.has_copy = copy.has_identity_copy = copy.has_parts_copy = true;
+  copy.copy_ms = copy.copy_identity_ms = 50000;
+  copy.parts = identity::Of(a);
+  for (const Kin kin : {kNode, kDigit, kShard}) {
+    const CoverDecision d = DecideCover(mark, parts, kin, 0, false, b, copy, 1000, 1000);
+    EXPECT_TRUE(d.write_copy) << int{kin};
+    EXPECT_EQ(d.renew_lease_ms, 0u);  // (the lease holds b already)
+  }
+  // The time-only families carry no part; a copy that holds b needs nothing below its bound.
+  EXPECT_FALSE(DecideCover(mark, parts, kTime, 0, false, b, copy, 1000, 1000).write_copy);
+  copy.parts = identity::Union(identity::Of(a), identity::Of(b));
+  EXPECT_FALSE(DecideCover(mark, parts, kNode, 0, false, b, copy, 1000, 1000).write_copy);
+}
+
+// A value at the lease's end is not covered: the lease is the first instant not yet made durable,
+// and a value there, after a crash, could be made again by the next start.
+TEST(Cover, AValueAtTheLeasesEndIsNotCovered) {
+  const LeaseParts parts = Under(kDefault);
+  const ServerMark mark = Loaded(Pack(10000, 1), 0, parts, Server(5, kDefault));
+  for (const Kin kin : {kTime, kNode, kDigit, kShard}) {
+    EXPECT_TRUE(CoveredBy(mark, parts, kin, kDefault, 9999)) << int{kin};
+    EXPECT_FALSE(CoveredBy(mark, parts, kin, kDefault, 10000)) << int{kin};
+  }
+}
+
+// ---- the identity lease that counts no more ----------------------------------------------------
+
+// Only an identity lease in force is dropped: one that moves (being retired, or written by
+// restart_at_clock()) belongs to whoever moves it, and dropping it again would bump the generation
+// and undo what restart_at_clock() is writing.
+TEST(IdentityLease, OnlyALeaseInForceIsDropped) {
+  const Identity old_id = Id(1, 1, "0-99"), id = Id(2, 2, "100-199");
+  const LeaseParts parts = Under(old_id, &id);
+  const Self back = Server(5, old_id);  // (the old identity put back: the lease counts no more)
+  ServerMark mark = Loaded(Pack(90000, 1), Pack(20000, 2), parts, Server(5, id));
+  ASSERT_TRUE(mark.IdentityLeaseInForce());
+  EXPECT_FALSE(MustDropIdentityLease(mark, parts, Server(5, id)));
+  EXPECT_TRUE(MustDropIdentityLease(mark, parts, back));
+  ServerMark restarting = mark;
+  BeginRestart(restarting);
+  EXPECT_FALSE(MustDropIdentityLease(restarting, parts, back));
+  BeginDropIdentityLease(mark);
+  EXPECT_FALSE(MustDropIdentityLease(mark, parts, back));
+  FinishDropIdentityLease(mark);
+  EXPECT_FALSE(MustDropIdentityLease(mark, parts, back));
 }
 
 // ---- the copy: which writer's values a family can repeat ---------------------------------------
@@ -406,6 +511,45 @@ TEST(Copy, OwnLeasesRaiseTheCopyNotTheWait) {
   CopyRead read = Read14(90000, 90000, 0, identity::Union(theirs.parts, identity::Of(me)));
   EXPECT_EQ(DecideCopy(mark, self, read, &theirs).wait_ms[kTime], 0u);
   EXPECT_EQ(DecideCopy(mark, self, read).wait_ms[kTime], 90000u);
+}
+
+// Each group is judged against its own floor: under an identity lease that counts, the families
+// with a part carry on from its lower floor, so a copy of the same identity that lies between the
+// two floors is covered for the time-only families but waited for by those with a part.
+TEST(Copy, TheFamiliesWithAPartAreJudgedAgainstTheirOwnFloor) {
+  const Identity old_id = Id(1, 1, "0-99"), id = Id(2, 2, "100-199");
+  const Self self = Server(99, id);
+  const ServerMark mark = Loaded(Pack(90000, 1), Pack(20000, 2), Under(old_id, &id), self);
+  ASSERT_EQ(mark.floor_ms, 90000u);
+  ASSERT_EQ(mark.identity_floor_ms, 20000u);
+  const CopyState copy = DecideCopy(mark, self, Read14(50000, 50000, 7, identity::Of(id)));
+  EXPECT_EQ(copy.wait_ms[kTime], 0u);
+  for (const Kin kin : {kNode, kDigit, kShard}) EXPECT_EQ(copy.wait_ms[kin], 50000u) << int{kin};
+}
+
+// What a session knows of its copy after a write is what the copy holds: a write that only raises
+// the sequences (another writer's values still lie ahead) leaves their larger bounds in place, and
+// the session keeps judging its values against them; a write that sets the bound exactly is what
+// the copy holds from then on.
+TEST(Copy, AfterAWriteTheSessionKnowsTheBoundsTheCopyHolds) {
+  const Identity source = Id(1, 1, "0-10"), me = Id(1, 2, "20-30");  // the node in common
+  const Self self = Server(99, me);
+  const LeaseParts parts = Under(me);
+  const ServerMark mark = Loaded(Pack(1000, 1), 0, parts, self);
+  CopyState copy = DecideCopy(mark, self, Read14(50000, 50000, 7, identity::Of(source)));
+  ASSERT_EQ(copy.wait_ms[kNode], 50000u);
+  const CopyWrite raised = DecideCopyWrite(mark, parts, self, copy, kDigit, 2000);
+  ASSERT_FALSE(raised.identity_exact);
+  ASSERT_LT(raised.mark_identity, 50000);
+  AfterCopyWrite(copy, raised);
+  EXPECT_EQ(copy.copy_ms, static_cast<uint64_t>(raised.holds_mark));
+  EXPECT_EQ(copy.copy_identity_ms, static_cast<uint64_t>(raised.holds_identity));
+  EXPECT_EQ(copy.copy_identity_ms, 50000u);
+  const CopyWrite exact = DecideCopyWrite(mark, parts, self, copy, kNode, 60000);
+  ASSERT_TRUE(exact.identity_exact);
+  AfterCopyWrite(copy, exact);
+  EXPECT_EQ(copy.copy_identity_ms, static_cast<uint64_t>(exact.holds_identity));
+  EXPECT_EQ(copy.copy_identity_ms, static_cast<uint64_t>(exact.mark_identity));
 }
 
 TEST(Copy, WithoutMarkPartsTheTagKeeps13sLayout) {
@@ -608,6 +752,24 @@ TEST(Drop, AdoptsWhatTheClockHasPassed) {
   EXPECT_EQ(adopt.lease_ms, 50000u);
   in.now_ms = 2000;  // (never beyond the clock)
   EXPECT_EQ(DecideDropAdopt(mark, parts, self, in).lease_ms, 0u);
+}
+
+// DROP EXTENSION judges both of the copy's bounds: while idgen.mark_identity lies ahead of the clock
+// the rows of the families with a part it covers could be repeated once the copy is gone, even
+// where the clock has passed idgen.mark.
+TEST(Drop, RefusedWhileTheBoundOfTheFamiliesWithAPartIsAhead) {
+  const Self self = Server(99, kDefault);
+  const LeaseParts parts = Under(kDefault);
+  const ServerMark mark = Loaded(Pack(1000, 1), 0, parts, self);
+  DropInput in;
+  in.read = Read14(1000, 50000, 7, identity::Of(kDefault));
+  in.now_ms = 2000;
+  EXPECT_FALSE(DropKeepsNothing(mark, parts, self, in));
+  in.shared = false;  // (the leases as the origins hold them)
+  in.mark_raw = Pack(1000, 1);
+  EXPECT_FALSE(DropKeepsNothing(ServerMark{}, parts, self, in));
+  in.now_ms = 50000;
+  EXPECT_TRUE(DropKeepsNothing(ServerMark{}, parts, self, in));
 }
 
 // ---- Instagram's shard marks ---------------------------------------------------------------------
