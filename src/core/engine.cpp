@@ -289,22 +289,28 @@ void LoadServerMark(Effects& fx, Session& s) {
 
 // ---- the identity lease that counts no more ----------------------------------------------------
 
+// An identity lease that is retired or replaced (by a session under an identity it does not count
+// for, or restart_at_clock() under another) while it lies ahead of the clock first passes its parts,
+// and its end, to the server lease, durably: the values it covered stay covered under any identity
+// that meets them, and restart_at_clock() refuses such an identity while they lie ahead. true: the
+// server lease was renewed, or moved meanwhile: the caller reads the marks again.
+bool PassIdentityLeaseParts(Effects& fx, const Session& s, const ServerMark& seen) {
+  if (!seen.IdentityLeaseInForce() || seen.IdentityLeaseMs() <= fx.NowMs()) return false;
+  const Parts both = identity::Union(s.parts.server, s.parts.identity);
+  if (both == s.parts.server && seen.LeaseMs() > seen.IdentityLeaseMs()) return false;
+  CoverDecision renew;
+  renew.now_ms = fx.NowMs();
+  renew.renew_lease_ms = std::max(seen.LeaseMs(), seen.IdentityLeaseMs()) + 10;
+  renew.lease_parts = both;
+  (void)RenewLeasesImpl(fx, renew, seen.generation);
+  return true;
+}
+
 void DropIdentityLease(Effects& fx, Session& s, const Self& self) {
   for (;;) {
     const ServerMark seen = fx.ReadMark();
     Resolve(fx, s, seen);
-    // As at a start (LoadServerMark): before the identity lease goes, while it lies ahead of the
-    // clock, the server lease takes its parts, durably.
-    const Parts both = identity::Union(s.parts.server, s.parts.identity);
-    if (MustDropIdentityLease(seen, s.parts, self) && seen.IdentityLeaseMs() > fx.NowMs() &&
-        !(both == s.parts.server)) {
-      CoverDecision renew;
-      renew.now_ms = fx.NowMs();
-      renew.renew_lease_ms = std::max(seen.LeaseMs(), seen.IdentityLeaseMs()) + 10;
-      renew.lease_parts = both;
-      (void)RenewLeasesImpl(fx, renew, seen.generation);
-      continue;  // (read again: the server lease holds them now, or another writer moved it)
-    }
+    if (MustDropIdentityLease(seen, s.parts, self) && PassIdentityLeaseParts(fx, s, seen)) continue;
     fx.LockMark(true);
     ServerMark m = fx.ReadMark();
     if (m.lease_raw != seen.lease_raw || m.identity_lease_raw != seen.identity_lease_raw) {
@@ -495,6 +501,7 @@ Restart RestartAtClock(Effects& fx, Session& s, RestartInput in) {
     in.now_ms = fx.NowMs();
     restart = DecideRestart(seen, s.parts, in);
     if (restart.kind != Restart::kMove) return restart;
+    if (PassIdentityLeaseParts(fx, s, seen)) continue;  // (the lease it replaces, ahead of the clock)
     fx.LockMark(true);
     ServerMark m = fx.ReadMark();
     if (m.lease_raw != seen.lease_raw || m.identity_lease_raw != seen.identity_lease_raw ||

@@ -282,6 +282,42 @@ my ($rc, $fresh_below) = $flip->psql('fresh', "SELECT count(*) FILTER (WHERE s <
 is($rc == 0 ? $fresh_below : '0', '0', 'a database that holds none of them makes no Snowflake ID at or below them (or refuses)');
 $flip->stop;
 
+# The same second episode ahead under node 18, but its identity lease replaced rather than retired:
+# the server starts under node 18 (its first call loads the marks, the lease in force), is given
+# node 7 by a reload, and restart_at_clock() moves node 7 to the clock, writing a lease of node 7
+# over node 18's. Given node 18 back after a restart, restart_at_clock() must refuse and a new
+# database make no ID at or below node 18's (before: the replaced lease took its parts with it:
+# 750 JS-safe, 799 Sonyflake and 2,000 TraceId IDs made again).
+my $swap = idgen_node('swap');
+with_clock_offset(20, sub { $swap->start });
+$swap->safe_psql('postgres', 'CREATE EXTENSION idgen; CREATE TABLE made (s bigint UNIQUE)');
+$swap->safe_psql('postgres', 'INSERT INTO made SELECT idgen.snowflake_id() FROM generate_series(1, 2000)');
+$swap->stop;
+$swap->start;
+reload_until($swap, q{ALTER SYSTEM SET idgen.node_id = 18; ALTER SYSTEM SET idgen.uid20_server = 3; ALTER SYSTEM SET idgen.instagram_shards = ''},
+	'idgen.node_id', '18');
+like($swap->safe_psql('postgres', 'SELECT idgen.restart_at_clock()'), qr/carry on from the clock/, 'the docs\' recovery moves node 18 to the clock');
+$swap->stop;
+with_clock_offset(40, sub { $swap->start });
+$swap->safe_psql('postgres', 'INSERT INTO made SELECT idgen.snowflake_id() FROM generate_series(1, 2000)');
+$swap->stop;
+$swap->start;
+$swap->psql('postgres', 'SELECT idgen.snowflake_id()', on_error_stop => 0);
+reload_until($swap, q{ALTER SYSTEM SET idgen.node_id = 7; ALTER SYSTEM SET idgen.uid20_server = 7}, 'idgen.node_id', '7');
+like($swap->safe_psql('postgres', 'SELECT idgen.restart_at_clock()'), qr/carry on from the clock/,
+	'node 7, which meets nothing made ahead: restart_at_clock() moves it, over node 18\'s lease');
+$swap->safe_psql('postgres', q{ALTER SYSTEM SET idgen.node_id = 18; ALTER SYSTEM SET idgen.uid20_server = 3});
+$swap->restart;
+my ($swap_state, $swap_message) = sqlstate_of($swap, 'SELECT idgen.restart_at_clock()');
+is($swap_state, '55000', "node 18 again after a restart, its IDs still ahead: restart_at_clock() refuses ($swap_message)");
+$swap->safe_psql('postgres', 'CREATE DATABASE fresh');
+$swap->safe_psql('fresh', 'CREATE EXTENSION idgen');
+my $swap_latest = $swap->safe_psql('postgres', 'SELECT max(s) FROM made');
+my ($swap_rc, $swap_below) = $swap->psql('fresh',
+	"SELECT count(*) FILTER (WHERE s <= $swap_latest) FROM (SELECT idgen.snowflake_id() s FROM generate_series(1, 2000)) x");
+is($swap_rc == 0 ? $swap_below : '0', '0', '... and a new database makes no Snowflake ID at or below them (or refuses)');
+$swap->stop;
+
 # ---- a session connected before a restore ---------------------------------------------------------
 
 my $restore = idgen_node('restore', conf => "idgen.node_id = 3\nidgen.launch_id = 11");
