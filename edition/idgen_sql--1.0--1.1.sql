@@ -465,6 +465,16 @@ END
 $$;
 COMMENT ON FUNCTION idgen.edition_checked_identity(bigint, int) IS 'internal: this database''s identity for a family, as last checked (within a second), or checked now';
 
+-- How far a 64-bit family's words may lead the clock, in its ticks: a second, rounded up, and one
+-- tick. A burst beyond the family's capacity, or a clock stepped back, waits for the clock to come
+-- within it; an identity new to a database starts its words just past it. So a node id (or a block
+-- of Instagram shards) that leaves a database by any way at all, and is taken by another at once,
+-- starts there above every ID made under it (unless the clock was stepped back between the two).
+CREATE FUNCTION idgen.edition_lead_ticks(unit_ms bigint) RETURNS bigint
+LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE
+RETURN ((999 OPERATOR(pg_catalog.+) unit_ms) OPERATOR(pg_catalog./) unit_ms) OPERATOR(pg_catalog.+) 1;
+COMMENT ON FUNCTION idgen.edition_lead_ticks(bigint) IS 'internal: how far a 64-bit family''s words may lead the clock, in its ticks';
+
 -- A new ID, the careful way: the check of the identity and of the epoch setting, and the jump of the
 -- offset to the clock, under the lock of idgen_sql_state.gate. Security definer: it alone sets the
 -- offsets (the owner's); it takes a family's number and a shard, never a sequence.
@@ -480,11 +490,14 @@ DECLARE
   w pg_catalog.int8;
   node pg_catalog.int8;
   now_tick pg_catalog.int8;
+  lead pg_catalog.int8;
   problem pg_catalog.text;
   setting pg_catalog.text;
   checked_at pg_catalog.text;
+  waited_from pg_catalog.timestamptz;
 BEGIN
   l := idgen.edition_generator(family);
+  lead := idgen.edition_lead_ticks(l.unit_ms);
   IF l.name IS NULL THEN
     RAISE EXCEPTION 'no 64-bit family %', family USING ERRCODE = 'invalid_parameter_value';
   END IF;
@@ -552,6 +565,13 @@ BEGIN
     IF now_tick OPERATOR(pg_catalog.<) 0 OR now_tick OPERATOR(pg_catalog.>) l.max_tick THEN
       RAISE EXCEPTION 'timestamp out of range for % IDs', l.title USING ERRCODE = 'datetime_field_overflow';
     END IF;
+    -- An identity new to these offsets (never used here, given by hand, taken from a database
+    -- that gave it up or was dropped, the edition made again) starts its words past the lead:
+    -- every database's words lie at most a lead ahead of the clock (below), so they start above
+    -- every ID another holder of this node id or these shards made, however it let them go.
+    IF o OPERATOR(pg_catalog.<=) 0 OR (o OPERATOR(pg_catalog.&) (OPERATOR(pg_catalog.~) l.offset_mask)) OPERATOR(pg_catalog.<>) bits THEN
+      now_tick := now_tick OPERATOR(pg_catalog.+) lead OPERATOR(pg_catalog.+) 1;
+    END IF;
     IF (c OPERATOR(pg_catalog.+) off) OPERATOR(pg_catalog.<) (now_tick OPERATOR(pg_catalog.<<) l.seq_bits) THEN
       off := ((now_tick OPERATOR(pg_catalog.<<) l.seq_bits) OPERATOR(pg_catalog.-) c) OPERATOR(pg_catalog.-) 1;
     END IF;
@@ -570,6 +590,23 @@ BEGIN
   IF checked_at OPERATOR(pg_catalog.<>) '' THEN
     PERFORM pg_catalog.set_config('idgen_sql.identity', checked_at, false);
   END IF;
+  -- A word more than the lead ahead of the clock (a burst beyond the family's capacity, a clock
+  -- stepped back) waits until the clock is within the lead of it, up to 10 s; beyond, 55000.
+  LOOP
+    now_tick := CAST(pg_catalog.floor(((pg_catalog.date_part('epoch', pg_catalog.clock_timestamp()) OPERATOR(pg_catalog.*) 1000)
+                  OPERATOR(pg_catalog.-) l.word_epoch_ms) OPERATOR(pg_catalog./) l.unit_ms) AS pg_catalog.int8);
+    EXIT WHEN (w OPERATOR(pg_catalog.>>) l.seq_bits) OPERATOR(pg_catalog.<=) (now_tick OPERATOR(pg_catalog.+) lead);
+    waited_from := COALESCE(waited_from, pg_catalog.clock_timestamp());
+    IF pg_catalog.clock_timestamp() OPERATOR(pg_catalog.>) (waited_from OPERATOR(pg_catalog.+) CAST('10 seconds' AS pg_catalog.interval)) THEN
+      RAISE EXCEPTION 'the % IDs of this database run ahead of the clock by more than 10 s', l.title
+        USING ERRCODE = 'object_not_in_prerequisite_state',
+              DETAIL = pg_catalog.format('The next lies %s ms ahead; the edition lets IDs lead the clock by %s ms at most.',
+                         ((w OPERATOR(pg_catalog.>>) l.seq_bits) OPERATOR(pg_catalog.-) now_tick) OPERATOR(pg_catalog.*) l.unit_ms,
+                         lead OPERATOR(pg_catalog.*) l.unit_ms),
+              HINT = 'The clock was stepped back: IDs go on once it passes them again.';
+    END IF;
+    PERFORM pg_catalog.pg_sleep(CAST(l.unit_ms AS pg_catalog.float8) OPERATOR(pg_catalog./) 1000);
+  END LOOP;
   RETURN ((((w OPERATOR(pg_catalog.>>) l.seq_bits) OPERATOR(pg_catalog.+) l.tick_base) OPERATOR(pg_catalog.&) l.time_mask) OPERATOR(pg_catalog.<<) l.time_shift)
     OPERATOR(pg_catalog.|) (node OPERATOR(pg_catalog.<<) l.node_shift)
     OPERATOR(pg_catalog.|) ((w OPERATOR(pg_catalog.&) ((1::pg_catalog.int8 OPERATOR(pg_catalog.<<) l.seq_bits) OPERATOR(pg_catalog.-) 1)) OPERATOR(pg_catalog.<<) l.seq_shift);
@@ -615,6 +652,7 @@ BEGIN
      AND (c OPERATOR(pg_catalog.&) 4095) OPERATOR(pg_catalog.<>) 0
      AND (w OPERATOR(pg_catalog.>>) %4$s) OPERATOR(pg_catalog.<=) %5$s
      AND CAST((w OPERATOR(pg_catalog.>>) %4$s) OPERATOR(pg_catalog.+) 1 AS pg_catalog.float8) OPERATOR(pg_catalog.>) ((ms OPERATOR(pg_catalog.-) %6$s) OPERATOR(pg_catalog./) %7$s)
+     AND CAST(w OPERATOR(pg_catalog.>>) %4$s AS pg_catalog.float8) OPERATOR(pg_catalog.<=) (((ms OPERATOR(pg_catalog.-) %6$s) OPERATOR(pg_catalog./) %7$s) OPERATOR(pg_catalog.+) %24$s)
      AND pg_catalog.pg_sequence_last_value('idgen_sql_state.identity_of'::pg_catalog.regclass) OPERATOR(pg_catalog.=)
          CAST(pg_catalog.split_part(pg_catalog.pg_relation_filepath('idgen_sql_state.gate'::pg_catalog.regclass), '/', -2) AS pg_catalog.int8)
      AND since OPERATOR(pg_catalog.>=) 0 AND since OPERATOR(pg_catalog.<) 1000
@@ -641,7 +679,8 @@ COMMENT ON FUNCTION idgen.%1$I(%20$s) IS %21$L;$f$,
       g.family, CASE g.family WHEN 1 THEN 'shard' ELSE '-1' END,
       CASE g.family WHEN 1 THEN 'pg_catalog.int8' ELSE '' END,
       pg_catalog.format('internal: a new %s ID from its counter and offset (the careful way, idgen.edition_next, where one is needed)', g.name),
-      'idgen_sql_state.' || g.name || '_offset', 'idgen_sql_state.' || g.name || '_counter');
+      'idgen_sql_state.' || g.name || '_offset', 'idgen_sql_state.' || g.name || '_counter',
+      idgen.edition_lead_ticks(g.unit));
   END LOOP;
 END
 $fast$;

@@ -368,14 +368,16 @@ is(extension(), 'idgen_sql', '... and nothing changed: the edition');
 is($node->safe_psql('app', $defaults_sql), $defaults, '... every default');
 as_app('DROP VIEW v');
 
-# The edition's JS-safe word 8 s ahead of the clock (a clock stepped back, or a burst), a row with
-# such an ID: idgen's words start from the clock, so the move waits, up to max_wait. (The word is
-# the counter plus the offset, whose top bits are the node id. 8 s: a move with max_wait 1 s refuses
-# however long this machine takes between the statements.)
+# The edition's JS-safe word 8 s ahead of the clock (a clock stepped back since its last ID), and a
+# row with that ID (written as it was made: the edition's generators would now wait for the clock
+# to come within a second of it): idgen's words start from the clock, so the move waits, up to
+# max_wait. (The word is the counter plus the offset, whose top bits are the node id. 8 s: a move
+# with max_wait 1 s refuses however long this machine takes between the statements.)
 my $set_at = $node->safe_psql('app', q{SELECT clock_timestamp() FROM (SELECT setval('idgen_sql_state.js_offset',
   ((SELECT node FROM idgen.edition_identity())::bigint << 53)
   | (((((extract(epoch FROM clock_timestamp()) * 1000)::bigint + 8000 - 1767225600000) / 10) << 10) - coalesce(pg_sequence_last_value('idgen_sql_state.js_counter'), 0)))) x});
-as_app("INSERT INTO post (n) VALUES (0)");
+as_app(q{INSERT INTO post (n, js) SELECT 0, (((((extract(epoch FROM clock_timestamp()) * 1000)::bigint + 8000 - 1767225600000) / 10) << 15)
+  | ((SELECT node FROM idgen.edition_identity())::bigint << 10))});
 my $ahead = $node->safe_psql('app', 'SELECT max(js) FROM post');
 is($node->safe_psql('app', "SELECT (idgen.js_parse($ahead)).ts >= '$set_at'::timestamptz + interval '7 seconds'"), 't', 'a JS-safe ID 8 s ahead of the clock');
 ($ret, $err) = move('idgen', '1s');
